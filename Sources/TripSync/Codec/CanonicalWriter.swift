@@ -1,0 +1,173 @@
+/// Writes a document as canonical JSON: keys in byte order, no insignificant whitespace,
+/// integers in plain decimal, conflicts newest first, one trailing newline. The same document
+/// always gives the same bytes (`docs/FORMAT.md`, "Canonical bytes").
+struct CanonicalWriter: ~Copyable {
+    var out: ByteBuffer
+
+    init(capacity: Int) {
+        out = ByteBuffer(capacity: capacity)
+    }
+
+    /// The canonical bytes of `document`.
+    static func encode(_ document: TripDocument) -> [UInt8] {
+        // About 650 bytes per item is typical; start there to avoid most regrowth.
+        var writer = CanonicalWriter(capacity: 4096 + (document.items.count + document.tombstones.count) * 700)
+        writer.write(document)
+        writer.out.append(UInt8(ascii: "\n"))
+        return writer.out.toArray()
+    }
+
+    mutating func write(_ document: TripDocument) {
+        out.append("{\"acks\":{")
+        var first = true
+        for device in document.acks.keys.sorted() {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: device)
+            out.append(UInt8(ascii: ":"))
+            write(document.acks[device] ?? VersionVector())
+        }
+        out.append("},\"clock\":")
+        write(document.clock)
+        out.append(",\"deviceId\":")
+        out.append(identifier: document.deviceID)
+        out.append(",\"devices\":{")
+        first = true
+        for device in document.devices.keys.sorted() {
+            guard let info = document.devices[device] else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: device)
+            out.append(":{\"name\":")
+            write(info.name, CanonicalWriter.writeText)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append("},\"items\":{")
+        first = true
+        for id in document.items.keys.sorted() {
+            guard let item = document.items[id] else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: id)
+            out.append(UInt8(ascii: ":"))
+            write(item)
+        }
+        out.append("},\"schemaVersion\":")
+        out.append(decimal: UInt64(TripDocument.currentSchemaVersion))
+        out.append(",\"tombstones\":{")
+        first = true
+        for id in document.tombstones.keys.sorted() {
+            guard let tombstone = document.tombstones[id] else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: id)
+            out.append(":{\"deleted\":")
+            write(tombstone.deleted, CanonicalWriter.writeDeletion)
+            out.append(",\"item\":")
+            write(tombstone.item)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append("},\"trip\":{\"name\":")
+        write(document.trip.name, CanonicalWriter.writeText)
+        out.append("},\"tripId\":")
+        out.append(identifier: document.tripID)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    mutating func write(_ clock: VersionVector) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        for entry in clock.sortedEntries {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: entry.device)
+            out.append(UInt8(ascii: ":"))
+            out.append(decimal: entry.counter)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    mutating func write(_ item: ItemFields) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        if let end = item.end { key("end", &first); write(end, CanonicalWriter.writeTime) }
+        if let note = item.note { key("note", &first); write(note, CanonicalWriter.writeOptionalText) }
+        if let place = item.place { key("place", &first); write(place, CanonicalWriter.writeOptionalText) }
+        if let sortKey = item.sortKey { key("sortKey", &first); write(sortKey, CanonicalWriter.writeText) }
+        if let start = item.start { key("start", &first); write(start, CanonicalWriter.writeTime) }
+        if let title = item.title { key("title", &first); write(title, CanonicalWriter.writeText) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    private mutating func key(_ name: StaticString, _ first: inout Bool) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        out.append(UInt8(ascii: "\""))
+        out.append(name)
+        out.append("\":")
+    }
+
+    @inline(__always)
+    mutating func write<V>(_ register: Register<V>, _ writeValue: (inout CanonicalWriter, V) -> Void) {
+        out.append(UInt8(ascii: "{"))
+        if !register.conflicts.isEmpty {
+            out.append("\"conflicts\":[")
+            for (index, conflict) in register.conflicts.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append("{\"rev\":")
+                write(conflict.rev)
+                out.append(",\"value\":")
+                writeValue(&self, conflict.value)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append("],")
+        }
+        out.append("\"rev\":")
+        write(register.rev)
+        out.append(",\"value\":")
+        writeValue(&self, register.value)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    mutating func write(_ rev: Rev) {
+        out.append(UInt8(ascii: "["))
+        out.append(decimal: rev.counter)
+        out.append(UInt8(ascii: ","))
+        out.append(identifier: rev.device)
+        out.append(UInt8(ascii: "]"))
+    }
+
+    static func writeText(_ writer: inout CanonicalWriter, _ text: String) {
+        writer.out.append(string: text)
+    }
+
+    static func writeOptionalText(_ writer: inout CanonicalWriter, _ text: String?) {
+        if let text { writer.out.append(string: text) } else { writer.out.append("null") }
+    }
+
+    static func writeTime(_ writer: inout CanonicalWriter, _ time: TripTime?) {
+        switch time {
+        case nil: writer.out.append("null")
+        case .date(let date)?:
+            writer.out.append("{\"date\":")
+            writer.out.append(string: date.description)
+            writer.out.append(UInt8(ascii: "}"))
+        case .local(let local, let zone)?:
+            writer.out.append("{\"local\":")
+            writer.out.append(string: local.description)
+            writer.out.append(",\"zone\":")
+            writer.out.append(string: zone)
+            writer.out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeDeletion(_ writer: inout CanonicalWriter, _ deletion: Deletion) {
+        writer.out.append("{\"at\":")
+        writer.out.append(string: deletion.at.description)
+        writer.out.append(",\"seen\":")
+        writer.write(deletion.seen)
+        writer.out.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,208 @@
+/// Shared state of a schema decoder: the scanner, the JSON Pointer of the current value, and
+/// every issue found so far. Schema problems are recorded and the offending value skipped, so
+/// one pass reports them all; syntax errors are thrown and end the pass.
+struct DecodeContext {
+    /// The most issues one file reports (the rest are counted).
+    static let maxIssues = 500
+
+    var scanner: JSONScanner
+    var path: [PathComponent] = []
+    var issues: [ValidationIssue] = []
+    var errorCount = 0
+    var droppedIssues = 0
+
+    init(scanner: JSONScanner) {
+        self.scanner = scanner
+    }
+
+    /// The pointer of the current value.
+    var pointer: String { JSONPointer.string(path) }
+
+    /// Records an error at the current pointer.
+    mutating func report(_ message: String) {
+        errorCount += 1
+        append(ValidationIssue(.error, pointer: pointer, message: message))
+    }
+
+    /// Records an error at the current pointer extended by `component`.
+    mutating func report(_ message: String, at component: PathComponent) {
+        path.append(component)
+        report(message)
+        path.removeLast()
+    }
+
+    /// Records an issue with an explicit pointer.
+    mutating func append(_ issue: ValidationIssue) {
+        if issues.count < DecodeContext.maxIssues { issues.append(issue) } else { droppedIssues += 1 }
+    }
+
+    /// Records "expected X, found Y" and skips the value.
+    mutating func mismatch(_ expected: String) throws {
+        let found = scanner.describeNext()
+        report("expected \(expected), found \(found)")
+        try scanner.skipValue()
+    }
+
+    /// Records an unknown key and skips its value.
+    mutating func unknownKey(_ key: JSONKey) throws {
+        let name = scanner.keyText(key)
+        path.append(.name(name))
+        report("unknown key \"\(name)\", expected only the keys the schema defines (a newer writer would have raised schemaVersion)")
+        try scanner.skipValue()
+        path.removeLast()
+    }
+
+    /// Records a duplicate key and skips its value.
+    mutating func duplicateKey(_ key: JSONKey) throws {
+        report("duplicate key \"\(scanner.keyText(key))\", expected each key once")
+        try scanner.skipValue()
+    }
+
+    /// Records missing required keys of the current object.
+    mutating func requireKeys(_ names: [StaticString], seen mask: UInt32, hint: String = "") {
+        for (index, name) in names.enumerated() where mask & (1 << index) == 0 {
+            report("missing key \"\(name)\"\(hint)")
+        }
+    }
+
+    // MARK: Containers
+
+    /// Iterates an object's members; `body` must consume each member's value. Returns false
+    /// (after recording a mismatch) when the value is not an object.
+    @inline(__always)
+    mutating func readObject(
+        _ expected: String, _ body: (inout DecodeContext, JSONKey) throws -> Void
+    ) throws -> Bool {
+        guard scanner.peekKind() == .object else {
+            try mismatch(expected)
+            return false
+        }
+        try scanner.beginObject()
+        var first = true
+        while let key = try scanner.nextKey(first: &first) {
+            try body(&self, key)
+        }
+        return true
+    }
+
+    /// Iterates an array's elements with their index; `body` must consume each element.
+    @inline(__always)
+    mutating func readArray(
+        _ expected: String, _ body: (inout DecodeContext, Int) throws -> Void
+    ) throws -> Bool {
+        guard scanner.peekKind() == .array else {
+            try mismatch(expected)
+            return false
+        }
+        try scanner.beginArray()
+        var first = true
+        var index = 0
+        while try scanner.nextElement(first: &first) {
+            path.append(.index(index))
+            try body(&self, index)
+            path.removeLast()
+            index += 1
+        }
+        return true
+    }
+
+    /// Reads the value of a fixed key once: a second occurrence is a duplicate.
+    @inline(__always)
+    mutating func member(
+        _ key: JSONKey, _ bit: Int, _ mask: inout UInt32, _ name: StaticString,
+        _ body: (inout DecodeContext) throws -> Void
+    ) throws {
+        if mask & (1 << bit) != 0 {
+            try duplicateKey(key)
+            return
+        }
+        mask |= 1 << bit
+        path.append(.key(name))
+        try body(&self)
+        path.removeLast()
+    }
+
+    // MARK: Scalars
+
+    /// Reads an integer in `range`; records and returns nil otherwise.
+    mutating func readInteger(_ range: ClosedRange<Int64>, _ what: String) throws -> Int64? {
+        guard scanner.peekKind() == .number else {
+            try mismatch("\(what) (an integer \(range.lowerBound)…\(range.upperBound))")
+            return nil
+        }
+        switch try scanner.readNumber() {
+        case .integer(let value):
+            guard range.contains(value) else {
+                report("expected \(what) in \(range.lowerBound)…\(range.upperBound), found \(value)")
+                return nil
+            }
+            return value
+        case .other(let text):
+            report("expected \(what) (an integer \(range.lowerBound)…\(range.upperBound) with no fraction or exponent), found \(text)")
+            return nil
+        }
+    }
+
+    /// Reads a counter (1 … 2^53).
+    @inline(__always)
+    mutating func readCounter() throws -> UInt64? {
+        guard let value = try readInteger(1...Int64(Rev.maxCounter), "a counter") else { return nil }
+        return UInt64(value)
+    }
+
+    /// Reads a string, or records a mismatch.
+    @inline(__always)
+    mutating func readString(_ expected: String) throws -> ScannedString? {
+        guard scanner.peekKind() == .string else {
+            try mismatch(expected)
+            return nil
+        }
+        return try scanner.readString()
+    }
+
+    /// Reads a lowercase canonical UUID string.
+    mutating func readIdentifier() throws -> Identifier? {
+        guard scanner.peekKind() == .string else {
+            try mismatch("a lowercase canonical UUID string")
+            return nil
+        }
+        let text: String
+        if let span = try scanner.readPlainASCIIString() {
+            if let id = Identifier(utf8: span) { return id }
+            text = String(decoding: span, as: UTF8.self)
+        } else {
+            text = try scanner.readString().text
+        }
+        report("expected a lowercase canonical UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, digits 0-9a-f), found \"\(text.prefix(80))\"")
+        return nil
+    }
+
+    /// Parses a key as a UUID, recording a problem (and skipping the value) when it is not one.
+    mutating func identifierKey(_ key: JSONKey) throws -> Identifier? {
+        if !key.hasEscapes, let id = Identifier(utf8: UnsafeBufferPointer(start: key.start, count: key.count)) {
+            return id
+        }
+        let name = scanner.keyText(key)
+        path.append(.name(name))
+        report("expected a lowercase canonical UUID as key, found \"\(name.prefix(80))\"")
+        path.removeLast()
+        try scanner.skipValue()
+        return nil
+    }
+
+    /// Reads a text value with length limits and the control-character rule.
+    mutating func readText(min: Int, max: Int, allowNewlineTab: Bool, what: String) throws -> String? {
+        guard let scanned = try readString("\(what) (a string)") else { return nil }
+        if scanned.scalarCount < min || scanned.scalarCount > max {
+            let range = min == 0 ? "at most \(max)" : "\(min) to \(max)"
+            report("expected \(what) of \(range) characters, found \(scanned.scalarCount)")
+            return nil
+        }
+        if scanned.hasControl || (scanned.hasNewlineOrTab && !allowNewlineTab) {
+            let allowed = allowNewlineTab ? " other than newline and tab" : ""
+            report("expected \(what) with no control characters\(allowed)")
+            return nil
+        }
+        return scanned.text
+    }
+}

@@ -1,0 +1,496 @@
+/// Decodes a schemaVersion 2 document from JSON bytes, checking types, ranges, required and
+/// unknown keys, duplicate keys and register ordering as it goes. Cross-field rules (clock
+/// accounting, ids in both maps, zones) are checked afterwards by `DocumentValidator`.
+struct DocumentDecoder {
+    /// The most live items (and, separately, tombstones) a document may hold.
+    static let maxItems = 100_000
+    /// The most entries a clock (version vector) may hold.
+    static let maxClockEntries = 10_000
+    /// The most conflicts one register may hold.
+    static let maxConflicts = 1_000
+
+    var context: DecodeContext
+
+    /// What the top-level object said about its version, whatever the rest held.
+    enum Version {
+        case missing
+        case invalid
+        case number(Int64)
+    }
+
+    var version: Version = .missing
+
+    init(scanner: JSONScanner) {
+        context = DecodeContext(scanner: scanner)
+    }
+
+    private static let topKeys: [StaticString] = [
+        "acks", "clock", "deviceId", "devices", "items", "schemaVersion", "tombstones", "trip", "tripId",
+    ]
+
+    /// Decodes the whole document; returns nil when any error was recorded (see `context.issues`).
+    mutating func decode() throws -> TripDocument? {
+        var tripID: Identifier?
+        var deviceID: Identifier?
+        var clock: VersionVector?
+        var trip: TripInfo?
+        var devices: [DeviceID: DeviceInfo]?
+        var items: [ItemID: ItemFields]?
+        var tombstones: [ItemID: Tombstone]?
+        var acks: [DeviceID: VersionVector]?
+        var mask: UInt32 = 0
+        let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
+            if key.equals("items") {
+                try c.member(key, 4, &mask, "items") { c in items = try DocumentDecoder.decodeItems(&c) }
+            } else if key.equals("tombstones") {
+                try c.member(key, 6, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
+            } else if key.equals("clock") {
+                try c.member(key, 1, &mask, "clock") { c in clock = try DocumentDecoder.decodeClock(&c) }
+            } else if key.equals("schemaVersion") {
+                try c.member(key, 5, &mask, "schemaVersion") { c in
+                    guard c.scanner.peekKind() == .number else {
+                        try c.mismatch("schemaVersion as an integer")
+                        version = .invalid
+                        return
+                    }
+                    switch try c.scanner.readNumber() {
+                    case .integer(let value): version = .number(value)
+                    case .other(let text):
+                        c.report("expected schemaVersion as an integer with no fraction or exponent, found \(text)")
+                        version = .invalid
+                    }
+                }
+            } else if key.equals("tripId") {
+                try c.member(key, 8, &mask, "tripId") { c in tripID = try c.readIdentifier() }
+            } else if key.equals("deviceId") {
+                try c.member(key, 2, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
+            } else if key.equals("trip") {
+                try c.member(key, 7, &mask, "trip") { c in trip = try DocumentDecoder.decodeTripInfo(&c) }
+            } else if key.equals("devices") {
+                try c.member(key, 3, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
+            } else if key.equals("acks") {
+                try c.member(key, 0, &mask, "acks") { c in acks = try DocumentDecoder.decodeAcks(&c) }
+            } else {
+                try c.unknownKey(key)
+            }
+        }
+        try context.scanner.expectEnd()
+        guard isObject else { return nil }
+        if case .missing = version {
+            context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
+        }
+        context.requireKeys(DocumentDecoder.topKeys, seen: mask | 1 << 5)
+        guard context.errorCount == 0, let tripID, let deviceID, let clock, let trip, let devices, let items,
+            let tombstones, let acks
+        else { return nil }
+        return TripDocument(
+            tripID: tripID, deviceID: deviceID, clock: clock, trip: trip, devices: devices,
+            items: items, tombstones: tombstones, acks: acks)
+    }
+
+    // MARK: Maps keyed by id
+
+    /// Reads an object keyed by UUIDs, refusing duplicates and (past `limit`) extra entries.
+    static func decodeIDMap<Value>(
+        _ c: inout DecodeContext, expected: String, limit: Int, what: String,
+        _ decodeValue: (inout DecodeContext) throws -> Value?
+    ) throws -> [Identifier: Value]? {
+        var result: [Identifier: Value] = [:]
+        var ok = true
+        var entries = 0
+        let isObject = try c.readObject(expected) { c, key in
+            guard let id = try c.identifierKey(key) else {
+                ok = false
+                return
+            }
+            entries += 1
+            if entries > limit {
+                if entries == limit + 1 { c.report("more than \(limit) \(what), expected at most \(limit)") }
+                ok = false
+                try c.scanner.skipValue()
+                return
+            }
+            if result[id] != nil {
+                c.report("duplicate key \"\(id)\", expected each id once")
+                ok = false
+                try c.scanner.skipValue()
+                return
+            }
+            c.path.append(.id(id))
+            if let value = try decodeValue(&c) { result[id] = value } else { ok = false }
+            c.path.removeLast()
+        }
+        return isObject && ok ? result : nil
+    }
+
+    /// Reads a version vector: UUID → counter.
+    static func decodeClock(_ c: inout DecodeContext) throws -> VersionVector? {
+        let map = try decodeIDMap(
+            &c, expected: "a clock (an object of device id → counter)", limit: maxClockEntries, what: "clock entries"
+        ) { c in try c.readCounter() }
+        return map.map { VersionVector($0) }
+    }
+
+    static func decodeAcks(_ c: inout DecodeContext) throws -> [DeviceID: VersionVector]? {
+        try decodeIDMap(&c, expected: "acks (an object of device id → clock)", limit: maxClockEntries, what: "acks entries") { c in
+            try decodeClock(&c)
+        }
+    }
+
+    static func decodeDevices(_ c: inout DecodeContext) throws -> [DeviceID: DeviceInfo]? {
+        try decodeIDMap(&c, expected: "devices (an object of device id → device)", limit: maxClockEntries, what: "devices") { c in
+            var name: Register<String>?
+            var mask: UInt32 = 0
+            guard
+                try c.readObject("a device (an object with \"name\")", { c, key in
+                    if key.equals("name") {
+                        try c.member(key, 0, &mask, "name") { c in name = try decodeRegister(&c, decodeName) }
+                    } else {
+                        try c.unknownKey(key)
+                    }
+                })
+            else { return nil }
+            c.requireKeys(["name"], seen: mask)
+            return name.map { DeviceInfo(name: $0) }
+        }
+    }
+
+    static func decodeTripInfo(_ c: inout DecodeContext) throws -> TripInfo? {
+        var name: Register<String>?
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("trip (an object with \"name\")", { c, key in
+                if key.equals("name") {
+                    try c.member(key, 0, &mask, "name") { c in name = try decodeRegister(&c, decodeName) }
+                } else {
+                    try c.unknownKey(key)
+                }
+            })
+        else { return nil }
+        c.requireKeys(["name"], seen: mask)
+        return name.map { TripInfo(name: $0) }
+    }
+
+    static func decodeItems(_ c: inout DecodeContext) throws -> [ItemID: ItemFields]? {
+        try decodeIDMap(&c, expected: "items (an object of item id → item)", limit: maxItems, what: "items") { c in
+            try decodeItemFields(&c, complete: true)
+        }
+    }
+
+    static func decodeTombstones(_ c: inout DecodeContext) throws -> [ItemID: Tombstone]? {
+        try decodeIDMap(&c, expected: "tombstones (an object of item id → tombstone)", limit: maxItems, what: "tombstones") { c in
+            var deleted: Register<Deletion>?
+            var item: ItemFields?
+            var mask: UInt32 = 0
+            guard
+                try c.readObject("a tombstone (an object with \"deleted\" and \"item\")", { c, key in
+                    if key.equals("deleted") {
+                        try c.member(key, 0, &mask, "deleted") { c in deleted = try decodeRegister(&c, decodeDeletion) }
+                    } else if key.equals("item") {
+                        try c.member(key, 1, &mask, "item") { c in item = try decodeItemFields(&c, complete: false) }
+                    } else {
+                        try c.unknownKey(key)
+                    }
+                })
+            else { return nil }
+            c.requireKeys(["deleted", "item"], seen: mask)
+            guard let deleted, let item else { return nil }
+            return Tombstone(deleted: deleted, item: item)
+        }
+    }
+
+    private static let itemKeys: [StaticString] = ["end", "note", "place", "sortKey", "start", "title"]
+
+    /// Reads an item's registers; a live item (`complete`) must hold all six.
+    static func decodeItemFields(_ c: inout DecodeContext, complete: Bool) throws -> ItemFields? {
+        var fields = ItemFields()
+        var ok = true
+        var mask: UInt32 = 0
+        let expected = complete ? "an item (an object of registers)" : "a tombstone's item (an object of registers)"
+        guard
+            try c.readObject(expected, { c, key in
+                if key.equals("title") {
+                    try c.member(key, 5, &mask, "title") { c in
+                        fields.title = try decodeRegister(&c, decodeTitle)
+                        ok = ok && fields.title != nil
+                    }
+                } else if key.equals("sortKey") {
+                    try c.member(key, 3, &mask, "sortKey") { c in
+                        fields.sortKey = try decodeRegister(&c, decodeSortKey)
+                        ok = ok && fields.sortKey != nil
+                    }
+                } else if key.equals("start") {
+                    try c.member(key, 4, &mask, "start") { c in
+                        fields.start = try decodeRegister(&c, decodeTime)
+                        ok = ok && fields.start != nil
+                    }
+                } else if key.equals("end") {
+                    try c.member(key, 0, &mask, "end") { c in
+                        fields.end = try decodeRegister(&c, decodeTime)
+                        ok = ok && fields.end != nil
+                    }
+                } else if key.equals("place") {
+                    try c.member(key, 2, &mask, "place") { c in
+                        fields.place = try decodeRegister(&c, decodePlace)
+                        ok = ok && fields.place != nil
+                    }
+                } else if key.equals("note") {
+                    try c.member(key, 1, &mask, "note") { c in
+                        fields.note = try decodeRegister(&c, decodeNote)
+                        ok = ok && fields.note != nil
+                    }
+                } else {
+                    ok = false
+                    try c.unknownKey(key)
+                }
+            })
+        else { return nil }
+        if complete && mask != 0b11_1111 {
+            c.requireKeys(
+                itemKeys, seen: mask,
+                hint: ": a live item holds every field, and a cleared field is written as \"value\": null, never removed")
+            return nil
+        }
+        return ok ? fields : nil
+    }
+
+    // MARK: Registers
+
+    private static let registerKeys: [StaticString] = ["rev", "value"]
+
+    /// Reads `{"value", "rev", "conflicts"}` and checks that the winner's rev is the greatest
+    /// and that no rev repeats.
+    static func decodeRegister<V>(
+        _ c: inout DecodeContext, _ decodeValue: (inout DecodeContext) throws -> V?
+    ) throws -> Register<V>? {
+        var value: V?
+        var rev: Rev?
+        var conflicts: [Versioned<V>]?
+        var ok = true
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("a register (an object with \"value\" and \"rev\")", { c, key in
+                if key.equals("value") {
+                    try c.member(key, 1, &mask, "value") { c in
+                        value = try decodeValue(&c)
+                        ok = ok && value != nil
+                    }
+                } else if key.equals("rev") {
+                    try c.member(key, 0, &mask, "rev") { c in rev = try decodeRev(&c) }
+                } else if key.equals("conflicts") {
+                    try c.member(key, 2, &mask, "conflicts") { c in
+                        conflicts = try decodeConflicts(&c, decodeValue)
+                        ok = ok && conflicts != nil
+                    }
+                } else {
+                    ok = false
+                    try c.unknownKey(key)
+                }
+            })
+        else { return nil }
+        c.requireKeys(registerKeys, seen: mask & 0b11)
+        guard ok, let value, let rev else { return nil }
+        var register = Register(value: value, rev: rev)
+        if let conflicts {
+            // The winner has the greatest rev; no rev appears twice.
+            var seen: Set<Rev> = [rev]
+            for (index, conflict) in conflicts.enumerated() {
+                if !seen.insert(conflict.rev).inserted {
+                    c.path.append(.key("conflicts"))
+                    c.path.append(.index(index))
+                    c.report("rev \(conflict.rev) appears twice in this register, expected every value under its own rev", at: .key("rev"))
+                    c.path.removeLast(2)
+                    return nil
+                }
+                if conflict.rev > rev {
+                    c.path.append(.key("conflicts"))
+                    c.path.append(.index(index))
+                    c.report(
+                        "rev \(conflict.rev) is greater than the winning rev \(rev), expected the greatest rev as \"value\" and the others in \"conflicts\"",
+                        at: .key("rev"))
+                    c.path.removeLast(2)
+                    return nil
+                }
+            }
+            register.conflicts = conflicts.count > 1 ? conflicts.sorted { $0.rev > $1.rev } : conflicts
+        }
+        return register
+    }
+
+    static func decodeConflicts<V>(
+        _ c: inout DecodeContext, _ decodeValue: (inout DecodeContext) throws -> V?
+    ) throws -> [Versioned<V>]? {
+        var result: [Versioned<V>] = []
+        var ok = true
+        let isArray = try c.readArray("conflicts (an array of {\"value\", \"rev\"})") { c, index in
+            if index >= maxConflicts {
+                if index == maxConflicts { c.report("more than \(maxConflicts) conflicts, expected at most \(maxConflicts)") }
+                ok = false
+                try c.scanner.skipValue()
+                return
+            }
+            var value: V?
+            var rev: Rev?
+            var mask: UInt32 = 0
+            let isObject = try c.readObject("a conflict (an object with \"value\" and \"rev\")") { c, key in
+                if key.equals("value") {
+                    try c.member(key, 1, &mask, "value") { c in value = try decodeValue(&c) }
+                } else if key.equals("rev") {
+                    try c.member(key, 0, &mask, "rev") { c in rev = try decodeRev(&c) }
+                } else {
+                    ok = false
+                    try c.unknownKey(key)
+                }
+            }
+            c.requireKeys(registerKeys, seen: mask)
+            if isObject, let value, let rev { result.append(Versioned(value: value, rev: rev)) } else { ok = false }
+        }
+        guard isArray else { return nil }
+        if isArray && result.isEmpty && ok {
+            c.report("expected at least one conflict (omit \"conflicts\" when there is none)")
+            return nil
+        }
+        return ok ? result : nil
+    }
+
+    /// Reads `[counter, "device id"]`.
+    static func decodeRev(_ c: inout DecodeContext) throws -> Rev? {
+        var counter: UInt64?
+        var device: Identifier?
+        var length = 0
+        let isArray = try c.readArray("a rev ([counter, device id])") { c, index in
+            length = index + 1
+            switch index {
+            case 0: counter = try c.readCounter()
+            case 1: device = try c.readIdentifier()
+            default: try c.scanner.skipValue()
+            }
+        }
+        guard isArray else { return nil }
+        if length != 2 {
+            c.report("expected a rev of exactly 2 elements [counter, device id], found \(length)")
+            return nil
+        }
+        guard let counter, let device else { return nil }
+        return Rev(counter: counter, device: device)
+    }
+
+    // MARK: Values
+
+    static func decodeName(_ c: inout DecodeContext) throws -> String? {
+        try c.readText(min: 1, max: 200, allowNewlineTab: false, what: "a name")
+    }
+
+    static func decodeTitle(_ c: inout DecodeContext) throws -> String? {
+        try c.readText(min: 1, max: 200, allowNewlineTab: false, what: "a title")
+    }
+
+    static func decodePlace(_ c: inout DecodeContext) throws -> String?? {
+        if c.scanner.consumeNull() { return .some(nil) }
+        guard let text = try c.readText(min: 0, max: 500, allowNewlineTab: false, what: "a place (or null)") else { return nil }
+        return .some(text)
+    }
+
+    static func decodeNote(_ c: inout DecodeContext) throws -> String?? {
+        if c.scanner.consumeNull() { return .some(nil) }
+        guard let text = try c.readText(min: 0, max: 10_000, allowNewlineTab: true, what: "a note (or null)") else { return nil }
+        return .some(text)
+    }
+
+    static func decodeSortKey(_ c: inout DecodeContext) throws -> String? {
+        guard let scanned = try c.readString("a sortKey (a string)") else { return nil }
+        guard SortKeyRules.isValid(scanned.text) else {
+            c.report("expected a sortKey of 1 to 128 characters from 0-9A-Za-z not ending in '0', found \"\(scanned.text.prefix(140))\"")
+            return nil
+        }
+        return scanned.text
+    }
+
+    /// Reads a time (`{"local", "zone"}` or `{"date"}`) or null.
+    static func decodeTime(_ c: inout DecodeContext) throws -> TripTime?? {
+        if c.scanner.consumeNull() { return .some(nil) }
+        var local: LocalDateTime?
+        var date: LocalDate?
+        var zone: String?
+        var ok = true
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("a time ({\"local\", \"zone\"} or {\"date\"}) or null", { c, key in
+                if key.equals("local") {
+                    try c.member(key, 1, &mask, "local") { c in
+                        guard let text = try c.readString("a local date-time string") else { ok = false; return }
+                        local = LocalTimeParser.dateTime(text.text)
+                        if local == nil {
+                            ok = false
+                            c.report("expected a local date-time YYYY-MM-DDTHH:MM that exists on the calendar, found \"\(text.text.prefix(40))\"")
+                        }
+                    }
+                } else if key.equals("zone") {
+                    try c.member(key, 2, &mask, "zone") { c in
+                        guard let text = try c.readString("a zone id string") else { ok = false; return }
+                        if ZoneID.isWellFormed(text.text) {
+                            zone = text.text
+                        } else {
+                            ok = false
+                            c.report("expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(text.text.prefix(70))\"")
+                        }
+                    }
+                } else if key.equals("date") {
+                    try c.member(key, 0, &mask, "date") { c in
+                        guard let text = try c.readString("a date string") else { ok = false; return }
+                        date = LocalTimeParser.date(text.text)
+                        if date == nil {
+                            ok = false
+                            c.report("expected a date YYYY-MM-DD that exists on the calendar, found \"\(text.text.prefix(40))\"")
+                        }
+                    }
+                } else {
+                    ok = false
+                    try c.unknownKey(key)
+                }
+            })
+        else { return nil }
+        guard ok else { return nil }
+        switch mask {
+        case 0b110:
+            if let local, let zone { return .some(.local(local, zone: zone)) }
+            return nil
+        case 0b001:
+            if let date { return .some(.date(date)) }
+            return nil
+        default:
+            c.report("expected either {\"local\", \"zone\"} or {\"date\"} alone")
+            return nil
+        }
+    }
+
+    /// Reads a deletion `{"at", "seen"}`.
+    static func decodeDeletion(_ c: inout DecodeContext) throws -> Deletion? {
+        var at: UTCTimestamp?
+        var seen: VersionVector?
+        var ok = true
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("a deletion (an object with \"at\" and \"seen\")", { c, key in
+                if key.equals("at") {
+                    try c.member(key, 0, &mask, "at") { c in
+                        guard let text = try c.readString("a UTC time string") else { ok = false; return }
+                        at = LocalTimeParser.timestamp(text.text)
+                        if at == nil {
+                            ok = false
+                            c.report("expected a UTC time YYYY-MM-DDTHH:MM:SSZ, found \"\(text.text.prefix(40))\"")
+                        }
+                    }
+                } else if key.equals("seen") {
+                    try c.member(key, 1, &mask, "seen") { c in seen = try decodeClock(&c) }
+                } else {
+                    ok = false
+                    try c.unknownKey(key)
+                }
+            })
+        else { return nil }
+        c.requireKeys(["at", "seen"], seen: mask)
+        guard ok, let at, let seen else { return nil }
+        return Deletion(at: at, seen: seen)
+    }
+}

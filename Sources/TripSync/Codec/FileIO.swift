@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failure of the file system, with the path and the system's reason.
+public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path involved.
+    public var path: String
+    /// What was being done and why it failed.
+    public var message: String
+    /// The `errno` value, when the system gave one.
+    public var code: Int32
+
+    /// Creates an error.
+    public init(path: String, message: String, code: Int32 = 0) {
+        self.path = path
+        self.message = message
+        self.code = code
+    }
+
+    /// `path: message`.
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Plain POSIX file access: bounded reads and durable atomic replaces.
+public enum FileIO {
+    static func systemError(_ path: String, _ action: String, _ code: Int32 = errno) -> FileSystemError {
+        FileSystemError(path: path, message: "\(action): \(String(cString: strerror(code)))", code: code)
+    }
+
+    /// Reads a whole regular file, refusing one larger than `maxBytes` before reading it.
+    public static func readFile(_ path: String, maxBytes: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError(path, "cannot open") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw systemError(path, "cannot stat") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileSystemError(path: path, message: "not a regular file, expected a trip file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else {
+            throw FileSystemError(path: path, message: "the file has \(size) bytes, more than the limit of \(maxBytes)", code: EFBIG)
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var total = 0
+        while total < size {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress! + total, size - total)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw systemError(path, "cannot read")
+            }
+            if got == 0 { break }  // the file shrank while we read it
+            total += got
+        }
+        if total < size { bytes.removeSubrange(total...) }
+        // A file that grew while we read it: read what is left, up to the limit.
+        var extra = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let got = extra.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress!, buffer.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw systemError(path, "cannot read")
+            }
+            if got == 0 { break }
+            guard bytes.count + got <= maxBytes else {
+                throw FileSystemError(path: path, message: "the file grew past the limit of \(maxBytes) bytes while being read", code: EFBIG)
+            }
+            bytes.append(contentsOf: extra[0..<got])
+        }
+        return bytes
+    }
+
+    /// Replaces `path` durably: a temp file in the same folder (created exclusively, with the
+    /// target's mode or `mode`), write, fsync, rename over the target, fsync the folder. Either
+    /// the old or the new content is there after a crash, never a mix.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+        let folder = directoryName(of: path)
+        var targetMode = mode
+        var existing = stat()
+        if lstat(path, &existing) == 0 {
+            if (existing.st_mode & S_IFMT) == S_IFDIR {
+                throw FileSystemError(path: path, message: "is a folder, expected a file path", code: EISDIR)
+            }
+            targetMode = existing.st_mode & 0o7777
+        }
+        let base = baseName(of: path)
+        var fd: Int32 = -1
+        var tempPath = ""
+        for attempt in 0..<100 {
+            tempPath = folder + "/.\(base).tmp-\(getpid())-\(attempt)-\(UInt32.random(in: 0...UInt32.max))"
+            fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, targetMode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw systemError(path, "cannot create a temporary file in \(folder)") }
+        var committed = false
+        defer {
+            if !committed { unlink(tempPath) }
+        }
+        do {
+            defer { close(fd) }
+            var written = 0
+            while written < bytes.count {
+                let result = bytes.withUnsafeBytes { buffer in
+                    write(fd, buffer.baseAddress! + written, bytes.count - written)
+                }
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw systemError(path, "cannot write")
+                }
+                written += result
+            }
+            _ = fchmod(fd, targetMode)
+            guard fsync(fd) == 0 else { throw systemError(path, "cannot fsync") }
+        }
+        guard rename(tempPath, path) == 0 else { throw systemError(path, "cannot rename the temporary file into place") }
+        committed = true
+        let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            _ = fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    /// The folder part of a path ("." when there is none).
+    static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of a path.
+    static func baseName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

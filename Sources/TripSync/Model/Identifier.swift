@@ -1,0 +1,105 @@
+/// A UUID in lowercase canonical form (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`), stored as 128 bits.
+///
+/// Trip, device and item ids are all identifiers. The order of identifiers is the byte order of
+/// their canonical text, so sorting by `<` sorts exactly as the canonical JSON writer does.
+public struct Identifier: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The high 64 bits (the first 16 hex digits).
+    public let high: UInt64
+    /// The low 64 bits (the last 16 hex digits).
+    public let low: UInt64
+
+    /// Creates an identifier from its two halves.
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Parses a lowercase canonical UUID; returns nil for any other text (uppercase, braces, no hyphens).
+    public init?(_ text: String) {
+        var text = text
+        let parsed: Identifier? = text.withUTF8 { Identifier(utf8: $0) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    /// Parses exactly 36 bytes of lowercase canonical UUID text.
+    @inline(__always)
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 36, let p = bytes.baseAddress,
+            p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D
+        else { return nil }
+        var invalid: UInt8 = 0
+        @inline(__always)
+        func hex(_ start: Int, _ count: Int, into word: inout UInt64) {
+            for index in start..<(start + count) {
+                let byte = p[index]
+                let digit = byte &- 0x30
+                let letter = byte &- 0x61
+                // 0-9 → 0…9, a-f → 10…15; anything else marks the id invalid.
+                let isDigit = digit < 10
+                let isLetter = letter < 6
+                invalid |= (isDigit || isLetter) ? 0 : 1
+                word = word << 4 | UInt64(isDigit ? digit : letter &+ 10)
+            }
+        }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        hex(0, 8, into: &high)
+        hex(9, 4, into: &high)
+        hex(14, 4, into: &high)
+        hex(19, 4, into: &low)
+        hex(24, 12, into: &low)
+        guard invalid == 0 else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// Makes a new random (version 4) identifier.
+    public static func random() -> Identifier {
+        var generator = SystemRandomNumberGenerator()
+        return random(using: &generator)
+    }
+
+    /// Makes a new random (version 4) identifier from the given generator (for repeatable tests).
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> Identifier {
+        let high = (UInt64(generator.next()) & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
+        let low = (UInt64(generator.next()) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        return Identifier(high: high, low: low)
+    }
+
+    /// The canonical lowercase text.
+    public var description: String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            writeUTF8(into: buffer.baseAddress!)
+            return 36
+        }
+    }
+
+    /// Writes the 36 canonical bytes at `out`.
+    func writeUTF8(into out: UnsafeMutablePointer<UInt8>) {
+        let hex: StaticString = "0123456789abcdef"
+        let table = hex.utf8Start
+        var position = 0
+        for digit in 0..<32 {
+            if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
+                out[position] = UInt8(ascii: "-")
+                position += 1
+            }
+            let word = digit < 16 ? high : low
+            let shift = UInt64(60 - 4 * (digit % 16))
+            out[position] = table[Int((word >> shift) & 0xF)]
+            position += 1
+        }
+    }
+
+    /// Orders as the canonical text does.
+    public static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+        lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
+    }
+}
+
+/// The id of a replica (one installation of TripSync).
+public typealias DeviceID = Identifier
+/// The id of an itinerary item.
+public typealias ItemID = Identifier
+/// The id of a trip.
+public typealias TripID = Identifier

@@ -1,0 +1,71 @@
+/// One value of a register together with the rev (dot) of the write that made it.
+public struct Versioned<Value: Hashable & Sendable>: Hashable, Sendable {
+    /// The written value.
+    public var value: Value
+    /// The dot of the write.
+    public var rev: Rev
+
+    /// Creates a versioned value.
+    public init(value: Value, rev: Rev) {
+        self.value = value
+        self.rev = rev
+    }
+}
+
+/// A multi-value register: the editable unit of a trip document.
+///
+/// `value` is the survivor with the greatest rev; `conflicts` are the concurrent values that
+/// lost, newest first, kept visible until a write that has seen them replaces them.
+public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
+    /// The current (winning) value.
+    public var value: Value
+    /// The rev of the current value.
+    public var rev: Rev
+    /// The concurrent values that lost, in descending rev order; empty when there is no conflict.
+    public var conflicts: [Versioned<Value>]
+
+    /// A register holding one value.
+    public init(value: Value, rev: Rev) {
+        self.value = value
+        self.rev = rev
+        self.conflicts = []
+    }
+
+    /// A register holding the given survivors; nil when there are none.
+    ///
+    /// The greatest rev becomes the winner, the others conflicts in descending rev order.
+    public init?(versions: [Versioned<Value>]) {
+        guard !versions.isEmpty else { return nil }
+        var sorted = versions
+        if sorted.count > 1 { sorted.sort { $0.rev > $1.rev } }
+        value = sorted[0].value
+        rev = sorted[0].rev
+        conflicts = Array(sorted.dropFirst())
+    }
+
+    /// Every surviving version, winner first.
+    public var versions: [Versioned<Value>] {
+        [Versioned(value: value, rev: rev)] + conflicts
+    }
+
+    /// The winning value with its rev.
+    public var current: Versioned<Value> { Versioned(value: value, rev: rev) }
+
+    /// Conflicts a person should see: those whose value differs from the winner's
+    /// (two people typing the same thing is not a conflict).
+    public var visibleConflicts: [Versioned<Value>] {
+        conflicts.filter { $0.value != value }
+    }
+
+    /// Whether there is a conflict a person should see.
+    public var hasVisibleConflict: Bool {
+        conflicts.contains { $0.value != value }
+    }
+
+    /// A local write: it has seen every survivor, so it replaces them all with one value.
+    public mutating func write(_ newValue: Value, rev newRev: Rev) {
+        value = newValue
+        rev = newRev
+        conflicts = []
+    }
+}

@@ -1,0 +1,110 @@
+/// Cross-field rules of a decoded document that a per-value decoder cannot see: clock
+/// accounting, ids in both maps, zones this machine does not know, an end before its start.
+public struct DocumentValidator {
+    /// Zone rules used for the end-before-start check and the unknown-zone warning.
+    public var zones: ZoneRules
+
+    /// Creates a validator.
+    public init(zones: ZoneRules = ZoneRules()) {
+        self.zones = zones
+    }
+
+    /// Every error and warning of `document`, each with its JSON Pointer.
+    public func issues(in document: TripDocument) -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        let clock = document.clock
+        // Most documents have a handful of devices: a linear scan beats hashing every dot.
+        let smallClock = clock.entries.count <= 16 ? clock.sortedEntries : nil
+        @inline(__always)
+        func sees(_ rev: Rev) -> Bool {
+            guard let smallClock else { return clock.sees(rev) }
+            for entry in smallClock where entry.device == rev.device { return entry.counter >= rev.counter }
+            return false
+        }
+
+        // Pointers are built only when something is wrong: validating 100,000 items must not
+        // allocate a string per register.
+        func checkDot(_ rev: Rev, _ pointer: () -> String) {
+            if !sees(rev) {
+                issues.append(
+                    ValidationIssue(
+                        .error, pointer: pointer(),
+                        message: "rev \(rev) is above the document's clock for device \(rev.device) (\(clock[rev.device])), expected every write to be accounted for by \"clock\""))
+            }
+        }
+        func checkRegister<V>(_ register: Register<V>?, _ pointer: () -> String) {
+            guard let register else { return }
+            checkDot(register.rev) { pointer() + "/rev" }
+            for (index, conflict) in register.conflicts.enumerated() {
+                checkDot(conflict.rev) { pointer() + "/conflicts/\(index)/rev" }
+            }
+        }
+        func checkVector(_ vector: VersionVector, _ pointer: () -> String, _ what: String) {
+            for (device, counter) in vector.entries where counter > clock[device] {
+                issues.append(
+                    ValidationIssue(
+                        .error, pointer: pointer() + "/\(device)",
+                        message: "\(what) entry \(counter) is above the document's clock for this device (\(clock[device])), expected at most the clock"))
+            }
+        }
+        func checkZones(_ register: Register<TripTime?>?, _ pointer: () -> String) {
+            guard let register else { return }
+            if let zone = register.value?.zone, !zones.isKnown(zone) {
+                unknownZone(zone, pointer() + "/value/zone")
+            }
+            for (index, conflict) in register.conflicts.enumerated() {
+                if let zone = conflict.value?.zone, !zones.isKnown(zone) {
+                    unknownZone(zone, pointer() + "/conflicts/\(index)/value/zone")
+                }
+            }
+        }
+        func unknownZone(_ zone: String, _ pointer: String) {
+            issues.append(
+                ValidationIssue(
+                    .warning, pointer: pointer,
+                    message: "zone \"\(zone)\" is unknown to this machine's time zone database; the time is shown as stored local time plus the id"))
+        }
+        func checkItem(_ item: ItemFields, _ pointer: () -> String) {
+            checkRegister(item.end) { pointer() + "/end" }
+            checkRegister(item.note) { pointer() + "/note" }
+            checkRegister(item.place) { pointer() + "/place" }
+            checkRegister(item.sortKey) { pointer() + "/sortKey" }
+            checkRegister(item.start) { pointer() + "/start" }
+            checkRegister(item.title) { pointer() + "/title" }
+            checkZones(item.start) { pointer() + "/start" }
+            checkZones(item.end) { pointer() + "/end" }
+            if let start = item.start?.value, let end = item.end?.value, zones.isBefore(end, start) {
+                issues.append(
+                    ValidationIssue(.warning, pointer: pointer() + "/end/value", message: "the end is before the start"))
+            }
+        }
+
+        checkRegister(document.trip.name) { "/trip/name" }
+        for (device, info) in document.devices {
+            checkRegister(info.name) { "/devices/\(device)/name" }
+        }
+        for (id, item) in document.items {
+            if document.tombstones[id] != nil {
+                issues.append(
+                    ValidationIssue(
+                        .error, pointer: "/tombstones/\(id)",
+                        message: "id \(id) is in both \"items\" and \"tombstones\", expected an item to be live or deleted, never both"))
+            }
+            checkItem(item) { "/items/\(id)" }
+        }
+        for (id, tombstone) in document.tombstones {
+            checkRegister(tombstone.deleted) { "/tombstones/\(id)/deleted" }
+            for (index, deletion) in tombstone.deleted.versions.enumerated() {
+                checkVector(deletion.value.seen, {
+                    index == 0 ? "/tombstones/\(id)/deleted/value/seen" : "/tombstones/\(id)/deleted/conflicts/\(index - 1)/value/seen"
+                }, "a delete's seen")
+            }
+            checkItem(tombstone.item) { "/tombstones/\(id)/item" }
+        }
+        for (device, vector) in document.acks {
+            checkVector(vector, { "/acks/\(device)" }, "an acks")
+        }
+        // Dictionary order is random: report in pointer order so output is stable.
+        return issues.sorted { ($0.severity == .error ? 0 : 1, $0.pointer) < ($1.severity == .error ? 0 : 1, $1.pointer) }
+    }
+}

@@ -1,0 +1,189 @@
+/// A trip file read and checked as untrusted input, in the current schema.
+public struct LoadedTrip: Sendable {
+    /// The document, migrated to the current schema when the file was older.
+    public var document: TripDocument
+    /// The schema version the file was written in.
+    public var sourceSchemaVersion: Int
+    /// Whether the file was gzip.
+    public var wasGzip: Bool
+    /// Problems that do not refuse the file (unknown zones, an end before its start).
+    public var warnings: [ValidationIssue]
+    /// The size of the JSON text in bytes (after inflating).
+    public var jsonByteCount: Int
+}
+
+/// The outcome of validating one file: never throws, reports everything.
+public struct ValidationReport: Sendable {
+    /// The file as named by the caller.
+    public var file: String
+    /// The schema version the file declares, when it could be read.
+    public var schemaVersion: Int?
+    /// Errors (the file is refused when there is any).
+    public var errors: [ValidationIssue]
+    /// Warnings (the file is still valid).
+    public var warnings: [ValidationIssue]
+    /// Why the file was refused, when it was.
+    public var failure: TripFileError?
+
+    /// Whether the file is accepted.
+    public var isValid: Bool { errors.isEmpty }
+}
+
+/// Reads trip files of any supported schema, gzip or plain, as untrusted input: size limits,
+/// strict JSON, the schema of the file's own version, migration forward, then the current rules.
+public struct TripFileReader: Sendable {
+    /// The largest file read from disk (default 256 MiB).
+    public var maxFileBytes: Int
+    /// Limits for inflating gzip files.
+    public var inflateLimits: InflateLimits
+    /// Zone rules for warnings and migration.
+    public var zones: ZoneRules
+
+    /// Creates a reader with the given limits.
+    public init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
+        self.maxFileBytes = maxFileBytes
+        self.inflateLimits = inflateLimits
+        self.zones = zones
+    }
+
+    /// Reads and checks the file at `path`; throws `TripFileError` naming the file.
+    public func read(path: String) throws(TripFileError) -> LoadedTrip {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
+        } catch let error as FileSystemError {
+            throw TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message)
+        } catch {
+            throw TripFileError(.unreadable, file: path, message: "\(error)")
+        }
+        return try read(bytes: bytes, file: path)
+    }
+
+    /// Reads and checks file contents; `file` names them in errors.
+    public func read(bytes: [UInt8], file: String) throws(TripFileError) -> LoadedTrip {
+        let gzip = bytes.withUnsafeBytes { Gzip.isGzip($0) }
+        var json = bytes
+        if gzip {
+            do {
+                json = try bytes.withUnsafeBytes { try Gzip.decompress($0, limits: inflateLimits) }
+            } catch let error as GzipError {
+                throw TripFileError(error.kind, file: file, message: error.message)
+            } catch {
+                throw TripFileError(.corruptGzip, file: file, message: "\(error)")
+            }
+        }
+        return try readJSON(json, file: file, wasGzip: gzip)
+    }
+
+    /// Validates a file and reports every problem; never throws.
+    public func validate(path: String) -> ValidationReport {
+        do {
+            let loaded = try read(path: path)
+            return ValidationReport(
+                file: path, schemaVersion: loaded.sourceSchemaVersion, errors: [], warnings: loaded.warnings, failure: nil)
+        } catch {
+            var version: Int?
+            switch error.kind {
+            case .newerSchema(let found, _): version = found
+            case .unsupportedSchema(let found): version = found
+            default: version = error.declaredVersion
+            }
+            return ValidationReport(
+                file: path, schemaVersion: version, errors: error.errors,
+                warnings: error.issues.filter { $0.severity == .warning }, failure: error)
+        }
+    }
+
+    private func readJSON(_ json: [UInt8], file: String, wasGzip: Bool) throws(TripFileError) -> LoadedTrip {
+        if json.isEmpty {
+            throw TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document")
+        }
+        let result: Result<LoadedTrip, TripFileError> = json.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else {
+                return .failure(TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document"))
+            }
+            return decode(JSONScanner(base: base, count: buffer.count), file: file, wasGzip: wasGzip, size: buffer.count)
+        }
+        return try result.get()
+    }
+
+    private func decode(_ scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
+        var decoder = DocumentDecoder(scanner: scanner)
+        let document: TripDocument?
+        do {
+            document = try decoder.decode()
+        } catch let error as JSONSyntaxError {
+            let position = Self.lineAndColumn(scanner, error.offset)
+            var issue = ValidationIssue(.error, pointer: decoder.context.pointer, message: "\(position): \(error.message)")
+            if error.message.hasPrefix("nesting deeper") { issue.pointer = decoder.context.pointer }
+            // Once the syntax breaks, schema problems already found are noise next to it.
+            return .failure(TripFileError(.notJSON, file: file, issues: [issue]))
+        } catch {
+            return .failure(TripFileError(.notJSON, file: file, message: "\(error)"))
+        }
+        switch decoder.version {
+        case .missing, .invalid:
+            return .failure(TripFileError(.invalid, file: file, issues: decoder.context.issues))
+        case .number(let version):
+            if version > Int64(TripDocument.currentSchemaVersion) {
+                let supported = TripDocument.currentSchemaVersion
+                return .failure(
+                    TripFileError(
+                        .newerSchema(found: Int(version), supported: supported), file: file, pointer: "/schemaVersion",
+                        message: "written by a newer TripSync: schema \(version), this build reads up to \(supported)"))
+            }
+            if version < 1 {
+                return .failure(
+                    TripFileError(
+                        .unsupportedSchema(found: Int(version)), file: file, pointer: "/schemaVersion",
+                        message: "schema \(version) was never written by TripSync, expected 1 to \(TripDocument.currentSchemaVersion)"))
+            }
+            if version < Int64(TripDocument.currentSchemaVersion) {
+                return Migrations.readOlder(
+                    version: Int(version), scanner: scanner, file: file, wasGzip: wasGzip, size: size, reader: self)
+            }
+        }
+        var issues = decoder.context.issues
+        if decoder.context.droppedIssues > 0 {
+            issues.append(ValidationIssue(.error, pointer: "", message: "\(decoder.context.droppedIssues) more problems not listed"))
+        }
+        guard let document, issues.isEmpty else {
+            return .failure(TripFileError(.invalid, file: file, issues: issues))
+        }
+        return finish(document, file: file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: wasGzip, size: size)
+    }
+
+    /// Applies the current schema's cross-field rules to a decoded (or migrated) document.
+    func finish(
+        _ document: TripDocument, file: String, sourceVersion: Int, wasGzip: Bool, size: Int
+    ) -> Result<LoadedTrip, TripFileError> {
+        let issues = DocumentValidator(zones: zones).issues(in: document)
+        if issues.contains(where: { $0.severity == .error }) {
+            return .failure(TripFileError(.invalid, file: file, issues: issues))
+        }
+        return .success(
+            LoadedTrip(document: document, sourceSchemaVersion: sourceVersion, wasGzip: wasGzip, warnings: issues, jsonByteCount: size))
+    }
+
+    static func lineAndColumn(_ scanner: JSONScanner, _ offset: Int) -> String {
+        var line = 1
+        var column = 1
+        var index = 0
+        let end = min(offset, scanner.count)
+        while index < end {
+            if scanner.base[index] == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+        return "line \(line), column \(column) (byte \(offset))"
+    }
+}
+
+extension TripFileError {
+    /// The schema version the file declared, when known (set by the reader for invalid files).
+    var declaredVersion: Int? { nil }
+}

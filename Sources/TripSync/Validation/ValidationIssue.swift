@@ -1,0 +1,57 @@
+import Foundation
+
+/// One problem found in a file: where (a JSON Pointer) and what was expected.
+public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
+    /// How serious a problem is.
+    public enum Severity: String, Hashable, Sendable {
+        /// The file is refused.
+        case error
+        /// The file is accepted; a person should know.
+        case warning
+    }
+
+    /// Error or warning.
+    public var severity: Severity
+    /// RFC 6901 JSON Pointer of the offending value ("" for the whole file).
+    public var pointer: String
+    /// What was wrong and what was expected.
+    public var message: String
+
+    /// Creates an issue.
+    public init(_ severity: Severity, pointer: String, message: String) {
+        self.severity = severity
+        self.pointer = pointer
+        self.message = message
+    }
+
+    /// `pointer: message` (the pointer shown as `/` for the root).
+    public var description: String {
+        (pointer.isEmpty ? "/" : pointer) + ": " + message
+    }
+}
+
+/// A step in a JSON Pointer.
+enum PathComponent {
+    case key(StaticString)
+    case name(String)
+    case id(Identifier)
+    case index(Int)
+
+    /// The escaped pointer token (`~` → `~0`, `/` → `~1`).
+    var token: String {
+        switch self {
+        case .key(let key): return key.description
+        case .name(let name): return name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        case .id(let id): return id.description
+        case .index(let index): return String(index)
+        }
+    }
+}
+
+/// Builds JSON Pointers from components.
+enum JSONPointer {
+    /// The pointer text of a path.
+    static func string(_ path: [PathComponent]) -> String {
+        path.map { "/" + $0.token }.joined()
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// The TripSync benchmark tool: `generate`, `read-write`, `peak-read`. All timing of the
+/// package lives here, never in tests.
+let topUsage = """
+    usage: tripsync-bench <command> [options]
+      generate --items N --out DIR                 write DIR/trip-N.trip.json and .json.gz
+      read-write [--sizes A,B,C] [--repeat R] [--json] [--python-script PATH]
+                                                   read/write throughput, peak RSS, Python floors
+      peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "generate": try GenerateCommand.run(Array(arguments.dropFirst()))
+    case "read-write": try ReadWriteBenchmark.run(Array(arguments.dropFirst()))
+    case "peak-read": try PeakReadCommand.run(Array(arguments.dropFirst()))
+    case "-h", "--help", "help": print(topUsage)
+    default:
+        FileHandle.standardError.write(Data((topUsage + "\n").utf8))
+        exit(2)
+    }
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("tripsync-bench: \(error)\n".utf8))
+    exit(2)
+} catch {
+    FileHandle.standardError.write(Data("tripsync-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,55 @@
+import TripSync
+
+/// `tripsync validate FILE... [--json]`: check files as untrusted input.
+enum ValidateCommand: Command {
+    static let name = "validate"
+    static let summary = "check trip files as untrusted input; exit 1 if any is invalid"
+    static let help = """
+        usage: tripsync validate FILE... [--json]
+
+        Reads each FILE (gzip or plain JSON, any supported schema) as untrusted input and reports
+        every problem with its JSON Pointer. Warnings (an unknown zone, an end before its start)
+        do not make a file invalid.
+
+        options:
+          --json    print [{"file", "valid", "schemaVersion", "errors", "warnings"}] on stdout
+
+        exit status: 0 all valid, 1 any invalid, 2 usage error
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, flags: ["--json"])
+        try parser.parse(arguments)
+        guard !parser.positionals.isEmpty else { throw CLIError.usage("validate needs at least one FILE", command: name) }
+        let reader = TripFileReader()
+        let reports = parser.positionals.map { reader.validate(path: $0) }
+        if parser.has("--json") {
+            Console.out(JSONValue.array(reports.map(json)).text)
+        } else {
+            for report in reports { Console.out(human(report)) }
+        }
+        if reports.contains(where: { !$0.isValid }) { throw CLIError.silentFailure }
+    }
+
+    static func json(_ report: ValidationReport) -> JSONValue {
+        func issues(_ list: [ValidationIssue]) -> JSONValue {
+            .array(list.map { ["path": .string($0.pointer), "message": .string($0.message)] })
+        }
+        return [
+            "file": .string(report.file),
+            "valid": .bool(report.isValid),
+            "schemaVersion": report.schemaVersion.map { .int(Int64($0)) } ?? .null,
+            "errors": issues(report.errors),
+            "warnings": issues(report.warnings),
+        ]
+    }
+
+    static func human(_ report: ValidationReport) -> String {
+        var lines: [String] = []
+        let schema = report.schemaVersion.map { " (schema \($0))" } ?? ""
+        lines.append((report.isValid ? "OK       " : "INVALID  ") + report.file + schema)
+        for issue in report.errors { lines.append("  error: \(issue)") }
+        for issue in report.warnings { lines.append("  warning: \(issue)") }
+        return lines.joined(separator: "\n")
+    }
+}

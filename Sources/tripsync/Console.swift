@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where command output goes: stdout for results, stderr for warnings, errors and progress.
+enum Console {
+    /// Writes a line to stdout.
+    static func out(_ line: String) {
+        print(line)
+        fflushStdout()
+    }
+
+    /// Flushes stdout so its lines and stderr's stay in order on a terminal.
+    static func fflushStdout() {
+        fflush(nil)
+    }
+
+    /// Writes a line to stderr.
+    static func err(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(2, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    /// `tripsync: warning: …` on stderr.
+    static func warning(_ message: String) {
+        err("tripsync: warning: " + message)
+    }
+
+    /// `tripsync: error: …` on stderr.
+    static func error(_ message: String) {
+        err("tripsync: error: " + message)
+    }
+
+    /// Whether stderr is a terminal (progress is shown only then).
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    /// Whether stdin is a terminal (questions are asked only then).
+    static var stdinIsTerminal: Bool { isatty(0) == 1 }
+}

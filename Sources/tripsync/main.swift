@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Every command, in the order `help` lists them.
+enum Registry {
+    static let commands: [any Command.Type] = [
+        ValidateCommand.self,
+    ]
+}
+
+func usageText() -> String {
+    var lines = [
+        "usage: tripsync [--home DIR] COMMAND [ARGS...]",
+        "",
+        "TripSync keeps a shared trip plan in sync between laptops through files, with no server.",
+        "",
+        "commands:",
+    ]
+    let width = Registry.commands.map { $0.name.count }.max() ?? 8
+    for command in Registry.commands {
+        lines.append("  " + command.name + String(repeating: " ", count: width - command.name.count + 2) + command.summary)
+    }
+    lines.append("  help" + String(repeating: " ", count: max(width - 2, 1)) + "show help for a command")
+    lines.append("")
+    lines.append("Run 'tripsync help COMMAND' for a command's options.")
+    return lines.joined(separator: "\n")
+}
+
+func command(named name: String) -> (any Command.Type)? {
+    Registry.commands.first { $0.name == name }
+}
+
+/// Runs the tool and returns the exit status; the one place errors become messages.
+func runTool(_ rawArguments: [String]) -> Int32 {
+    var arguments = rawArguments
+    var global = GlobalOptions()
+    do {
+        // Global options come before the command.
+        while let first = arguments.first, first.hasPrefix("--home") {
+            arguments.removeFirst()
+            if first.hasPrefix("--home=") {
+                global.home = String(first.dropFirst("--home=".count))
+            } else {
+                guard let value = arguments.first else { throw CLIError.usage("option --home needs a value", command: nil) }
+                global.home = value
+                arguments.removeFirst()
+            }
+        }
+        guard let name = arguments.first else {
+            Console.err(usageText())
+            return 2
+        }
+        arguments.removeFirst()
+        if name == "help" || name == "--help" || name == "-h" {
+            if let topic = arguments.first {
+                guard let command = command(named: topic) else { throw CLIError.usage("unknown command '\(topic)'", command: nil) }
+                Console.out(command.help)
+            } else {
+                Console.out(usageText())
+            }
+            return 0
+        }
+        guard let command = command(named: name) else {
+            throw CLIError.usage("unknown command '\(name)'", command: nil)
+        }
+        if arguments.contains("--help") || arguments.contains("-h") {
+            Console.out(command.help)
+            return 0
+        }
+        try command.run(arguments, global: global)
+        return 0
+    } catch let error as CLIError {
+        switch error {
+        case .usage(let message, let command):
+            Console.error(message)
+            Console.err("Run 'tripsync help\(command.map { " " + $0 } ?? "")' for usage.")
+            return 2
+        case .refused(let lines):
+            for line in lines { Console.error(line) }
+            return 1
+        case .silentFailure:
+            return 1
+        }
+    } catch {
+        Console.error("\(error)")
+        return 1
+    }
+}
+
+exit(runTool(Array(CommandLine.arguments.dropFirst())))
