@@ -36,6 +36,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import sys
 import uuid
 import zlib
@@ -811,17 +812,18 @@ def registers(doc: dict):
                 yield ptr("tombstones", item_id, "item", field), reg
 
 
-def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """Errors and warnings [(pointer, message)] for the non-JSON-Schema rules of FORMAT.md."""
+def strict_json(data: bytes) -> tuple[Any, list[tuple[str, str]], bool]:
+    """(document, errors, parsed) for the strict JSON rules shared by every schema version:
+    gzip by magic bytes, UTF-8, nesting at most 64, duplicate keys, integers without fraction
+    or exponent, Unicode scalars. `parsed` is False when nothing past the errors can be read."""
     errors: list[tuple[str, str]] = []
-    warnings: list[tuple[str, str]] = []
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as e:
-            return [("", f"gzip: {e}")], []
+            return None, [("", f"gzip: {e}")], False
     if not data:
-        return [("", "empty file")], []
+        return None, [("", "empty file")], False
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -829,12 +831,12 @@ def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str,
         errors.append(("?utf8", "invalid UTF-8"))
     deep = _depth_problem(text)
     if deep is not None:
-        return [(deep, "nesting deeper than 64")], []
+        return None, [(deep, "nesting deeper than 64")], False
     try:
         doc = json.loads(text, object_pairs_hook=_pairs, parse_float=Fraction,
                          parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
     except ValueError as e:
-        return [("", f"not JSON: {e}")], []
+        return None, [("", f"not JSON: {e}")], False
 
     # Walk every value: duplicate keys, non-integer numbers, invalid strings.
     def walk(value: Any, path: tuple) -> None:
@@ -854,7 +856,14 @@ def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str,
             errors.append((ptr(*path), "string is not valid Unicode (invalid UTF-8 or lone surrogate)"))
     walk(doc, ())
     errors = [e for e in errors if e[0] != "?utf8" or not any(x[1].startswith("string is not") for x in errors)]
-    if not isinstance(doc, dict):
+    return doc, errors, True
+
+
+def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Errors and warnings [(pointer, message)] for the non-JSON-Schema rules of FORMAT.md."""
+    warnings: list[tuple[str, str]] = []
+    doc, errors, parsed = strict_json(data)
+    if not parsed or not isinstance(doc, dict):
         return errors, warnings
 
     clock = doc.get("clock") if isinstance(doc.get("clock"), dict) else {}
@@ -996,6 +1005,395 @@ def check_invalid(path: Path, case: Case) -> list[str]:
     if warnings:
         problems.append(f"{path}: unexpected warnings {warnings}")
     return problems
+
+
+# --------------------------------------------------------------------------------------------
+# Schema 1 (the older format): samples/v1/
+# --------------------------------------------------------------------------------------------
+#
+# Schema 1 is what the old server-based app kept on each device: the server's rows, each with
+# its serverRev, plus that device's unpushed local edits (dirty rows). Nothing writes it any
+# more; a reader validates it against Schemas/trip.v1.schema.json and the rules below, then
+# migrates it to schema 2. The rows are plain data here (no replica simulation): both files
+# hold the same server state, and Alex's file has one row edited locally.
+
+V1_DIR = SAMPLES / "v1"
+# Written by the Swift tool (`samples/v1/porto-merged.expected.trip.json`), never by this
+# script: never removed as stale, only checked when present.
+V1_KEEP = ("porto-merged.expected.trip.json", "porto-merged.expected.trip.json.gz")
+V1_MAX_INSTANT = 253402300799999  # 9999-12-31T23:59:59.999Z
+V1_ZONE_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*")
+KTM = "Asia/Kathmandu"  # UTC+05:45
+CXI = "Pacific/Kiritimati"  # UTC+14
+
+PORTO_TRIP = sample_uuid("v1/porto/trip")
+ABSENT = object()  # an optional key (place, note) left out of the row
+
+
+@dataclass
+class V1Row:
+    name: str  # label for the id and for the cases below
+    title: str
+    sort_key: str
+    start_utc: str | None  # "YYYY-MM-DD HH:MM" UTC, or None when unscheduled
+    zone: str | None
+    local: str | None  # the local time this instant is in its zone (checked, shown in the README)
+    server_rev: int
+    place: Any = ABSENT
+    note: Any = ABSENT
+    deleted_at: int | None = None
+
+    @property
+    def item_id(self) -> str:
+        return sample_uuid("v1/porto/" + self.name)
+
+    def row(self) -> dict:
+        out = {
+            "itemId": self.item_id,
+            "tripId": PORTO_TRIP,
+            "title": self.title,
+            "sortKey": self.sort_key,
+            "startInstant": None if self.start_utc is None else wall(self.start_utc + ":00"),
+            "startZoneId": self.zone,
+            "serverRev": self.server_rev,
+            "deletedAt": self.deleted_at,
+            "dirty": False,
+        }
+        if self.place is not ABSENT:
+            out["place"] = self.place
+        if self.note is not ABSENT:
+            out["note"] = self.note
+        return out
+
+
+# The server state both devices last pulled. June 2027 in Porto is WEST (UTC+1).
+PORTO_ROWS = [
+    V1Row("checkin", "Check in: Torel Avantgarde", "1", "2027-06-11 14:00", LIS, "2027-06-11T15:00", 1,
+          place="Rua da Restauração 336, 4050-501 Porto",
+          note="Check-in from 15:00; ask for a room with a river view."),
+    V1Row("dinner", "Dinner", "4", "2027-06-11 20:30", LIS, "2027-06-11T21:30", 2, place=None, note=None),
+    V1Row("lello", "Livraria Lello", "7", "2027-06-12 08:30", LIS, "2027-06-12T09:30", 3,
+          place="Rua das Carmelitas 144, Porto",
+          note="Timed tickets online, €10, deducted from a book bought inside."),
+    V1Row("sao-bento", "Azulejos at São Bento station", "A", "2027-06-12 10:00", LIS, "2027-06-12T11:00", 1,
+          place="Praça de Almeida Garrett"),
+    V1Row("grahams", "Port tasting at Graham's Lodge", "D", "2027-06-12 14:00", LIS, "2027-06-12T15:00", 2,
+          place="Rua do Agro 141, Vila Nova de Gaia",
+          note="Booked the vintage tasting for 2.\nConfirmation PT-48213; pay on arrival."),
+    V1Row("cruise", "Six bridges boat cruise", "G", "2027-06-12 16:00", LIS, "2027-06-12T17:00", 4,
+          place="Cais da Ribeira", note=None, deleted_at=wall("2027-05-29 17:42:10") + 512),
+    V1Row("grandma", "Call Grandma on Kiritimati (her birthday)", "J", "2027-06-12 18:30", CXI, "2027-06-13T08:30", 1,
+          place=None, note="08:30 on the 13th her time is 19:30 on the 12th in Porto."),
+    V1Row("douro-train", "Train to Pinhão (Douro valley)", "M", "2027-06-13 08:10", LIS, "2027-06-13T09:10", 1,
+          place="Estação de São Bento",
+          note="Linha do Douro, about 2 h 30 min.\nSit on the right-hand side for the river."),
+    V1Row("trek-call", "Video call with the trek agency in Kathmandu", "P", "2027-06-13 10:15", KTM, "2027-06-13T16:00", 1,
+          place=None, note="Confirm the Annapurna permits for October.\tTheir office closes at 17:00."),
+    V1Row("bomfim", "Lunch and tasting at Quinta do Bomfim", "S", "2027-06-13 12:00", LIS, "2027-06-13T13:00", 2,
+          place="Quinta do Bomfim, Pinhão"),
+    V1Row("andante", "Buy Andante cards for the metro", "V", None, None, None, 1),
+    # 2027-10-31: clocks go back at 02:00 WEST to 01:00 WET, so 01:00-02:00 happens twice.
+    # 00:30Z is 01:30 WEST, the FIRST 01:30 (the earlier offset, which schema 2 picks).
+    V1Row("night-bus", "Next visit: night bus arrives in Porto", "Y", "2027-10-31 00:30", LIS, "2027-10-31T01:30", 1,
+          place="Campo 24 de Agosto, Porto",
+          note="Clocks go back at 02:00 that night, so 01:30 happens twice: this is the first one (WEST, UTC+1)."),
+]
+PORTO_DIRTY = ("dinner", "Dinner at Cantinho do Avillez")  # Alex's local, unpushed rename
+
+
+def porto_document(device: str) -> dict:
+    rows = []
+    for spec in PORTO_ROWS:
+        row = spec.row()
+        if device == ALEX and spec.name == PORTO_DIRTY[0]:
+            row["title"] = PORTO_DIRTY[1]
+            row["dirty"] = True
+        rows.append(row)
+    rows.sort(key=lambda r: r["itemId"])
+    return {"schemaVersion": 1, "tripId": PORTO_TRIP, "deviceId": device, "name": "Porto 2027", "items": rows}
+
+
+def v1_index(doc: dict, name: str) -> int:
+    item_id = sample_uuid("v1/porto/" + name)
+    return next(n for n, r in enumerate(doc["items"]) if r["itemId"] == item_id)
+
+
+def v1_invalid_cases(base: dict) -> list[Case]:
+    """Invalid schema 1 files, each a copy of Alex's file with one rule broken."""
+    L = v1_index(base, "lello")
+    C = v1_index(base, "cruise")
+    T = ("items", L)
+    lello_instant = base["items"][L]["startInstant"]
+    assert sum(r["startInstant"] == lello_instant for r in base["items"]) == 1
+    # Two neighbours in itemId order; the later one takes the earlier one's itemId.
+    first, second = 2, 3
+
+    def duplicate_item_id(doc: dict) -> None:
+        doc["items"][second]["itemId"] = doc["items"][first]["itemId"]
+
+    def remove_dirty(doc: dict) -> None:
+        del doc["items"][L]["dirty"]
+
+    def unknown_key(doc: dict) -> None:
+        doc["items"][L]["color"] = "#ff8800"
+
+    def uppercase_id(doc: dict) -> None:
+        doc["items"][L]["itemId"] = doc["items"][L]["itemId"].upper()
+
+    def instant_exponent(doc: dict) -> bytes:
+        text = f"{lello_instant / 10**12:.12f}".rstrip("0") + "e12"
+        assert float(text) == lello_instant and "e" in text
+        return _replace_once(canonical(doc), f'"startInstant":{lello_instant},'.encode(),
+                             f'"startInstant":{text},'.encode())
+
+    long_title = ("Livraria Lello, then the Clérigos tower, the Majestic café on Rua de Santa Catarina "
+                  "and the Bolhão market before lunch ") * 3
+    deleted_at = base["items"][C]["deletedAt"]
+    deleted_at_iso = _dt.datetime.fromtimestamp(deleted_at / 1000, tz=_dt.timezone.utc) \
+        .isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    assert deleted_at_iso == "2027-05-29T17:42:10.512Z", deleted_at_iso
+
+    return [
+        # Rules JSON Schema cannot express.
+        Case("duplicate-item-id.trip.json", ptr("items", second, "itemId"),
+             f"itemId at /items/{second} repeats the itemId at /items/{first} (each itemId at most once)", False,
+             _doc_edit(duplicate_item_id)),
+        Case("row-trip-id-differs.trip.json", ptr(*T, "tripId"), "a row's tripId must equal the file's tripId", False,
+             _set(T + ("tripId",), sample_uuid("v1/other-trip"))),
+        Case("zone-unknown.trip.json", ptr(*T, "startZoneId"),
+             "a well-formed zone unknown to the tz database (Mars/Olympus_Mons) refuses the file at migration", False,
+             _set(T + ("startZoneId",), "Mars/Olympus_Mons")),
+        Case("start-instant-exponent.trip.json", ptr(*T, "startInstant"),
+             "a number written with an exponent; startInstant is a plain integer", False, instant_exponent),
+        # Rules of the schema.
+        Case("server-rev-zero.trip.json", ptr(*T, "serverRev"), "serverRev must be at least 1", True,
+             _set(T + ("serverRev",), 0)),
+        Case("start-instant-without-zone.trip.json", ptr(*T, "startZoneId"),
+             "startInstant is set but startZoneId is null (both null or both set)", True,
+             _set(T + ("startZoneId",), None)),
+        Case("zone-without-start-instant.trip.json", ptr(*T, "startInstant"),
+             "startZoneId is set but startInstant is null (both null or both set)", True,
+             _set(T + ("startInstant",), None)),
+        Case("start-instant-above-max.trip.json", ptr(*T, "startInstant"),
+             f"startInstant must be at most {V1_MAX_INSTANT} (9999-12-31T23:59:59.999Z)", True,
+             _set(T + ("startInstant",), V1_MAX_INSTANT + 1)),
+        Case("zone-fixed-offset.trip.json", ptr(*T, "startZoneId"), "startZoneId must be an IANA id, never a fixed offset", True,
+             _set(T + ("startZoneId",), "+01:00")),
+        Case("title-too-long.trip.json", ptr(*T, "title"), "title must have 1 to 200 characters (201)", True,
+             _set(T + ("title",), long_title[:201])),
+        Case("trip-name-empty.trip.json", "/name", "name must have 1 to 200 characters (empty)", True,
+             _set(("name",), "")),
+        Case("item-missing-dirty.trip.json", ptr(*T), "every key of a row is required except place and note (dirty removed)", True,
+             _doc_edit(remove_dirty)),
+        Case("item-unknown-key.trip.json", ptr(*T, "color"), "unknown key in a row", True, _doc_edit(unknown_key)),
+        Case("item-id-uppercase.trip.json", ptr(*T, "itemId"), "itemId must be a lowercase canonical UUID", True,
+             _doc_edit(uppercase_id)),
+        Case("deleted-at-string.trip.json", ptr("items", C, "deletedAt"),
+             "deletedAt is null or an integer (epoch milliseconds), not an ISO 8601 string", True,
+             _set(("items", C, "deletedAt"), deleted_at_iso)),
+    ]
+
+
+def _zone_known(zone: str) -> bool:
+    try:
+        zoneinfo.ZoneInfo(zone)
+        return True
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return False
+
+
+def reference_check_v1(data: bytes) -> list[tuple[str, str]]:
+    """Errors [(pointer, message)] for the schema 1 rules JSON Schema cannot express."""
+    doc, errors, parsed = strict_json(data)
+    if not parsed or not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
+        return errors
+    first_at: dict[str, int] = {}
+    for n, row in enumerate(doc["items"]):
+        if not isinstance(row, dict):
+            continue
+        item_id = row.get("itemId")
+        if isinstance(item_id, str):
+            if item_id in first_at:
+                errors.append((ptr("items", n, "itemId"), f"itemId repeats /items/{first_at[item_id]}"))
+            else:
+                first_at[item_id] = n
+        if isinstance(row.get("tripId"), str) and isinstance(doc.get("tripId"), str) and row["tripId"] != doc["tripId"]:
+            errors.append((ptr("items", n, "tripId"), "row tripId differs from the file's tripId"))
+        zone = row.get("startZoneId")
+        if isinstance(zone, str) and len(zone) <= 64 and V1_ZONE_SHAPE.fullmatch(zone) and not _zone_known(zone):
+            errors.append((ptr("items", n, "startZoneId"), "unknown zone"))
+    return errors
+
+
+def check_valid_v1(path: Path) -> list[str]:
+    data = path.read_bytes()
+    problems = [f"{path}: unexpected errors {e}" for e in [reference_check_v1(data)] if e]
+    doc = json.loads(data)
+    if canonical(doc) != data:
+        problems.append(f"{path}: not canonical bytes")
+    ids = [r["itemId"] for r in doc["items"]]
+    if ids != sorted(ids):
+        problems.append(f"{path}: items not ordered by itemId")
+    return problems
+
+
+def check_invalid_v1(path: Path, case: Case) -> list[str]:
+    at = sorted({p for p, _ in reference_check_v1(path.read_bytes())})
+    ok = at in ([], [case.pointer]) if case.schema else at == [case.pointer]
+    return [] if ok else [f"{path}: reference reader found {at}, expected only at {case.pointer!r}"]
+
+
+def check_porto_pair(alex: dict, sam: dict) -> list[str]:
+    """Same server state; the only differences are deviceId and Alex's dirty row."""
+    problems = []
+    if [r["itemId"] for r in alex["items"]] != [r["itemId"] for r in sam["items"]]:
+        problems.append("porto: the two files do not hold the same rows")
+        return problems
+    differing = []
+    for a, s in zip(alex["items"], sam["items"]):
+        diff = sorted(k for k in set(a) | set(s) if a.get(k, ABSENT) != s.get(k, ABSENT))
+        if diff:
+            differing.append((a["itemId"], diff, a["dirty"], s["dirty"], a["serverRev"] == s["serverRev"]))
+    dirty_id = sample_uuid("v1/porto/" + PORTO_DIRTY[0])
+    if differing != [(dirty_id, ["dirty", "title"], True, False, True)]:
+        problems.append(f"porto: expected only the dirty row to differ (title, dirty), found {differing}")
+    for key in ("schemaVersion", "tripId", "name"):
+        if alex[key] != sam[key]:
+            problems.append(f"porto: {key} differs")
+    rows = alex["items"]
+    if sum(r["deletedAt"] is not None for r in rows) != 1 or sum(r["startInstant"] is None for r in rows) != 1:
+        problems.append("porto: expected exactly one deleted and one unscheduled row")
+    # Every instant is a whole minute (schema 2 keeps HH:MM) and is the stated local time.
+    for spec in PORTO_ROWS:
+        row = spec.row()
+        if row["startInstant"] is None:
+            continue
+        if row["startInstant"] % 60_000:
+            problems.append(f"porto/{spec.name}: not a whole minute")
+        if not _zone_known(spec.zone):
+            problems.append(f"porto/{spec.name}: zone {spec.zone} unknown to this machine, cannot check")
+            continue
+        tz = zoneinfo.ZoneInfo(spec.zone)
+        moment = _dt.datetime.fromtimestamp(row["startInstant"] / 1000, tz=_dt.timezone.utc).astimezone(tz)
+        if moment.strftime("%Y-%m-%dT%H:%M") != spec.local:
+            problems.append(f"porto/{spec.name}: {moment.isoformat()} is not local {spec.local}")
+        back = _dt.datetime.fromisoformat(spec.local).replace(tzinfo=tz)  # fold=0: the earlier offset
+        if int(back.timestamp()) * 1000 != row["startInstant"]:
+            problems.append(f"porto/{spec.name}: local {spec.local} (earlier offset) does not map back to the instant")
+    bus = next(s for s in PORTO_ROWS if s.name == "night-bus")
+    tz = zoneinfo.ZoneInfo(LIS)
+    first_, second_ = (_dt.datetime.fromisoformat(bus.local).replace(tzinfo=tz, fold=f) for f in (0, 1))
+    if first_.utcoffset() == second_.utcoffset():
+        problems.append("porto/night-bus: not in a DST overlap")
+    return problems
+
+
+def v1_readme(alex: dict, cases: list[Case]) -> bytes:
+    by_id = {s.item_id: s for s in PORTO_ROWS}
+    lines = [
+        "# Schema 1 sample files (samples/v1)",
+        "",
+        "Generated by `python3 scripts/make-samples.py`, never edited by hand (this README too). "
+        "Check them with `python3 scripts/check-schemas.py`, which validates every file in this folder "
+        "against the schema of its own `schemaVersion` (`Schemas/trip.v1.schema.json`, or "
+        "`Schemas/trip.v2.schema.json` for a schema 2 file such as the expected merge result).",
+        "",
+        "Schema 1 is the older, server-based format: each device kept the server's rows (each with "
+        "the `serverRev` it last pulled) and its own unpushed edits (`dirty: true`). A start is an "
+        "instant (`startInstant`, epoch milliseconds) plus the zone it is shown in (`startZoneId`). "
+        "A reader validates a schema 1 file and migrates it to schema 2 (local time `YYYY-MM-DDTHH:MM` "
+        "plus zone); the rules the JSON Schema cannot express are listed in its `description`.",
+        "",
+        "## `porto-alex.trip.json`, `porto-sam.trip.json`",
+        "",
+        f"One trip, \"Porto 2027\" (`tripId` {PORTO_TRIP}), as two devices last pulled it from the "
+        f"server: Alex's laptop (`deviceId` {ALEX}) and Sam's laptop (`deviceId` {SAM}). Both hold the "
+        "same rows with the same `serverRev`; they differ only in `deviceId` and in one row that Alex "
+        "renamed locally and had not pushed. Canonical bytes (sorted keys, no whitespace, one "
+        "trailing newline), rows ordered by `itemId`.",
+        "",
+        "| # | itemId | title (server) | startInstant (UTC) | startZoneId | local time | serverRev | notes |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for n, row in enumerate(alex["items"]):
+        spec = by_id[row["itemId"]]
+        utc = "null" if row["startInstant"] is None else f"{row['startInstant']} ({spec.start_utc.replace(' ', 'T')}Z)"
+        notes = []
+        if spec.name == PORTO_DIRTY[0]:
+            notes.append(f"Alex's file: title \"{PORTO_DIRTY[1]}\", `dirty: true`, same serverRev; Sam's file: the server's title")
+        if row["deletedAt"] is not None:
+            notes.append(f"deleted: `deletedAt` {row['deletedAt']} (2027-05-29T17:42:10.512Z), in both files")
+        if row["startInstant"] is None:
+            notes.append("unscheduled (both null)")
+        if spec.name == "night-bus":
+            notes.append("DST fall-back overlap: the first 01:30 (WEST, UTC+1); the second would be 01:30Z")
+        if spec.zone == CXI:
+            notes.append("UTC+14: local date is a day after the UTC date")
+        if spec.zone == KTM:
+            notes.append("UTC+05:45")
+        missing = [k for k in ("place", "note") if k not in row]
+        nulls = [k for k in ("place", "note") if k in row and row[k] is None]
+        if missing:
+            notes.append(" and ".join(f"`{k}`" for k in missing) + " absent")
+        if nulls:
+            notes.append(" and ".join(f"`{k}`" for k in nulls) + " null")
+        lines.append(f"| {n} | `{row['itemId']}` | {spec.title} | {utc} | {spec.zone or 'null'} | "
+                     f"{spec.local or '–'} | {row['serverRev']} | {'; '.join(notes)} |")
+    lines += [
+        "",
+        "Lisbon and Porto are on WEST (UTC+1) in June 2027, so 09:00Z is 10:00 local.",
+        "",
+        "## `porto-merged.expected.trip.json` (not written by this script)",
+        "",
+        "The expected schema 2 result of migrating and merging the two files above is generated "
+        "with the Swift tool. `make-samples.py` never writes or removes it; when it exists, "
+        "`check-schemas.py` validates it against the schema 2 JSON Schema (picked by its "
+        "`schemaVersion`) and `make-samples.py` checks it with its schema 2 reference reader "
+        "(canonical bytes, clock accounting, no warnings).",
+        "",
+        "## `invalid/`",
+        "",
+        "Copies of `porto-alex.trip.json` that each break exactly one rule. `invalid/index.json` "
+        "lists each file with the JSON Pointer of the bad value, the rule, and whether the schema 1 "
+        "JSON Schema can detect it (`\"schema\": true`); extra keys added to its entries (such as an "
+        "expected `message`) survive regeneration.",
+        "",
+        "| file | pointer | JSON Schema | rule |",
+        "|---|---|---|---|",
+    ]
+    for case in sorted(cases, key=lambda c: c.file):
+        lines.append(f"| `{case.file}` | `{case.pointer}` | {'yes' if case.schema else 'no'} | {case.rule} |")
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def write_v1(written: set[Path]) -> tuple[list[str], str]:
+    """Write samples/v1/; return the self-check problems and a summary line."""
+    alex, sam = porto_document(ALEX), porto_document(SAM)
+    write(V1_DIR / "porto-alex.trip.json", canonical(alex), written)
+    write(V1_DIR / "porto-sam.trip.json", canonical(sam), written)
+    remove_stale(V1_DIR, written, keep=V1_KEEP)
+
+    invalid_dir = V1_DIR / "invalid"
+    cases = v1_invalid_cases(alex)
+    assert len({c.file for c in cases}) == len(cases), "duplicate sample names"
+    for case in cases:
+        write(invalid_dir / case.file, case.build(copy.deepcopy(alex)), written)
+    remove_stale(invalid_dir, written)
+    write_index(invalid_dir / "index.json", cases, written)
+    write(V1_DIR / "README.md", v1_readme(alex, cases), written)
+
+    problems: list[str] = []
+    problems += check_valid_v1(V1_DIR / "porto-alex.trip.json")
+    problems += check_valid_v1(V1_DIR / "porto-sam.trip.json")
+    problems += check_porto_pair(alex, sam)
+    for case in cases:
+        problems += check_invalid_v1(invalid_dir / case.file, case)
+    expected = [V1_DIR / name for name in V1_KEEP if (V1_DIR / name).exists()]
+    for path in expected:  # the Swift tool's output: a schema 2 document
+        problems += check_valid(path, [])
+    summary = (f"samples/v1: 2 files ({len(alex['items'])} rows each), {len(cases)} invalid files + index.json"
+               + (f", checked {', '.join(p.name for p in expected)}" if expected else ""))
+    return problems, summary
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,9 +24,9 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `pointer: message` (the pointer shown as `/` for the root).
+    /// `pointer: message`, or just the message for a problem with the whole file.
     public var description: String {
-        (pointer.isEmpty ? "/" : pointer) + ": " + message
+        pointer.isEmpty ? message : pointer + ": " + message
     }
 }
 

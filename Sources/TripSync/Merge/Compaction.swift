@@ -1,0 +1,49 @@
+/// When a tombstone's body may be dropped (DESIGN.md section 2, compaction).
+public struct RetentionPolicy: Hashable, Sendable {
+    /// How long after the latest delete a body is kept at least (default 90 days).
+    public var retentionSeconds: Int64
+
+    /// Creates a policy.
+    public init(retentionDays: Int = 90) {
+        retentionSeconds = Int64(retentionDays) * 86_400
+    }
+
+    /// The default: 90 days.
+    public static let standard = RetentionPolicy()
+}
+
+extension TripDocument {
+    /// The ids of tombstones whose body may go at `now`: the retention has passed since the latest
+    /// delete, and every device in `clock` has acknowledged (its `acks` entry covers) every
+    /// delete dot and every dot in the body.
+    public func compactableTombstones(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [ItemID] {
+        let devices = clock.entries.keys
+        return tombstones.compactMap { id, tombstone in
+            guard !tombstone.item.isEmpty else { return nil }
+            let latest = tombstone.deleted.versions.map(\.value.at).max() ?? now
+            guard now.secondsSinceEpoch - latest.secondsSinceEpoch >= policy.retentionSeconds else { return nil }
+            let dots = tombstone.deleted.versions.map(\.rev) + tombstone.item.dots.map(\.rev)
+            for device in devices {
+                guard let ack = acks[device], dots.allSatisfy({ ack.sees($0) }) else { return nil }
+            }
+            return id
+        }
+    }
+
+    /// Drops the bodies of compactable tombstones; the stubs (id and `deleted`) stay for good,
+    /// so a stale copy can never bring the item back. Returns how many bodies were dropped.
+    @discardableResult
+    public mutating func compact(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> Int {
+        let ids = compactableTombstones(now: now, policy: policy)
+        for id in ids { tombstones[id]?.item = ItemFields() }
+        return ids.count
+    }
+
+    /// Tombstone bodies that hold values written while the item was deleted (dots no delete had
+    /// seen): "edited while deleted: restore?".
+    public func editedWhileDeleted(_ id: ItemID) -> [(field: ItemField, rev: Rev)] {
+        guard let tombstone = tombstones[id] else { return [] }
+        let deletes = tombstone.deleted.versions.map(\.value.seen)
+        return tombstone.item.dots.filter { dot in !deletes.contains { $0.sees(dot.rev) } }
+    }
+}

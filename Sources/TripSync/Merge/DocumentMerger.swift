@@ -1,0 +1,203 @@
+/// Why two documents cannot be merged.
+public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of refusal.
+    public enum Kind: Hashable, Sendable {
+        /// The documents are of different trips.
+        case differentTrips
+        /// One register holds different values under one dot: a device wrote twice with the same
+        /// counter (a cloned home or a replica restored from an old copy).
+        case sameDotDifferentValues
+        /// An input's counters run more than the allowed skew ahead of our wall clock.
+        case clockFromTheFuture
+    }
+
+    /// The kind of refusal.
+    public var kind: Kind
+    /// What a person reads.
+    public var message: String
+    /// The JSON Pointer of the register involved, when there is one.
+    public var pointer: String?
+
+    /// Creates an error.
+    public init(_ kind: Kind, message: String, pointer: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.pointer = pointer
+    }
+
+    /// The message, with the pointer when known.
+    public var description: String { (pointer.map { $0 + ": " } ?? "") + message }
+}
+
+/// The pure merge at the centre of TripSync (DESIGN.md section 2): commutative, associative and
+/// idempotent, so files merge in any order, any number of times.
+public enum DocumentMerger {
+    /// Merges two documents of one trip; the output's `deviceId` is `writer`, nothing else in
+    /// it depends on which input came first.
+    ///
+    /// - Throws: `MergeError` when the trips differ or one dot carries two different values.
+    public static func merge(_ a: TripDocument, _ b: TripDocument, writer: DeviceID) throws(MergeError) -> TripDocument {
+        guard a.tripID == b.tripID else {
+            throw MergeError(.differentTrips, message: "the files are of different trips (\(a.tripID) and \(b.tripID)), expected one trip")
+        }
+        var context = RegisterMerge(clockA: a.clock, clockB: b.clock)
+        var result = TripDocument(
+            tripID: a.tripID, deviceID: writer, clock: a.clock.union(b.clock),
+            trip: TripInfo(name: a.trip.name))
+        // Trip-level registers.
+        if let name = try context.merge(a.trip.name, b.trip.name, pointer: "/trip/name") {
+            result.trip.name = name
+        } else {
+            // Both names were replaced by writes neither holds: impossible for consistent inputs.
+            result.trip.name = a.trip.name.rev > b.trip.name.rev ? a.trip.name : b.trip.name
+        }
+        // Devices.
+        for id in Set(a.devices.keys).union(b.devices.keys) {
+            let name = try context.merge(a.devices[id]?.name, b.devices[id]?.name, pointer: "/devices/\(id)/name")
+            if let name { result.devices[id] = DeviceInfo(name: name) }
+        }
+        // Items and tombstones: every id on either side, each merged once.
+        result.items.reserveCapacity(max(a.items.count, b.items.count))
+        func visit(_ id: ItemID) throws(MergeError) {
+            let outcome = try context.mergeItem(
+                fields: (a.items[id] ?? a.tombstones[id]?.item, b.items[id] ?? b.tombstones[id]?.item),
+                deleted: (a.tombstones[id]?.deleted, b.tombstones[id]?.deleted),
+                isLive: (a.items[id] != nil, b.items[id] != nil), id: id)
+            switch outcome {
+            case .live(let fields): result.items[id] = fields
+            case .deleted(let tombstone): result.tombstones[id] = tombstone
+            }
+        }
+        for id in a.items.keys { try visit(id) }
+        for id in a.tombstones.keys { try visit(id) }
+        for id in b.items.keys where a.items[id] == nil && a.tombstones[id] == nil { try visit(id) }
+        for id in b.tombstones.keys where a.items[id] == nil && a.tombstones[id] == nil { try visit(id) }
+        // Acks: pointwise maximum per device.
+        result.acks = a.acks
+        for (device, vector) in b.acks {
+            result.acks[device] = (result.acks[device] ?? VersionVector()).union(vector)
+        }
+        return result
+    }
+
+}
+
+extension Versioned {
+    /// A register holding just this value.
+    var asRegister: Register<Value> { Register(value: value, rev: rev) }
+}
+
+/// The register rule, with the two inputs' clocks.
+struct RegisterMerge {
+    let clockA: VersionVector
+    let clockB: VersionVector
+
+    /// The result of merging one item id.
+    enum ItemOutcome {
+        case live(ItemFields)
+        case deleted(Tombstone)
+    }
+
+    /// Merges two registers (either may be absent = empty): keep every value whose dot the
+    /// other side has not seen or still holds; the greatest rev wins.
+    @inline(__always)
+    mutating func merge<V>(_ a: Register<V>?, _ b: Register<V>?, pointer: @autoclosure () -> String) throws(MergeError) -> Register<V>? {
+        switch (a, b) {
+        case (nil, nil):
+            return nil
+        case (let a?, nil):
+            return survivors(of: a, otherClock: clockB)
+        case (nil, let b?):
+            return survivors(of: b, otherClock: clockA)
+        case (let a?, let b?):
+            // Fast path: the same single value on both sides.
+            if a.conflicts.isEmpty && b.conflicts.isEmpty && a.rev == b.rev {
+                guard a.value == b.value else { throw sameDot(a.rev, pointer()) }
+                return a
+            }
+            var kept: [Versioned<V>] = []
+            let versionsB = b.versions
+            let versionsA = a.versions
+            for version in versionsA {
+                if let other = versionsB.first(where: { $0.rev == version.rev }) {
+                    guard other.value == version.value else { throw sameDot(version.rev, pointer()) }
+                    kept.append(version)
+                } else if !clockB.sees(version.rev) {
+                    kept.append(version)
+                }
+            }
+            for version in versionsB where !versionsA.contains(where: { $0.rev == version.rev }) {
+                if !clockA.sees(version.rev) { kept.append(version) }
+            }
+            return Register(versions: kept)
+        }
+    }
+
+    /// The values of a register present on one side only that the other side has not seen.
+    @inline(__always)
+    private func survivors<V>(of register: Register<V>, otherClock: VersionVector) -> Register<V>? {
+        if register.conflicts.isEmpty {
+            return otherClock.sees(register.rev) ? nil : register
+        }
+        return Register(versions: register.versions.filter { !otherClock.sees($0.rev) })
+    }
+
+    private func sameDot(_ rev: Rev, _ pointer: String) -> MergeError {
+        MergeError(
+            .sameDotDifferentValues,
+            message: "two different values under one rev \(rev): device \(rev.device) wrote twice with the same counter (a copied home or a replica restored from an old copy); refused, expected every write to have its own rev",
+            pointer: pointer)
+    }
+
+    /// Merges one item id: its registers and its delete register. Deleted while any delete dot survives.
+    mutating func mergeItem(
+        fields: (ItemFields?, ItemFields?), deleted: (Register<Deletion>?, Register<Deletion>?),
+        isLive: (Bool, Bool), id: ItemID
+    ) throws(MergeError) -> ItemOutcome {
+        let a = fields.0 ?? ItemFields()
+        let b = fields.1 ?? ItemFields()
+        var merged = ItemFields()
+        let base = "/items/\(id)"
+        merged.title = try merge(a.title, b.title, pointer: base + "/title")
+        merged.sortKey = try merge(a.sortKey, b.sortKey, pointer: base + "/sortKey")
+        merged.start = try merge(a.start, b.start, pointer: base + "/start")
+        merged.end = try merge(a.end, b.end, pointer: base + "/end")
+        merged.place = try merge(a.place, b.place, pointer: base + "/place")
+        merged.note = try merge(a.note, b.note, pointer: base + "/note")
+        if let mergedDeleted = try merge(deleted.0, deleted.1, pointer: base + "/deleted") {
+            return .deleted(Tombstone(deleted: mergedDeleted, item: merged))
+        }
+        if !merged.isComplete {
+            // Only inconsistent inputs get here (a field the other side claims to have replaced
+            // without holding the replacement). Never lose a value: keep every version either
+            // side holds for the missing field.
+            fill(&merged.title, a.title, b.title)
+            fill(&merged.sortKey, a.sortKey, b.sortKey)
+            fill(&merged.start, a.start, b.start)
+            fill(&merged.end, a.end, b.end)
+            fill(&merged.place, a.place, b.place)
+            fill(&merged.note, a.note, b.note)
+        }
+        if !merged.isComplete || (!isLive.0 && !isLive.1) {
+            // Two tombstones whose delete dots each side claims to have replaced, with no live
+            // item anywhere: impossible for consistent inputs. Keep it deleted, with every delete.
+            var versions = deleted.0?.versions ?? []
+            for version in deleted.1?.versions ?? [] where !versions.contains(where: { $0.rev == version.rev }) {
+                versions.append(version)
+            }
+            if let register = Register(versions: versions) {
+                return .deleted(Tombstone(deleted: register, item: merged))
+            }
+        }
+        return .live(merged)
+    }
+
+    private func fill<V>(_ target: inout Register<V>?, _ a: Register<V>?, _ b: Register<V>?) {
+        guard target == nil else { return }
+        var versions: [Versioned<V>] = a?.versions ?? []
+        for version in b?.versions ?? [] where !versions.contains(where: { $0.rev == version.rev }) {
+            versions.append(version)
+        }
+        target = Register(versions: versions)
+    }
+}
