@@ -6,7 +6,10 @@
 
 - Every schema in SCHEMAS that exists passes Draft202012Validator.check_schema.
 - Every valid sample (samples/*.trip.json(.gz), samples/warnings/*, and likewise under
-  samples/v<N>/) passes the schema of its folder.
+  samples/v<N>/) passes the schema of its folder. A folder may also hold files of other
+  versions it lists (samples/v1/ holds the schema 2 merge result of its schema 1 files,
+  porto-merged.expected.trip.json): such a file is checked against the schema of its own
+  "schemaVersion". A version whose schema file does not exist yet is skipped.
 - Every entry of <folder>/invalid/index.json with "schema": true names a file that parses as
   JSON (gunzipped if it starts with the gzip magic) and FAILS the schema, and every error the
   validator reports lies on the path of the entry's "pointer" (the pointer is inside the
@@ -50,13 +53,17 @@ class SampleSet:
     version: int
     valid: list[Path]  # folders whose *.trip.json(.gz) files must pass
     invalid: Path | None  # folder with index.json whose schema:true files must fail
+    # Other versions a valid file here may declare in its schemaVersion (then checked against
+    # that version's schema); any other schemaVersion is checked against `version` and fails.
+    also: tuple[int, ...] = ()
 
 
 SAMPLE_SETS = [
     # The current version lives at the top of samples/.
     SampleSet(2, [SAMPLES, SAMPLES / "warnings"], SAMPLES / "invalid"),
-    # Older versions live in samples/v<N>/ with the same layout.
-    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid"),
+    # Older versions live in samples/v<N>/ with the same layout. samples/v1/ also holds the
+    # expected schema 2 result of migrating and merging its files (written by the Swift tool).
+    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(2,)),
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -134,11 +141,21 @@ def load_validators(report: Report) -> dict[int, Draft202012Validator]:
     return validators
 
 
-def check_valid(path: Path, validator: Draft202012Validator, version: int, report: Report) -> None:
+def check_valid(path: Path, validators: dict[int, Draft202012Validator], sample_set: SampleSet,
+                report: Report) -> None:
     try:
         doc = load_json(path)
     except (OSError, EOFError, ValueError, RecursionError) as e:
         report.fail(path, f"does not parse: {short(str(e))}")
+        return
+    declared = doc.get("schemaVersion") if isinstance(doc, dict) else None
+    version = sample_set.version
+    if type(declared) is int and declared in sample_set.also:
+        version = declared
+    validator = validators.get(version)
+    if validator is None:
+        schema = SCHEMAS.get(version)
+        report.skip(path, f"no schema for v{version} yet ({rel(schema) if schema else 'none listed'})")
         return
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
@@ -226,17 +243,15 @@ def main(argv: list[str]) -> int:
         has_invalid = sample_set.invalid is not None and (sample_set.invalid / "index.json").exists()
         if not folders and not has_invalid:
             continue
-        validator = validators.get(sample_set.version)
-        if validator is None:
-            schema = SCHEMAS.get(sample_set.version)
-            for folder in folders:
-                for path in trip_files(folder):
-                    report.skip(path, f"no schema for v{sample_set.version} yet ({rel(schema) if schema else 'none listed'})")
-            continue
         for folder in folders:
             for path in trip_files(folder):
-                check_valid(path, validator, sample_set.version, report)
-        if has_invalid:
+                check_valid(path, validators, sample_set, report)
+        validator = validators.get(sample_set.version)
+        if has_invalid and validator is None:
+            schema = SCHEMAS.get(sample_set.version)
+            report.skip(sample_set.invalid / "index.json",
+                        f"no schema for v{sample_set.version} yet ({rel(schema) if schema else 'none listed'})")
+        elif has_invalid:
             check_invalid_set(sample_set.invalid, validator, sample_set.version, strict, report)
     print(f"{report.passed} passed, {report.failed} failed")
     return 1 if report.failed else 0

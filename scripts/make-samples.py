@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the TripSync sample files under samples/ (schemaVersion 2).
+"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, and 1 in samples/v1/).
 
     python3 scripts/make-samples.py
 
@@ -13,6 +13,13 @@ What it writes (paths relative to the repository root):
     samples/invalid/*.trip.json(.gz)         files that each break exactly one rule
     samples/invalid/index.json               file, JSON Pointer, rule, and whether the
                                              v2 JSON Schema can detect it
+    samples/v1/porto-{alex,sam}.trip.json    schemaVersion 1: one trip as two devices last
+                                             pulled it (same server rows; Alex has one dirty row)
+    samples/v1/invalid/*.trip.json, index.json   schema 1 files that each break one rule
+    samples/v1/README.md                     what the v1 files hold (generated)
+
+samples/v1/porto-merged.expected.trip.json is written by the Swift tool, never by this script:
+it is never removed as stale and, when present, checked with the schema 2 reference reader.
 
 The documents are not written by hand: two simulated replicas (Alex's and Sam's laptops)
 stamp writes with a hybrid logical clock and merge each other's state with the register rule
@@ -24,8 +31,9 @@ each warning sample gives exactly its warning, and that each invalid sample brea
 its pointer and nothing else that this reader can see (scripts/check-schemas.py covers the
 rules the JSON Schema expresses). The script exits non-zero if the self-check fails.
 
-Extra keys that someone added to entries of samples/invalid/index.json (for example the
-exact "message" a reader must produce) are kept when the index is regenerated.
+Extra keys that someone added to entries of samples/invalid/index.json or
+samples/v1/invalid/index.json (for example the exact "message" a reader must produce) are kept
+when the index is regenerated.
 """
 
 from __future__ import annotations
@@ -1227,7 +1235,8 @@ def reference_check_v1(data: bytes) -> list[tuple[str, str]]:
 
 def check_valid_v1(path: Path) -> list[str]:
     data = path.read_bytes()
-    problems = [f"{path}: unexpected errors {e}" for e in [reference_check_v1(data)] if e]
+    errors = reference_check_v1(data)
+    problems = [f"{path}: unexpected errors {errors}"] if errors else []
     doc = json.loads(data)
     if canonical(doc) != data:
         problems.append(f"{path}: not canonical bytes")
@@ -1408,11 +1417,30 @@ def write(path: Path, data: bytes, written: set[Path]) -> None:
     written.add(path)
 
 
-def remove_stale(folder: Path, written: set[Path]) -> None:
+def remove_stale(folder: Path, written: set[Path], keep: tuple[str, ...] = ()) -> None:
     for path in sorted(folder.iterdir()):
-        if path.is_file() and path.name.endswith((".trip.json", ".trip.json.gz")) and path not in written:
+        if path.is_file() and path.name.endswith((".trip.json", ".trip.json.gz")) and path not in written \
+                and path.name not in keep:
             print(f"removing stale {path.relative_to(ROOT)}")
             path.unlink()
+
+
+def write_index(index_path: Path, cases: list[Case], written: set[Path]) -> None:
+    """index.json of an invalid folder; extra keys someone added to an entry are kept."""
+    extras: dict[str, dict] = {}
+    if index_path.exists():
+        try:
+            for entry in json.loads(index_path.read_text(encoding="utf-8")):
+                extras[entry["file"]] = {k: v for k, v in entry.items() if k not in ("file", "pointer", "rule", "schema")}
+        except (ValueError, KeyError, TypeError):
+            print(f"warning: could not read the old {index_path.relative_to(ROOT)}; extra keys not kept")
+    index = []
+    for case in sorted(cases, key=lambda c: c.file):
+        entry = {"file": case.file, "pointer": case.pointer, "rule": case.rule, "schema": case.schema}
+        entry.update(extras.get(case.file, {}))
+        index.append(entry)
+    index_bytes = (json.dumps(index, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    write(index_path, index_bytes, written)
 
 
 def main() -> int:
@@ -1440,21 +1468,7 @@ def main() -> int:
         write(invalid_dir / case.file, case.build(copy.deepcopy(base)), written)
     remove_stale(invalid_dir, written)
 
-    index_path = invalid_dir / "index.json"
-    extras: dict[str, dict] = {}
-    if index_path.exists():
-        try:
-            for entry in json.loads(index_path.read_text(encoding="utf-8")):
-                extras[entry["file"]] = {k: v for k, v in entry.items() if k not in ("file", "pointer", "rule", "schema")}
-        except (ValueError, KeyError, TypeError):
-            print("warning: could not read the old samples/invalid/index.json; extra keys not kept")
-    index = []
-    for case in sorted(cases, key=lambda c: c.file):
-        entry = {"file": case.file, "pointer": case.pointer, "rule": case.rule, "schema": case.schema}
-        entry.update(extras.get(case.file, {}))
-        index.append(entry)
-    index_bytes = (json.dumps(index, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-    write(index_path, index_bytes, written)
+    write_index(invalid_dir / "index.json", cases, written)
 
     # Self-check.
     problems: list[str] = []
@@ -1466,6 +1480,8 @@ def main() -> int:
     problems += check_valid(warn_dir / "end-before-start.trip.json", [ptr("items", dinner, "end", "value")])
     for case in cases:
         problems += check_invalid(invalid_dir / case.file, case)
+    v1_problems, v1_summary = write_v1(written)
+    problems += v1_problems
 
     live = len(main_doc["items"])
     days = sorted({(v["start"]["value"] or {}).get("local", (v["start"]["value"] or {}).get("date", "-"))[:10]
@@ -1473,6 +1489,7 @@ def main() -> int:
     print(f"samples/lisbon-new-york.trip.json: {live} live items, {len(main_doc['tombstones'])} tombstones, "
           f"days {', '.join(days)}, {len(main_bytes)} bytes")
     print(f"samples/warnings: 2 files; samples/invalid: {len(cases)} files + index.json")
+    print(v1_summary)
     if problems:
         print("\nSELF-CHECK FAILED:")
         for p in problems:

@@ -46,7 +46,7 @@ public struct TripGenerator {
     public var tripID: TripID
     private var random: SeededGenerator
     /// The next counter to stamp (hybrid logical clock milliseconds around 2027).
-    public var counter: UInt64 = 1_811_000_000_000
+    public var counter: UInt64 = 1_764_000_000_000
 
     /// Creates a generator for a trip written by `deviceCount` devices.
     public init(seed: UInt64, deviceCount: Int = 2) {

@@ -12,8 +12,9 @@ struct GeneratedTripFiles {
     var gzipPath: String
 }
 
-/// `tripsync-bench generate --items N --out DIR`: writes the deterministic trip of `N` items
-/// (`TripGenerator(seed: 42)`) as plain and gzip files into `DIR`.
+/// `tripsync-bench generate --items N --out DIR`: writes the merge scenario's diverged pair
+/// `DIR/a.trip.json.gz` and `DIR/b.trip.json.gz` (`MergeScenario`), and the deterministic trip
+/// of `N` items (`TripGenerator(seed: 42)`) as `trip-N.trip.json` and `.gz`.
 enum GenerateCommand {
     /// The seed of every generated benchmark document.
     static let seed: UInt64 = 42
@@ -36,6 +37,9 @@ enum GenerateCommand {
             throw UsageError(message: "--items and --out are required", usage: usage)
         }
         let files = try write(document(items: items), items: items, into: outDirectory)
+        let pair = try writeMergePair(items: items, into: outDirectory)
+        print(pair.a)
+        print(pair.b)
         print(files.jsonPath)
         print(files.gzipPath)
     }
@@ -44,6 +48,17 @@ enum GenerateCommand {
     static func document(items: Int) -> TripDocument {
         var generator = TripGenerator(seed: seed)
         return generator.document(itemCount: items)
+    }
+
+    /// Writes the merge scenario's `a.trip.json.gz` and `b.trip.json.gz` into `directory`.
+    static func writeMergePair(items: Int, into directory: String) throws -> (a: String, b: String) {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let scenario = try MergeScenario(items: items, seed: seed)
+        let a = (directory as NSString).appendingPathComponent("a.trip.json.gz")
+        let b = (directory as NSString).appendingPathComponent("b.trip.json.gz")
+        try scenario.a.write(to: a)
+        try scenario.b.write(to: b)
+        return (a, b)
     }
 
     /// Writes `document` as `trip-N.trip.json` and `trip-N.trip.json.gz` into `directory`

@@ -8,6 +8,8 @@
 enum Registry {
     static let commands: [any Command.Type] = [
         ValidateCommand.self,
+        MergeCommand.self,
+        FingerprintCommand.self,
     ]
 }
 

@@ -42,7 +42,7 @@ import TripSyncFixtures
             random = SeededGenerator(seed: seed)
             let count = Int.random(in: 3...6, using: &random)
             for _ in 0..<count { devices.append(Identifier.random(using: &random)) }
-            let start = UInt64(1_811_000_000_000)
+            let start = UInt64(1_764_000_000_000)
             for index in 0..<count {
                 clocks.append(HybridLogicalClock())
                 wall.append(start + UInt64.random(in: 0...5_000, using: &random))

@@ -66,3 +66,76 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
         }
     }
 }
+
+extension JSONValue {
+    /// Parses strict JSON (the same rules as trip files: no duplicate keys, depth ≤ 64).
+    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer -> JSONValue in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                throw TripFileError(.notJSON, file: "", message: "empty, expected JSON")
+            }
+            var scanner = JSONScanner(base: base, count: buffer.count)
+            do {
+                let value = try parseValue(&scanner)
+                try scanner.expectEnd()
+                return value
+            } catch let error as JSONSyntaxError {
+                throw TripFileError(.notJSON, file: "", message: "byte \(error.offset): \(error.message)")
+            }
+        }
+    }
+
+    private static func parseValue(_ scanner: inout JSONScanner) throws -> JSONValue {
+        switch scanner.peekKind() {
+        case .object:
+            try scanner.beginObject()
+            var members: [String: JSONValue] = [:]
+            var first = true
+            while let key = try scanner.nextKey(first: &first) {
+                let name = scanner.keyText(key)
+                let value = try parseValue(&scanner)
+                if members.updateValue(value, forKey: name) != nil {
+                    throw JSONSyntaxError(offset: scanner.offset, message: "duplicate key \"\(name)\"")
+                }
+            }
+            return .object(members)
+        case .array:
+            try scanner.beginArray()
+            var values: [JSONValue] = []
+            var first = true
+            while try scanner.nextElement(first: &first) { values.append(try parseValue(&scanner)) }
+            return .array(values)
+        case .string: return .string(try scanner.readString().text)
+        case .number:
+            switch try scanner.readNumber() {
+            case .integer(let value): return .int(value)
+            case .other(let text): throw JSONSyntaxError(offset: scanner.offset, message: "expected an integer, found \(text)")
+            }
+        case .literal:
+            switch try scanner.readLiteral() {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: return .null
+            }
+        case .invalid: throw scanner.unexpected("a JSON value")
+        }
+    }
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer, when this is one.
+    public var intValue: Int64? {
+        if case .int(let value) = self { return value }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+/// What one input brought to a merge, measured against the state merged before it.
+public struct MergeContribution: Hashable, Sendable {
+    /// Items that were not known before.
+    public var itemsAdded = 0
+    /// Fields of live items whose current value changed.
+    public var fieldsChanged = 0
+    /// Live items that became deleted.
+    public var deletesApplied = 0
+    /// Registers that gained a visible conflict.
+    public var conflictsCreated = 0
+    /// Deleted items that came back.
+    public var itemsRestored = 0
+
+    /// Creates an empty contribution.
+    public init() {}
+
+    /// Compares the state before and after merging one input.
+    public init(before: TripDocument, after: TripDocument) {
+        for (id, item) in after.items {
+            if let old = before.items[id] {
+                fieldsChanged += Self.changedFields(old, item)
+                conflictsCreated += Self.newConflicts(old, item)
+            } else if before.tombstones[id] != nil {
+                itemsRestored += 1
+            } else {
+                itemsAdded += 1
+                conflictsCreated += Self.newConflicts(ItemFields(), item)
+            }
+        }
+        for id in after.tombstones.keys where before.items[id] != nil {
+            deletesApplied += 1
+        }
+        if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
+    }
+
+    /// Whether the input changed nothing.
+    public var isEmpty: Bool { self == MergeContribution() }
+
+    static func changedFields(_ a: ItemFields, _ b: ItemFields) -> Int {
+        var count = 0
+        if a.title?.value != b.title?.value { count += 1 }
+        if a.sortKey?.value != b.sortKey?.value { count += 1 }
+        if a.start?.value != b.start?.value { count += 1 }
+        if a.end?.value != b.end?.value { count += 1 }
+        if a.place?.value != b.place?.value { count += 1 }
+        if a.note?.value != b.note?.value { count += 1 }
+        return count
+    }
+
+    static func newConflicts(_ a: ItemFields, _ b: ItemFields) -> Int {
+        func gained<V>(_ x: Register<V>?, _ y: Register<V>?) -> Int {
+            (y?.hasVisibleConflict == true && x?.hasVisibleConflict != true) ? 1 : 0
+        }
+        return gained(a.title, b.title) + gained(a.sortKey, b.sortKey) + gained(a.start, b.start)
+            + gained(a.end, b.end) + gained(a.place, b.place) + gained(a.note, b.note)
+    }
+}
+
+extension TripDocument {
+    /// The number of registers (live items, trip and device names) with a visible conflict.
+    public var visibleConflictCount: Int {
+        var count = trip.name.hasVisibleConflict ? 1 : 0
+        for item in items.values {
+            if item.title?.hasVisibleConflict == true { count += 1 }
+            if item.sortKey?.hasVisibleConflict == true { count += 1 }
+            if item.start?.hasVisibleConflict == true { count += 1 }
+            if item.end?.hasVisibleConflict == true { count += 1 }
+            if item.place?.hasVisibleConflict == true { count += 1 }
+            if item.note?.hasVisibleConflict == true { count += 1 }
+        }
+        return count
+    }
+}

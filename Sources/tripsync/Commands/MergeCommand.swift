@@ -1,0 +1,123 @@
+import TripSync
+
+/// `tripsync merge FILE... -o OUT [--dry-run] [--json]`.
+enum MergeCommand: Command {
+    static let name = "merge"
+    static let summary = "merge trip files (any schema, gzip or not) into OUT"
+    static let help = """
+        usage: tripsync merge FILE... -o OUT [--dry-run] [--json] [--retention-days N]
+
+        Reads every FILE as untrusted input (schema 1 or 2, gzip or plain) and merges them field
+        by field; one invalid input refuses the whole merge and OUT is left untouched. OUT is
+        gzip when it ends in .gz. The output is written by this installation (its device id).
+        Tombstone bodies past the retention that every device acknowledged are compacted; the
+        stubs stay so stale copies never bring items back.
+
+        options:
+          -o, --output OUT      where to write the merged trip (durable, atomic)
+          --dry-run             report what would change; write nothing
+          --json                print {"output", "items", "tombstones", "conflicts", "inputs"}
+          --retention-days N    keep deleted items' bodies at least N days (default 90)
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["-o", "--output", "--retention-days"], flags: ["--dry-run", "--json"])
+        try parser.parse(arguments)
+        guard let output = parser.value("-o") ?? parser.value("--output") else {
+            throw CLIError.usage("merge needs -o OUT", command: name)
+        }
+        guard !parser.positionals.isEmpty else { throw CLIError.usage("merge needs at least one FILE", command: name) }
+        var retention = RetentionPolicy.standard
+        if let days = parser.value("--retention-days") {
+            guard let value = Int(days), value >= 0, value <= 36_500 else {
+                throw CLIError.usage("--retention-days needs a whole number of days (0…36500), got '\(days)'", command: name)
+            }
+            retention = RetentionPolicy(retentionDays: value)
+        }
+        let identity = try HomeAccess.identity(global)
+        let now = FileMerger.wallClockMilliseconds()
+        var result: FileMergeResult
+        do {
+            result = try FileMerger(writer: identity.deviceID).merge(files: parser.positionals, nowMilliseconds: now)
+        } catch {
+            throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
+        }
+        let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
+        for input in result.inputs {
+            for warning in input.warnings { Console.warning("\(input.file): \(warning)") }
+        }
+        let dryRun = parser.has("--dry-run")
+        if !dryRun {
+            do {
+                try result.document.write(to: output)
+            } catch {
+                throw CLIError.refused("\(output): cannot write: \(error)")
+            }
+        }
+        if parser.has("--json") {
+            Console.out(json(result, output: output, dryRun: dryRun, compacted: compacted).text)
+        } else {
+            Console.out(human(result, output: output, dryRun: dryRun, compacted: compacted))
+        }
+    }
+
+    static func json(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> JSONValue {
+        let document = result.document
+        return [
+            "output": .string(output),
+            "written": .bool(!dryRun),
+            "dryRun": .bool(dryRun),
+            "items": .int(Int64(document.items.count)),
+            "tombstones": .int(Int64(document.tombstones.count)),
+            "conflicts": .int(Int64(document.visibleConflictCount)),
+            "compacted": .int(Int64(compacted)),
+            "fingerprint": .string(document.fingerprint),
+            "inputs": .array(
+                result.inputs.map { input in
+                    [
+                        "file": .string(input.file),
+                        "schemaVersion": .int(Int64(input.schemaVersion)),
+                        "deviceId": .string(input.deviceID.description),
+                        "brought": [
+                            "itemsAdded": .int(Int64(input.brought.itemsAdded)),
+                            "fieldsChanged": .int(Int64(input.brought.fieldsChanged)),
+                            "deletesApplied": .int(Int64(input.brought.deletesApplied)),
+                            "conflictsCreated": .int(Int64(input.brought.conflictsCreated)),
+                            "itemsRestored": .int(Int64(input.brought.itemsRestored)),
+                        ],
+                    ]
+                }),
+        ]
+    }
+
+    static func human(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> String {
+        let document = result.document
+        var lines: [String] = []
+        let verb = dryRun ? "would write" : "wrote"
+        lines.append(
+            "merged \(plural(result.inputs.count, "file")): \(plural(document.items.count, "item")), "
+                + "\(plural(document.tombstones.count, "deleted item")), \(plural(document.visibleConflictCount, "conflict"))")
+        for (index, input) in result.inputs.enumerated() {
+            let head = "  \(input.file) (schema \(input.schemaVersion), device \(input.deviceID.description.prefix(8))): "
+            let b = input.brought
+            if index == 0 {
+                lines.append(head + "the starting state, \(plural(b.itemsAdded, "item"))")
+            } else if b.isEmpty {
+                lines.append(head + "nothing new")
+            } else {
+                lines.append(
+                    head + "\(plural(b.itemsAdded, "item")) added, \(plural(b.fieldsChanged, "field")) changed, "
+                        + "\(plural(b.deletesApplied, "delete")) applied, \(plural(b.conflictsCreated, "conflict")) created, "
+                        + "\(plural(b.itemsRestored, "item")) restored")
+            }
+        }
+        if compacted > 0 { lines.append("  compacted \(plural(compacted, "deleted item's body", "deleted items' bodies")) past the retention") }
+        lines.append("\(verb) \(output)" + (dryRun ? " (dry run: nothing written)" : ""))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// "1 item", "2 items".
+func plural(_ count: Int, _ singular: String, _ pluralForm: String? = nil) -> String {
+    "\(count) " + (count == 1 ? singular : pluralForm ?? singular + "s")
+}

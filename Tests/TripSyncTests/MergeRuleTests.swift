@@ -1,0 +1,279 @@
+import Testing
+import TripSync
+import TripSyncFixtures
+
+/// One table of hand-made cases per merge rule of DESIGN.md section 2.
+@Suite struct MergeRuleTests {
+    /// Two or three replicas of one small trip, each with its own hybrid logical clock.
+    struct World {
+        var devices: [DeviceID]
+        var replicas: [TripDocument]
+        var clocks: [HybridLogicalClock]
+        var now: UInt64 = 1_764_400_000_000
+        var itemID: ItemID
+
+        init(replicaCount: Int = 2) throws {
+            var generator = TripGenerator(seed: 3, deviceCount: replicaCount)
+            devices = generator.devices
+            let base = generator.document(itemCount: 0)
+            var first = base
+            var clock = HybridLogicalClock(highWater: base.clock.maxCounter)
+            itemID = generator.identifier()
+            try first.addItem(itemID, NewItem(title: "Lunch", sortKey: "V", place: "Mercado"), hlc: &clock, now: now)
+            replicas = devices.map { device in
+                var copy = first
+                copy.deviceID = device
+                return copy
+            }
+            clocks = devices.map { _ in clock }
+        }
+
+        mutating func tick() -> UInt64 {
+            now += 1000
+            return now
+        }
+
+        mutating func set(_ replica: Int, _ field: ItemField, _ value: FieldValue, item: ItemID? = nil) throws {
+            let time = tick()
+            try replicas[replica].set(field, of: item ?? itemID, to: value, hlc: &clocks[replica], now: time)
+        }
+
+        mutating func delete(_ replica: Int) throws {
+            let time = tick()
+            try replicas[replica].deleteItem(itemID, at: UTCTimestamp(secondsSinceEpoch: Int64(time / 1000)), hlc: &clocks[replica], now: time)
+        }
+
+        mutating func restore(_ replica: Int) throws {
+            let time = tick()
+            try replicas[replica].restoreItem(itemID, hlc: &clocks[replica], now: time)
+        }
+
+        /// `target` receives `source`'s file.
+        mutating func send(_ source: Int, to target: Int) throws {
+            replicas[source].acknowledgeOwnState()
+            replicas[target] = try DocumentMerger.merge(replicas[target], replicas[source], writer: devices[target])
+        }
+
+        func merged(_ x: Int, _ y: Int) throws -> TripDocument {
+            try DocumentMerger.merge(replicas[x], replicas[y], writer: devices[x])
+        }
+    }
+
+    @Test func differentFieldsMergeByThemselves() throws {
+        var world = try World()
+        try world.set(0, .title, .text("Lunch at Time Out Market"))
+        try world.set(1, .note, .text("Book a table"))
+        let merged = try world.merged(0, 1)
+        let item = try #require(merged.items[world.itemID])
+        #expect(item.title?.value == "Lunch at Time Out Market")
+        #expect(item.note?.value == "Book a table")
+        #expect(merged.visibleConflictCount == 0)
+    }
+
+    @Test func sameFieldTwiceKeepsOneValueAndShowsTheOther() throws {
+        var world = try World()
+        try world.set(0, .title, .text("Lunch at Time Out Market"))
+        try world.set(1, .title, .text("Lunch at Cervejaria Ramiro"))  // later rev: wins
+        let merged = try world.merged(0, 1)
+        let title = try #require(merged.items[world.itemID]?.title)
+        #expect(title.value == "Lunch at Cervejaria Ramiro")
+        #expect(title.visibleConflicts.map(\.value) == ["Lunch at Time Out Market"])
+        #expect(title.visibleConflicts.first?.rev.device == world.devices[0])
+        // The same outcome whichever side merges.
+        #expect(try world.merged(1, 0).items == merged.items)
+    }
+
+    @Test func sameValueTypedTwiceIsNotAVisibleConflict() throws {
+        var world = try World()
+        try world.set(0, .place, .text("Mercado da Ribeira"))
+        try world.set(1, .place, .text("Mercado da Ribeira"))
+        let place = try #require(try world.merged(0, 1).items[world.itemID]?.place)
+        #expect(place.conflicts.count == 1)
+        #expect(!place.hasVisibleConflict)
+    }
+
+    @Test func oneDeviceEditingTwiceNeverConflictsWithItself() throws {
+        var world = try World()
+        try world.set(0, .title, .text("First"))
+        try world.send(0, to: 1)
+        try world.set(0, .title, .text("Second"))
+        try world.set(0, .title, .text("Third"))
+        let title = try #require(try world.merged(1, 0).items[world.itemID]?.title)
+        #expect(title.value == "Third")
+        #expect(title.conflicts.isEmpty)
+    }
+
+    @Test func aKeepMineResolutionReplacesTheConflict() throws {
+        var world = try World()
+        try world.set(0, .title, .text("Mine"))
+        try world.set(1, .title, .text("Theirs"))
+        try world.send(1, to: 0)
+        let time = world.tick()
+        try world.replicas[0].set(.title, of: world.itemID, to: .text("Mine"), force: true, hlc: &world.clocks[0], now: time)
+        try world.send(0, to: 1)
+        let title = try #require(world.replicas[1].items[world.itemID]?.title)
+        #expect(title.value == "Mine")
+        #expect(title.conflicts.isEmpty)
+    }
+
+    @Test func deleteBeatsAConcurrentEditAndTheEditStaysRestorable() throws {
+        var world = try World()
+        try world.delete(0)
+        try world.set(1, .note, .text("Bring the tickets"))  // concurrent: did not see the delete
+        let merged = try world.merged(0, 1)
+        #expect(merged.items[world.itemID] == nil)
+        let tombstone = try #require(merged.tombstones[world.itemID])
+        #expect(tombstone.item.note?.value == "Bring the tickets")
+        #expect(merged.editedWhileDeleted(world.itemID).map(\.field) == [.note])
+        // Restoring brings the edit back, on every replica.
+        world.replicas[0] = merged
+        try world.restore(0)
+        try world.send(0, to: 1)
+        #expect(world.replicas[1].items[world.itemID]?.note?.value == "Bring the tickets")
+        #expect(world.replicas[1].tombstones[world.itemID] == nil)
+    }
+
+    @Test func anEditAfterSeeingTheDeleteCannotRevive() throws {
+        var world = try World()
+        try world.delete(0)
+        try world.send(0, to: 1)
+        #expect(throws: EditError.self) { try world.set(1, .title, .text("Edited")) }
+    }
+
+    @Test func concurrentDeletesBothHoldUntilARestoreHasSeenBoth() throws {
+        var world = try World(replicaCount: 3)
+        try world.delete(0)
+        try world.delete(1)
+        try world.send(0, to: 2)
+        // Replica 2 restores having seen only replica 0's delete.
+        try world.restore(2)
+        var merged = try DocumentMerger.merge(world.replicas[2], world.replicas[1], writer: world.devices[2])
+        #expect(merged.items[world.itemID] == nil, "the unseen delete still holds")
+        #expect(merged.tombstones[world.itemID]?.deleted.versions.count == 1)
+        // Both deletes together are two values of one register.
+        let both = try world.merged(0, 1)
+        #expect(both.tombstones[world.itemID]?.deleted.versions.count == 2)
+        // A restore that has seen both wins.
+        world.replicas[2] = merged
+        try world.restore(2)
+        merged = try DocumentMerger.merge(try DocumentMerger.merge(world.replicas[2], world.replicas[0], writer: world.devices[2]), world.replicas[1], writer: world.devices[2])
+        #expect(merged.items[world.itemID] != nil)
+        #expect(merged.tombstones[world.itemID] == nil)
+    }
+
+    @Test func aStaleCopyNeverBringsADeletedItemBack() throws {
+        var world = try World()
+        let stale = world.replicas[1]  // a backup taken before the delete
+        try world.delete(0)
+        var merged = try DocumentMerger.merge(world.replicas[0], stale, writer: world.devices[0])
+        #expect(merged.items[world.itemID] == nil)
+        // Even after compaction, whatever the backup's age.
+        merged.acks = [world.devices[0]: merged.clock, world.devices[1]: merged.clock]
+        let farFuture = UTCTimestamp(secondsSinceEpoch: Int64(world.now / 1000) + 400 * 86_400)
+        #expect(merged.compact(now: farFuture) == 1)
+        #expect(merged.tombstones[world.itemID]?.item.isEmpty == true)
+        let again = try DocumentMerger.merge(merged, stale, writer: world.devices[0])
+        #expect(again.items[world.itemID] == nil)
+        #expect(again.tombstones[world.itemID]?.item.isEmpty == true, "the stale body's values were seen and dropped")
+    }
+
+    @Test func compactionWaitsForRetentionAndEveryAck() throws {
+        var world = try World()
+        try world.delete(0)
+        let deletedAt = Int64(world.now / 1000)
+        var document = world.replicas[0]
+        document.acks = [world.devices[0]: document.clock]
+        let later = UTCTimestamp(secondsSinceEpoch: deletedAt + 100 * 86_400)
+        #expect(document.compactableTombstones(now: later).isEmpty, "device 1 has not acknowledged")
+        document.acks[world.devices[1]] = document.clock
+        let early = UTCTimestamp(secondsSinceEpoch: deletedAt + 89 * 86_400)
+        #expect(document.compactableTombstones(now: early).isEmpty, "retention not passed")
+        #expect(document.compactableTombstones(now: early, policy: RetentionPolicy(retentionDays: 30)) == [world.itemID])
+        #expect(document.compactableTombstones(now: later) == [world.itemID])
+    }
+
+    @Test func aLateEditFromAnUnknownOldCopyLandsInTheStub() throws {
+        var world = try World()
+        var oldCopy = world.replicas[1]
+        let stranger = Identifier(high: 0x1234, low: 0x5678)
+        oldCopy.deviceID = stranger
+        try world.delete(0)
+        var document = world.replicas[0]
+        document.acks = [world.devices[0]: document.clock, world.devices[1]: document.clock]
+        document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(world.now / 1000) + 100 * 86_400))
+        var strangerClock = HybridLogicalClock(highWater: oldCopy.clock.maxCounter)
+        try oldCopy.set(.note, of: world.itemID, to: .text("Late note"), hlc: &strangerClock, now: world.tick())
+        let merged = try DocumentMerger.merge(document, oldCopy, writer: world.devices[0])
+        #expect(merged.items[world.itemID] == nil)
+        let stub = try #require(merged.tombstones[world.itemID])
+        #expect(stub.item.note?.value == "Late note")
+        #expect(stub.item.title == nil, "values everyone had seen stay compacted")
+        #expect(merged.editedWhileDeleted(world.itemID).count == 1)
+        // Restoring the stub gives a whole item: missing fields get defaults.
+        var restored = merged
+        var clock = world.clocks[0]
+        try restored.restoreItem(world.itemID, hlc: &clock, now: world.tick())
+        #expect(restored.items[world.itemID]?.isComplete == true)
+        #expect(restored.items[world.itemID]?.note?.value == "Late note")
+    }
+
+    @Test func twoValuesUnderOneDotAreRefusedNamingItemAndField() throws {
+        let world = try World()
+        var forked = world.replicas[1]
+        let rev = try #require(forked.items[world.itemID]?.title?.rev)
+        forked.items[world.itemID]?.title = Register(value: "Same dot, other value", rev: rev)
+        #expect {
+            try DocumentMerger.merge(world.replicas[0], forked, writer: world.devices[0])
+        } throws: { error in
+            guard let error = error as? MergeError else { return false }
+            return error.kind == .sameDotDifferentValues && error.pointer == "/items/\(world.itemID)/title"
+        }
+    }
+
+    @Test func tripAndDeviceNamesMergeLikeFields() throws {
+        var world = try World()
+        world.replicas[0].trip.name.write("Lisbon 2027", rev: Rev(counter: world.tick(), device: world.devices[0]))
+        world.replicas[0].clock.include(world.replicas[0].trip.name.rev)
+        world.replicas[1].trip.name.write("Lisboa 2027", rev: Rev(counter: world.tick(), device: world.devices[1]))
+        world.replicas[1].clock.include(world.replicas[1].trip.name.rev)
+        let merged = try world.merged(0, 1)
+        #expect(merged.trip.name.value == "Lisboa 2027")
+        #expect(merged.trip.name.visibleConflicts.map(\.value) == ["Lisbon 2027"])
+        #expect(merged.devices.count == 2)
+    }
+
+    @Test func acksMergeByPointwiseMaximumAndTheWriterIsOurs() throws {
+        var world = try World()
+        try world.set(0, .title, .text("x"))
+        world.replicas[0].acknowledgeOwnState()
+        world.replicas[1].acknowledgeOwnState()
+        let merged = try world.merged(1, 0)
+        #expect(merged.acks[world.devices[0]] == world.replicas[0].clock)
+        #expect(merged.acks[world.devices[1]] == world.replicas[1].clock)
+        #expect(merged.deviceID == world.devices[1])
+    }
+
+    @Test func differentTripsAreRefused() throws {
+        let a = smallDocument(seed: 1)
+        let b = smallDocument(seed: 2)
+        #expect(throws: MergeError.self) { try DocumentMerger.merge(a, b, writer: a.deviceID) }
+    }
+
+    @Test func aClockFromTheFutureIsRefusedNamingDeviceAndSkew() throws {
+        let world = try World()
+        let now = world.now
+        var future = world.replicas[1]
+        let ahead = now + 30 * 3_600_000
+        future.trip.name.write("Future", rev: Rev(counter: ahead, device: world.devices[1]))
+        future.clock.include(future.trip.name.rev)
+        let found = try #require(ClockGuard.futureDevice(in: future, nowMilliseconds: now))
+        #expect(found.device == world.devices[1])
+        #expect(found.skewMilliseconds == 30 * 3_600_000)
+        #expect(ClockGuard.describe(device: found.device, skewMilliseconds: found.skewMilliseconds).contains("30.0 hours ahead"))
+        #expect(ClockGuard.futureDevice(in: world.replicas[1], nowMilliseconds: now) == nil)
+        // Our own counter never jumps past the bound either.
+        var clock = HybridLogicalClock(highWater: ahead)
+        #expect(clock.next(nowMilliseconds: now) == nil)
+        #expect(clock.next(nowMilliseconds: now + 7 * 3_600_000) != nil)
+    }
+}
