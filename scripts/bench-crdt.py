@@ -62,10 +62,14 @@ What is timed, per engine, per repetition (`time.perf_counter`, GC off as in `ti
     load-merge-save through each public API, nothing more.
 
 Memory
-    Each engine's setup and each engine's timed runs run in their own subprocess of this
-    script, so the reported peak RSS (`getrusage(RUSAGE_SELF).ru_maxrss`, KiB on Linux) is
-    that engine's load-merge-save alone (the interpreter and the engine module included;
-    `baseline` is the peak right after importing the engine, before any file was read).
+    Reading the trip files, each engine's setup and each engine's timed runs happen in their
+    own subprocesses of this script; the parent only orchestrates and stays small. So the peak
+    RSS of a timed-run process is that engine's load-merge-save alone (the interpreter and the
+    engine module included; `baseline` is the peak right after importing the engine, before
+    any file was read). The reported peak is `VmHWM` of /proc/self/status, as `tripsync-bench`
+    measures; `getrusage(RUSAGE_SELF).ru_maxrss` (KiB on Linux) is in the JSON too and agrees
+    here, but only because the parent is small: Linux carries the spawning process's
+    high-water mark into a child across fork/exec.
 
 Correctness (untimed, after the peak RSS was taken)
     The merged file is decoded once more and its items are compared with the merge TripSync
@@ -103,7 +107,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 SCRIPT = Path(__file__).resolve()
 ROOT = SCRIPT.parent.parent
@@ -229,7 +233,7 @@ def derive_plan(a_doc: dict[str, Any], b_doc: dict[str, Any]) -> dict[str, Any]:
     sides = {"a": a_doc, "b": b_doc}
     base: list[tuple[str, dict[str, Any]]] = []
     ops: dict[str, list[tuple[tuple[int, str], list[Any]]]] = {"a": [], "b": []}
-    skipped: dict[str, int] = {"edits_after_own_delete": 0, "placeholder_base_values": 0}
+    reconstruction: dict[str, int] = {"base_values_unknown": 0, "edits_after_own_delete_skipped": 0}
 
     ids = sorted(set(a_doc["items"]) | set(a_doc["tombstones"]) | set(b_doc["items"]) | set(b_doc["tombstones"]))
     for item_id in ids:
@@ -262,7 +266,7 @@ def derive_plan(a_doc: dict[str, Any], b_doc: dict[str, Any]) -> dict[str, Any]:
                            for fields, _ in views.values()):
                     # Both sides overwrote it: its base value is in neither file.
                     base_fields[field] = f"(base {field}, overwritten on both sides)"
-                    skipped["placeholder_base_values"] += 1
+                    reconstruction["base_values_unknown"] += 1
             base.append((item_id, base_fields))
 
         for side, (fields, deleted) in views.items():
@@ -284,7 +288,7 @@ def derive_plan(a_doc: dict[str, Any], b_doc: dict[str, Any]) -> dict[str, Any]:
                     if rev_key(register["rev"]) < delete_key:
                         ops[side].append((rev_key(register["rev"]), ["set", item_id, field, register["value"]]))
                     else:
-                        skipped["edits_after_own_delete"] += 1  # a map entry cannot be edited once deleted
+                        reconstruction["edits_after_own_delete_skipped"] += 1  # a map entry cannot be edited once deleted
                 ops[side].append((delete_key, ["delete", item_id]))
 
     plan_ops = {}
@@ -293,7 +297,7 @@ def derive_plan(a_doc: dict[str, Any], b_doc: dict[str, Any]) -> dict[str, Any]:
         side_ops.sort(key=lambda pair: pair[0])
         plan_ops[side] = [op for _, op in side_ops]
         counts[side] = {kind: sum(1 for op in plan_ops[side] if op[0] == kind) for kind in ("set", "add", "delete")}
-    return {"base": base, "ops": plan_ops, "counts": counts, "skipped": skipped}
+    return {"base": base, "ops": plan_ops, "counts": counts, "reconstruction": reconstruction}
 
 
 def expected_merge(plan: dict[str, Any]) -> dict[str, Any]:
@@ -494,9 +498,25 @@ def make_engine(name: str) -> LoroEngine | PycrdtEngine:
     return {"loro": LoroEngine, "pycrdt": PycrdtEngine}[name]()
 
 
-def peak_rss_kib() -> int:
-    """This process's peak resident set size (ru_maxrss is KiB on Linux)."""
+def ru_maxrss_kib() -> int:
+    """`getrusage(RUSAGE_SELF).ru_maxrss` (KiB on Linux). Linux carries the high-water mark of
+    the process that called fork/exec into the child, so this is exact only because the
+    parent that starts the workers stays small (it never loads a trip file)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def peak_rss_kib() -> int:
+    """This process's peak resident set size in KiB: `VmHWM` of /proc/self/status, the same
+    source `tripsync-bench` uses (it starts afresh at execve, whatever the parent's size), or
+    ru_maxrss where /proc is missing."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return ru_maxrss_kib()
 
 
 def engine_version(package: str) -> str:
@@ -506,8 +526,35 @@ def engine_version(package: str) -> str:
 
 
 # ============================================================================================
-# Worker subprocesses (internal): `_worker setup|run ENGINE WORKDIR [REPEAT]`
+# Worker subprocesses (internal): `_worker prepare WORKDIR A B`, `_worker setup WORKDIR ENGINE`,
+# `_worker run WORKDIR ENGINE REPEAT`. Each prints one JSON object on stdout.
 # ============================================================================================
+
+
+def worker_prepare(work_dir: Path, path_a: str, path_b: str) -> dict[str, Any]:
+    """Reads the two trip files and writes plan.json (base and operations) and expected.json
+    (TripSync's merge of them) into the work dir; returns the scenario summary."""
+    plan = derive_plan(read_trip(path_a), read_trip(path_b))
+    expected = expected_merge(plan)
+    (work_dir / "plan.json").write_text(json.dumps(plan, ensure_ascii=False))
+    (work_dir / "expected.json").write_text(json.dumps(expected, ensure_ascii=False))
+    return {
+        "scenario": {
+            "a": path_a,
+            "b": path_b,
+            "a_file_bytes": os.path.getsize(path_a),
+            "b_file_bytes": os.path.getsize(path_b),
+            "base_items": len(plan["base"]),
+            "ops": plan["counts"],
+            "reconstruction": plan["reconstruction"],
+        },
+        "expected": {
+            "items": len(expected["items"]),
+            "conflicting_fields": len(expected["conflicts"]),
+            "edits_under_concurrent_delete": len(expected["edits_under_concurrent_delete"]),
+            "tripsync_conflict_values_lost": 0,  # by design: the loser stays in `conflicts`
+        },
+    }
 
 
 def worker_setup(engine_name: str, work_dir: Path) -> dict[str, Any]:
@@ -521,7 +568,7 @@ def worker_setup(engine_name: str, work_dir: Path) -> dict[str, Any]:
     write_file(work_dir / f"{engine_name}.a.bin", a_bytes)
     write_file(work_dir / f"{engine_name}.b.bin", b_bytes)
     return {
-        "setup_seconds": seconds,
+        "setup_seconds": round(seconds, 3),
         "base_bytes": len(base_bytes),
         "replica_a_bytes": len(a_bytes),
         "replica_b_bytes": len(b_bytes),
@@ -531,7 +578,8 @@ def worker_setup(engine_name: str, work_dir: Path) -> dict[str, Any]:
 
 
 def worker_run(engine_name: str, work_dir: Path, repeats: int) -> dict[str, Any]:
-    """The timed load-merge-save runs, then the peak RSS, then (untimed) the merged items."""
+    """The timed load-merge-save runs, then the peak RSS, then (untimed) the correctness check
+    of the merged file against expected.json."""
     engine = make_engine(engine_name)
     baseline = peak_rss_kib()
     path_a, path_b = work_dir / f"{engine_name}.a.bin", work_dir / f"{engine_name}.b.bin"
@@ -546,13 +594,12 @@ def worker_run(engine_name: str, work_dir: Path, repeats: int) -> dict[str, Any]
                 samples.append(phases)
     finally:
         gc.enable()
-    peak = peak_rss_kib()
+    peak, ru_maxrss = peak_rss_kib(), ru_maxrss_kib()
     merged_bytes = read_file(out)
-    items = engine.read_items(out)
-    (work_dir / f"{engine_name}.merged-items.json").write_text(json.dumps(items, ensure_ascii=False))
+    check = check_merge(json.loads((work_dir / "expected.json").read_bytes()), engine.read_items(out))
 
     def ms(values: list[float]) -> dict[str, float]:
-        return {"median": statistics.median(values) * 1e3, "min": min(values) * 1e3}
+        return {"median": round(statistics.median(values) * 1e3, 3), "min": round(min(values) * 1e3, 3)}
 
     totals = [sum(phases) for phases in samples]
     return {
@@ -565,24 +612,33 @@ def worker_run(engine_name: str, work_dir: Path, repeats: int) -> dict[str, Any]
         "samples_ms": [round(t * 1e3, 3) for t in totals],
         "baseline_rss_kib": baseline,
         "peak_rss_kib": peak,
+        "ru_maxrss_kib": ru_maxrss,
         "merged_bytes": len(merged_bytes),
         "merged_gzip_bytes": len(gzip.compress(merged_bytes, mtime=0)),
+        **check,
     }
 
 
 def run_worker(arguments: list[str]) -> None:
-    kind, engine_name, work_dir = arguments[0], arguments[1], Path(arguments[2])
-    if kind == "setup":
-        result = worker_setup(engine_name, work_dir)
-    else:
-        result = worker_run(engine_name, work_dir, int(arguments[3]))
+    kind, work_dir = arguments[0], Path(arguments[1])
+    try:
+        if kind == "prepare":
+            result = worker_prepare(work_dir, arguments[2], arguments[3])
+        elif kind == "setup":
+            result = worker_setup(arguments[2], work_dir)
+        else:
+            result = worker_run(arguments[2], work_dir, int(arguments[3]))
+    except TripFileError as error:
+        sys.exit(f"bench-crdt: {error}")
     print(json.dumps(result))
 
 
 def call_worker(*arguments: str) -> dict[str, Any]:
     """Runs one worker subprocess and returns the JSON object it printed last."""
-    completed = subprocess.run(
-        [sys.executable, str(SCRIPT), "_worker", *arguments], stdout=subprocess.PIPE, check=True)
+    completed = subprocess.run([sys.executable, str(SCRIPT), "_worker", *arguments], stdout=subprocess.PIPE)
+    if completed.returncode != 0:
+        sys.exit(f"bench-crdt: worker `{' '.join(arguments[:1] + arguments[2:3])}` failed "
+                 f"(exit status {completed.returncode})")
     return json.loads(completed.stdout.decode().strip().splitlines()[-1])
 
 
@@ -592,31 +648,28 @@ def call_worker(*arguments: str) -> dict[str, Any]:
 
 
 def compare(args: argparse.Namespace) -> None:
+    """Orchestrates the workers. This process never loads a trip file or an engine, so it stays
+    small and the workers' peak RSS is theirs alone."""
     engines = [name.strip() for name in args.engines.split(",") if name.strip()]
     for name in engines:
         if name not in ENGINES:
             sys.exit(f"bench-crdt: unknown engine {name!r} (known: {', '.join(ENGINES)})")
-    log(f"reading {args.a} and {args.b}")
-    a_doc, b_doc = read_trip(args.a), read_trip(args.b)
-    plan = derive_plan(a_doc, b_doc)
-    del a_doc, b_doc
-    expected = expected_merge(plan)
-    base_items = len(plan["base"])
-    repeats = args.repeat or (5 if base_items <= 10_000 else 3)
-
+    for path in (args.a, args.b):
+        if not os.path.isfile(path):
+            sys.exit(f"bench-crdt: {path}: no such file")
     work_dir = Path(tempfile.mkdtemp(prefix="tripsync-bench-crdt-"))
     results = []
     try:
-        (work_dir / "plan.json").write_text(json.dumps(plan, ensure_ascii=False))
+        log(f"reading {args.a} and {args.b}")
+        prepared = call_worker("prepare", str(work_dir), os.path.abspath(args.a), os.path.abspath(args.b))
+        base_items = prepared["scenario"]["base_items"]
+        repeats = args.repeat or (5 if base_items <= 10_000 else 3)
         for name in engines:
             log(f"{name}: building replicas A and B ({base_items} base items, untimed)")
             result = {"engine": name}
-            result.update(call_worker("setup", name, str(work_dir)))
+            result.update(call_worker("setup", str(work_dir), name))
             log(f"{name}: load + merge + save, 1 warm-up + {repeats} timed runs")
-            result.update(call_worker("run", name, str(work_dir), str(repeats)))
-            merged = json.loads((work_dir / f"{name}.merged-items.json").read_bytes())
-            result.update(check_merge(expected, merged))
-            del merged
+            result.update(call_worker("run", str(work_dir), name, str(repeats)))
             results.append(result)
     finally:
         if args.keep:
@@ -627,21 +680,7 @@ def compare(args: argparse.Namespace) -> None:
     report = {
         "tool": "scripts/bench-crdt.py",
         "python": sys.version.split()[0],
-        "scenario": {
-            "a": args.a,
-            "b": args.b,
-            "a_file_bytes": os.path.getsize(args.a),
-            "b_file_bytes": os.path.getsize(args.b),
-            "base_items": base_items,
-            "ops": plan["counts"],
-            "skipped": plan["skipped"],
-        },
-        "expected": {
-            "items": len(expected["items"]),
-            "conflicting_fields": len(expected["conflicts"]),
-            "edits_under_concurrent_delete": len(expected["edits_under_concurrent_delete"]),
-            "tripsync_conflict_values_lost": 0,
-        },
+        **prepared,
         "repeats": repeats,
         "engines": results,
     }
@@ -667,7 +706,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"trip files A {scenario['a_file_bytes']:,} bytes, B {scenario['b_file_bytes']:,} bytes.",
         "",
         "| engine | version | load+merge+save median ms | min ms | load / merge / save ms (median) "
-        "| peak RSS MiB (after import) | replica A / B / merged bytes (gzip) "
+        "| peak RSS MiB (baseline) | replica A / B / merged bytes (gzip) "
         "| items after merge (expected) | conflicting values kept / lost |",
         "|---|---|---:|---:|---|---:|---|---:|---:|",
     ]
@@ -869,10 +908,7 @@ def main() -> None:
     if args.repeat is not None and args.repeat < 1:
         parser.error("--repeat must be at least 1")
     ensure_venv_and_reexec()
-    try:
-        compare(args)
-    except TripFileError as error:
-        sys.exit(f"bench-crdt: {error}")
+    compare(args)
 
 
 if __name__ == "__main__":

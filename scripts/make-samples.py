@@ -266,56 +266,56 @@ def lisbon_new_york() -> dict:
     sam = Replica(TRIP_ID, SAM)
 
     # Saturday 22 May: Alex starts the trip and fills in Lisbon.
-    w = wall("2027-05-22 18:04:12")
+    w = wall("2026-05-22 18:04:12")
     alex.set_trip_name("Lisbon & New York 2027", w)
     alex.set_device_name("Alex's laptop", w + 900)
-    alex.create(I["checkin-lisbon"], wall("2027-05-22 18:06:40"),
+    alex.create(I["checkin-lisbon"], wall("2026-05-22 18:06:40"),
                 title="Check in: Casa do Príncipe Real", sortKey="1",
                 start=local("2027-06-07T15:00", LIS), end=None,
                 place="Rua da Escola Politécnica 42, 1250-102 Lisboa",
                 note="Self check-in; the door code comes by SMS on the day.")
-    alex.create(I["tram-28"], wall("2027-05-22 18:09:03"),
+    alex.create(I["tram-28"], wall("2026-05-22 18:09:03"),
                 title="Tram 28 to Graça", sortKey="4",
                 start=local("2027-06-07T17:00", LIS), end=local("2027-06-07T17:45", LIS),
                 place="Martim Moniz", note="Board at the first stop to get a seat.")
-    alex.create(I["dinner-ramiro"], wall("2027-05-22 18:12:27"),
+    alex.create(I["dinner-ramiro"], wall("2026-05-22 18:12:27"),
                 title="Dinner at Cervejaria Ramiro", sortKey="7",
                 start=local("2027-06-07T20:30", LIS), end=local("2027-06-07T22:30", LIS),
                 place="Av. Almirante Reis 1, Lisboa",
                 note="No reservations: queue from 19:45.\nOrder the garlic prawns and a prego for dessert.")
-    alex.create(I["jeronimos"], wall("2027-05-22 18:15:50"),
+    alex.create(I["jeronimos"], wall("2026-05-22 18:15:50"),
                 title="Jerónimos Monastery", sortKey="A",
                 start=local("2027-06-08T10:00", LIS), end=local("2027-06-08T12:00", LIS),
                 place="Praça do Império, Belém", note="Tickets online, €18 each. Closed on Mondays.")
-    alex.create(I["pasteis"], wall("2027-05-22 18:17:31"),
+    alex.create(I["pasteis"], wall("2026-05-22 18:17:31"),
                 title="Pastéis de Belém", sortKey="D",
                 start=local("2027-06-08T12:15", LIS), end=None,
                 place="Rua de Belém 84-92", note=None)
-    alex.create(I["lunch"], wall("2027-05-22 18:19:05"),
+    alex.create(I["lunch"], wall("2026-05-22 18:19:05"),
                 title="Lunch", sortKey="G",
                 start=local("2027-06-08T13:30", LIS), end=local("2027-06-08T15:00", LIS),
                 place=None, note=None)
-    alex.create(I["lx-factory"], wall("2027-05-22 18:21:44"),
+    alex.create(I["lx-factory"], wall("2026-05-22 18:21:44"),
                 title="LX Factory", sortKey="J",
                 start=local("2027-06-08T16:00", LIS), end=local("2027-06-08T18:30", LIS),
                 place="Rua Rodrigues de Faria 103, Alcântara", note="Ler Devagar bookshop is inside.")
-    alex.create(I["sunset"], wall("2027-05-22 18:23:10"),
+    alex.create(I["sunset"], wall("2026-05-22 18:23:10"),
                 title="Sunset at Miradouro da Senhora do Monte", sortKey="M",
                 start=local("2027-06-08T20:45", LIS), end=None,
                 place="Miradouro da Senhora do Monte, Graça", note=None)
-    alex.create(I["fado"], wall("2027-05-22 18:25:58"),
+    alex.create(I["fado"], wall("2026-05-22 18:25:58"),
                 title="Fado night in Alfama", sortKey="P",
                 start=local("2027-06-08T21:30", LIS), end=local("2027-06-08T23:30", LIS),
                 place="Alfama", note=None)
-    alex.create(I["oceanario"], wall("2027-05-22 18:27:36"),
+    alex.create(I["oceanario"], wall("2026-05-22 18:27:36"),
                 title="Oceanário de Lisboa", sortKey="S",
                 start=local("2027-06-09T10:00", LIS), end=local("2027-06-09T12:30", LIS),
                 place="Esplanada Dom Carlos I, Parque das Nações", note=None)
-    alex.create(I["taxi-airport"], wall("2027-05-22 18:30:02"),
+    alex.create(I["taxi-airport"], wall("2026-05-22 18:30:02"),
                 title="Taxi to Humberto Delgado Airport", sortKey="V",
                 start=local("2027-06-10T07:30", LIS), end=None,
                 place="Casa do Príncipe Real", note="About 25 minutes; book the night before.")
-    alex.create(I["flight"], wall("2027-05-22 18:32:49"),
+    alex.create(I["flight"], wall("2026-05-22 18:32:49"),
                 title="TP 201 Lisbon → New York", sortKey="Y",
                 start=local("2027-06-10T10:00", LIS), end=local("2027-06-10T13:00", NYC),
                 place="Lisbon Airport (LIS), Terminal 1",
@@ -324,43 +324,43 @@ def lisbon_new_york() -> dict:
 
     # Tuesday 25 May: Sam reads Alex's file, adds Sintra and New York.
     sam.merge_from(alex_file)
-    sam.set_device_name("Sam's laptop", wall("2027-05-25 07:41:18"))
-    sam.create(I["sintra-day"], wall("2027-05-25 07:43:02"),
+    sam.set_device_name("Sam's laptop", wall("2026-05-25 07:41:18"))
+    sam.create(I["sintra-day"], wall("2026-05-25 07:43:02"),
                title="Day trip to Sintra", sortKey="Q",
                start=day("2027-06-09"), end=day("2027-06-09"),
                place="Sintra", note="Wear good shoes: lots of hills and stairs.")
-    sam.create(I["train-sintra"], wall("2027-05-25 07:45:37"),
+    sam.create(I["train-sintra"], wall("2026-05-25 07:45:37"),
                title="Train from Rossio to Sintra", sortKey="Qk",
                start=local("2027-06-09T09:11", LIS), end=local("2027-06-09T09:51", LIS),
                place="Rossio station", note="Viva Viagem card, zapping is fine.")
-    sam.create(I["pena"], wall("2027-05-25 07:48:20"),
+    sam.create(I["pena"], wall("2026-05-25 07:48:20"),
                title="Pena Palace (timed entry)", sortKey="R",
                start=local("2027-06-09T10:30", LIS), end=local("2027-06-09T13:00", LIS),
                place="Estrada da Pena, Sintra", note=None)
-    sam.create(I["pack"], wall("2027-05-25 07:50:09"),
+    sam.create(I["pack"], wall("2026-05-25 07:50:09"),
                title="Pack for New York", sortKey="U",
                start=day("2027-06-09"), end=None, place=None,
                note="Adapters: type F for Lisbon, type A/B for New York.")
-    sam.create(I["checkin-nyc"], wall("2027-05-25 07:53:44"),
+    sam.create(I["checkin-nyc"], wall("2026-05-25 07:53:44"),
                title="Check in: The Jane Hotel", sortKey="a",
                start=local("2027-06-10T15:00", NYC), end=None,
                place="113 Jane St, New York, NY 10014", note=None)
-    sam.create(I["high-line"], wall("2027-05-25 07:55:31"),
+    sam.create(I["high-line"], wall("2026-05-25 07:55:31"),
                title="Walk the High Line", sortKey="d",
                start=local("2027-06-10T17:00", NYC), end=local("2027-06-10T18:30", NYC),
                place="Gansevoort St entrance", note=None)
-    sam.create(I["via-carota"], wall("2027-05-25 07:58:16"),
+    sam.create(I["via-carota"], wall("2026-05-25 07:58:16"),
                title="Dinner at Via Carota", sortKey="g",
                start=local("2027-06-10T19:30", NYC), end=local("2027-06-10T21:30", NYC),
                place="51 Grove St, New York, NY 10014", note="Walk-in only; put our names down early.")
-    sam.create(I["esim"], wall("2027-05-25 08:01:55"),
+    sam.create(I["esim"], wall("2026-05-25 08:01:55"),
                title="Buy a US eSIM", sortKey="j",
                start=None, end=None, place=None, note=None)
-    sam.create(I["sardines"], wall("2027-05-25 08:03:12"),
+    sam.create(I["sardines"], wall("2026-05-25 08:03:12"),
                title="Souvenirs: tinned sardines", sortKey="m",
                start=None, end=None, place="Conserveira de Lisboa, Rua dos Bacalhoeiros 34",
                note=None)
-    sam.edit(I["pasteis"], wall("2027-05-25 08:05:40"), note="Take-away counter is faster than the tables.")
+    sam.edit(I["pasteis"], wall("2026-05-25 08:05:40"), note="Take-away counter is faster than the tables.")
     sam_file = sam.publish()
 
     # Wednesday 26 May: Alex reads Sam's file; both are in step again.
@@ -372,13 +372,13 @@ def lisbon_new_york() -> dict:
     # - both rename the lunch (a field conflict: the greater rev wins, the other is kept);
     # - Sam deletes the fado night while Alex adds the booking to its note (edited while deleted);
     # - Alex drops the Oceanário.
-    alex.edit(I["lunch"], wall("2027-05-28 21:14:07"), title="Lunch at Mercado de Campo de Ourique")
-    alex.edit(I["fado"], wall("2027-05-28 21:16:49"),
+    alex.edit(I["lunch"], wall("2026-05-28 21:14:07"), title="Lunch at Mercado de Campo de Ourique")
+    alex.edit(I["fado"], wall("2026-05-28 21:16:49"),
               note="Booked Clube de Fado, 21:30, table for 2.\nPay at the door, cash only.")
-    alex.delete(I["oceanario"], wall("2027-05-28 21:18:30"))
-    sam.edit(I["lunch"], wall("2027-05-29 12:02:33"), title="Lunch at Time Out Market", place="Mercado da Ribeira")
-    sam.delete(I["fado"], wall("2027-05-29 12:05:10"))
-    sam.edit(I["checkin-nyc"], wall("2027-05-29 12:07:58"), note="Tiny cabins; ask for a room with a window.")
+    alex.delete(I["oceanario"], wall("2026-05-28 21:18:30"))
+    sam.edit(I["lunch"], wall("2026-05-29 12:02:33"), title="Lunch at Time Out Market", place="Mercado da Ribeira")
+    sam.delete(I["fado"], wall("2026-05-29 12:05:10"))
+    sam.edit(I["checkin-nyc"], wall("2026-05-29 12:07:58"), note="Tiny cabins; ask for a room with a window.")
     sam_file = sam.publish()
 
     # Sunday 30 May: Alex merges Sam's file and publishes; this is Alex's file.
@@ -395,12 +395,12 @@ def lisbon_new_york() -> dict:
 def warning_unknown_zone() -> dict:
     trip = sample_uuid("warnings/unknown-zone/trip")
     alex = Replica(trip, ALEX)
-    alex.set_trip_name("Olympus Mons base camp", wall("2027-05-23 09:00:00"))
-    alex.set_device_name("Alex's laptop", wall("2027-05-23 09:00:01"))
-    alex.create(sample_uuid("warnings/unknown-zone/flight"), wall("2027-05-23 09:01:00"),
+    alex.set_trip_name("Olympus Mons base camp", wall("2026-05-23 09:00:00"))
+    alex.set_device_name("Alex's laptop", wall("2026-05-23 09:00:01"))
+    alex.create(sample_uuid("warnings/unknown-zone/flight"), wall("2026-05-23 09:01:00"),
                 title="Leave Lisbon", sortKey="V",
                 start=local("2027-06-07T09:00", LIS), end=None, place=None, note=None)
-    alex.create(sample_uuid("warnings/unknown-zone/summit"), wall("2027-05-23 09:02:00"),
+    alex.create(sample_uuid("warnings/unknown-zone/summit"), wall("2026-05-23 09:02:00"),
                 title="Summit at local noon", sortKey="k",
                 start=local("2027-06-08T12:00", "Mars/Olympus_Mons"), end=None,
                 place="Olympus Mons", note="The zone id is well-formed but in no tz database.")
@@ -411,13 +411,13 @@ def warning_unknown_zone() -> dict:
 def warning_end_before_start() -> dict:
     trip = sample_uuid("warnings/end-before-start/trip")
     alex = Replica(trip, ALEX)
-    alex.set_trip_name("Lisbon weekend", wall("2027-05-23 10:00:00"))
-    alex.set_device_name("Alex's laptop", wall("2027-05-23 10:00:01"))
-    alex.create(sample_uuid("warnings/end-before-start/castle"), wall("2027-05-23 10:01:00"),
+    alex.set_trip_name("Lisbon weekend", wall("2026-05-23 10:00:00"))
+    alex.set_device_name("Alex's laptop", wall("2026-05-23 10:00:01"))
+    alex.create(sample_uuid("warnings/end-before-start/castle"), wall("2026-05-23 10:01:00"),
                 title="Castelo de São Jorge", sortKey="V",
                 start=local("2027-06-08T10:00", LIS), end=local("2027-06-08T12:00", LIS),
                 place="Castelo de São Jorge", note=None)
-    alex.create(sample_uuid("warnings/end-before-start/dinner"), wall("2027-05-23 10:02:00"),
+    alex.create(sample_uuid("warnings/end-before-start/dinner"), wall("2026-05-23 10:02:00"),
                 title="Dinner in Bairro Alto", sortKey="k",
                 start=local("2027-06-08T20:00", LIS), end=local("2027-06-08T19:00", LIS),
                 place="Bairro Alto", note="End typed before start: a warning, not an error.")
@@ -433,28 +433,28 @@ def base_document() -> dict:
     """Small valid document: 3 items (one with a title conflict), 1 tombstone, 2 devices."""
     alex = Replica(BASE_TRIP, ALEX)
     sam = Replica(BASE_TRIP, SAM)
-    alex.set_trip_name("Lisbon & New York 2027", wall("2027-05-24 08:00:00"))
-    alex.set_device_name("Alex's laptop", wall("2027-05-24 08:00:02"))
-    alex.create(B["breakfast"], wall("2027-05-24 08:01:00"),
+    alex.set_trip_name("Lisbon & New York 2027", wall("2026-05-24 08:00:00"))
+    alex.set_device_name("Alex's laptop", wall("2026-05-24 08:00:02"))
+    alex.create(B["breakfast"], wall("2026-05-24 08:01:00"),
                 title="Breakfast", sortKey="V",
                 start=local("2027-06-08T09:00", LIS), end=None, place="Rossio", note=None)
-    alex.create(B["high-line"], wall("2027-05-24 08:02:00"),
+    alex.create(B["high-line"], wall("2026-05-24 08:02:00"),
                 title="Walk the High Line", sortKey="k",
                 start=local("2027-06-10T17:00", NYC), end=local("2027-06-10T19:00", NYC),
                 place="Gansevoort St entrance",
                 note="Start at the south end.\nCoffee at Intelligentsia on the way.")
-    alex.create(B["sintra"], wall("2027-05-24 08:03:00"),
+    alex.create(B["sintra"], wall("2026-05-24 08:03:00"),
                 title="Day trip to Sintra", sortKey="c",
                 start=day("2027-06-09"), end=day("2027-06-09"), place="Sintra", note=None)
-    alex.create(B["oceanario"], wall("2027-05-24 08:04:00"),
+    alex.create(B["oceanario"], wall("2026-05-24 08:04:00"),
                 title="Oceanário de Lisboa", sortKey="g",
                 start=local("2027-06-09T10:00", LIS), end=None, place="Parque das Nações", note=None)
     sam.merge_from(alex.publish())
-    sam.set_device_name("Sam's laptop", wall("2027-05-24 12:00:00"))
+    sam.set_device_name("Sam's laptop", wall("2026-05-24 12:00:00"))
     # Concurrent: both name the breakfast, Sam deletes the Oceanário.
-    sam.edit(B["breakfast"], wall("2027-05-24 12:01:00"), title="Breakfast at Confeitaria Nacional")
-    sam.delete(B["oceanario"], wall("2027-05-24 12:02:00"))
-    alex.edit(B["breakfast"], wall("2027-05-24 18:30:00"), title="Breakfast at Café Nicola")
+    sam.edit(B["breakfast"], wall("2026-05-24 12:01:00"), title="Breakfast at Confeitaria Nacional")
+    sam.delete(B["oceanario"], wall("2026-05-24 12:02:00"))
+    alex.edit(B["breakfast"], wall("2026-05-24 18:30:00"), title="Breakfast at Café Nicola")
     alex.merge_from(sam.publish())
     alex.publish()
     return alex.document()
@@ -470,7 +470,7 @@ class Case:
     file: str
     pointer: str
     rule: str
-    schema: bool  # can the v2 JSON Schema detect it?
+    schema: bool  # can the JSON Schema of its version (v2, or v1 under samples/v1) detect it?
     build: Callable[[dict], bytes]  # gets a fresh deep copy of the base document
 
 
@@ -1089,7 +1089,7 @@ PORTO_ROWS = [
           place="Rua do Agro 141, Vila Nova de Gaia",
           note="Booked the vintage tasting for 2.\nConfirmation PT-48213; pay on arrival."),
     V1Row("cruise", "Six bridges boat cruise", "G", "2027-06-12 16:00", LIS, "2027-06-12T17:00", 4,
-          place="Cais da Ribeira", note=None, deleted_at=wall("2027-05-29 17:42:10") + 512),
+          place="Cais da Ribeira", note=None, deleted_at=wall("2026-05-29 17:42:10") + 512),
     V1Row("grandma", "Call Grandma on Kiritimati (her birthday)", "J", "2027-06-12 18:30", CXI, "2027-06-13T08:30", 1,
           place=None, note="08:30 on the 13th her time is 19:30 on the 12th in Porto."),
     V1Row("douro-train", "Train to Pinhão (Douro valley)", "M", "2027-06-13 08:10", LIS, "2027-06-13T09:10", 1,
@@ -1159,7 +1159,7 @@ def v1_invalid_cases(base: dict) -> list[Case]:
     deleted_at = base["items"][C]["deletedAt"]
     deleted_at_iso = _dt.datetime.fromtimestamp(deleted_at / 1000, tz=_dt.timezone.utc) \
         .isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    assert deleted_at_iso == "2027-05-29T17:42:10.512Z", deleted_at_iso
+    assert deleted_at_iso == "2026-05-29T17:42:10.512Z", deleted_at_iso
 
     return [
         # Rules JSON Schema cannot express.
@@ -1331,7 +1331,7 @@ def v1_readme(alex: dict, cases: list[Case]) -> bytes:
         if spec.name == PORTO_DIRTY[0]:
             notes.append(f"Alex's file: title \"{PORTO_DIRTY[1]}\", `dirty: true`, same serverRev; Sam's file: the server's title")
         if row["deletedAt"] is not None:
-            notes.append(f"deleted: `deletedAt` {row['deletedAt']} (2027-05-29T17:42:10.512Z), in both files")
+            notes.append(f"deleted: `deletedAt` {row['deletedAt']} (2026-05-29T17:42:10.512Z), in both files")
         if row["startInstant"] is None:
             notes.append("unscheduled (both null)")
         if spec.name == "night-bus":
