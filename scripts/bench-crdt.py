@@ -29,7 +29,8 @@ From files to CRDT histories (untimed; `derive_plan`)
     past the base is a delete (edits the deleting side made before its delete are replayed
     first). Each side's operations are replayed in rev order. Register `conflicts` already
     present in a file, `trip`, `devices` and `acks` are not part of the scenario and are not
-    modelled; the plan reports anything it had to skip.
+    modelled; the plan's `reconstruction` counts the base values it had to stand in for and
+    any edit it could not replay.
 
 Document shape, the same in both engines
     A root map `items`: item id -> a nested map (LoroMap / pycrdt Map, so each field merges on
@@ -148,7 +149,8 @@ def ensure_venv_and_reexec() -> None:
     python = VENV / "bin" / "python"
     if not python.exists():
         log(f"creating {VENV}")
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        # Child output goes to stderr: with --json, stdout carries the report alone.
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True, stdout=sys.stderr)
     wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
     installed = VENV_STAMP.read_text().strip() if VENV_STAMP.exists() else ""
     if installed != wanted:
@@ -156,7 +158,7 @@ def ensure_venv_and_reexec() -> None:
         subprocess.run(
             [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
              "-r", str(REQUIREMENTS)],
-            check=True)
+            check=True, stdout=sys.stderr)
         VENV_STAMP.write_text(wanted + "\n")
     env = dict(os.environ, TRIPSYNC_BENCH_CRDT_REEXEC="1")
     os.execve(str(python), [str(python), str(SCRIPT), *sys.argv[1:]], env)
@@ -809,7 +811,10 @@ def canonical(doc: Any) -> bytes:
 
 def make_scenario(n: int, out_dir: str) -> None:
     """Writes DIR/a.trip.json.gz and DIR/b.trip.json.gz: one trip of `n` items, diverged as the
-    module docstring describes. Deterministic (seed 42)."""
+    module docstring describes. Deterministic (seed 42). B deletes items 1, 5, 9, ... of the
+    retitled ones and the last items of the trip. Both files pass `tripsync validate` while
+    A's n + n/100 items stay within FORMAT.md's 100,000 (so up to n = 99,009); at n = 100,000
+    A holds 101,000 items, which this script reads all the same."""
     if n < 100:
         sys.exit("bench-crdt: --make-scenario needs N >= 100 (so that N/100 is at least 1)")
     w = ScenarioWriter()

@@ -8,6 +8,7 @@
 enum Registry {
     static let commands: [any Command.Type] = [
         ValidateCommand.self,
+        MigrateCommand.self,
         MergeCommand.self,
         FingerprintCommand.self,
     ]

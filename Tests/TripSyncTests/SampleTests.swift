@@ -12,28 +12,33 @@ import TripSync
     }
 
     static func invalidSamples() -> [InvalidSample] {
-        guard let data = FileManager.default.contents(atPath: PackagePaths.samples + "/invalid/index.json"),
+        invalidSamples(folder: "invalid") + invalidSamples(folder: "v1/invalid")
+    }
+
+    static func invalidSamples(folder: String) -> [InvalidSample] {
+        guard let data = FileManager.default.contents(atPath: PackagePaths.samples + "/\(folder)/index.json"),
             let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else { return [] }
         return entries.compactMap { entry in
             guard let file = entry["file"] as? String, let pointer = entry["pointer"] as? String,
                 let message = entry["message"] as? String
             else { return nil }
-            return InvalidSample(file: file, pointer: pointer, message: message)
+            return InvalidSample(file: folder + "/" + file, pointer: pointer, message: message)
         }
     }
 
-    @Test func indexCoversEveryInvalidFile() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/invalid")
-            .filter { $0 != "index.json" }
-        let indexed = Set(Self.invalidSamples().map(\.file))
-        #expect(indexed.count >= 25)
+    @Test(arguments: [("invalid", 25), ("v1/invalid", 8)])
+    func indexCoversEveryInvalidFile(folder: String, atLeast: Int) throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/" + folder)
+            .filter { $0 != "index.json" }.map { folder + "/" + $0 }
+        let indexed = Set(Self.invalidSamples(folder: folder).map(\.file))
+        #expect(indexed.count >= atLeast)
         #expect(Set(files) == indexed)
     }
 
     @Test(arguments: invalidSamples())
     func invalidSampleFailsAtItsPointer(sample: InvalidSample) {
-        let report = TripFileReader().validate(path: PackagePaths.samples + "/invalid/" + sample.file)
+        let report = TripFileReader().validate(path: PackagePaths.samples + "/" + sample.file)
         #expect(!report.isValid)
         let atPointer = report.errors.filter { $0.pointer == sample.pointer }
         #expect(!atPointer.isEmpty, "errors: \(report.errors)")

@@ -10,6 +10,8 @@ public struct LoadedTrip: Sendable {
     public var warnings: [ValidationIssue]
     /// The size of the JSON text in bytes (after inflating).
     public var jsonByteCount: Int
+    /// What migration did, when the file was of an older schema.
+    public var migration: MigrationSummary?
 }
 
 /// The outcome of validating one file: never throws, reports everything.
@@ -162,7 +164,7 @@ public struct TripFileReader: Sendable {
             return .failure(TripFileError(.invalid, file: file, issues: issues))
         }
         return .success(
-            LoadedTrip(document: document, sourceSchemaVersion: sourceVersion, wasGzip: wasGzip, warnings: issues, jsonByteCount: size))
+            LoadedTrip(document: document, sourceSchemaVersion: sourceVersion, wasGzip: wasGzip, warnings: issues, jsonByteCount: size, migration: nil))
     }
 
     static func lineAndColumn(_ scanner: JSONScanner, _ offset: Int) -> String {

@@ -1,0 +1,56 @@
+import TripSync
+
+/// `tripsync migrate FILE [-o OUT]`.
+enum MigrateCommand: Command {
+    static let name = "migrate"
+    static let summary = "rewrite an older-schema file in the current schema; refuse newer"
+    static let help = """
+        usage: tripsync migrate FILE [-o OUT]
+
+        Reads FILE (schema 1 or 2, gzip or plain) by its own version's rules, migrates it forward
+        one step at a time, checks the result by the current rules, and writes canonical schema 2
+        JSON to OUT (gzip when OUT ends in .gz) or to stdout. A file from a newer TripSync is
+        refused and nothing is written. What was done is printed on stderr.
+
+        options:
+          -o, --output OUT    where to write (durable, atomic); stdout when left out
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["-o", "--output"])
+        try parser.parse(arguments)
+        guard parser.positionals.count == 1, let file = parser.positionals.first else {
+            throw CLIError.usage("migrate needs exactly one FILE", command: name)
+        }
+        let loaded: LoadedTrip
+        do {
+            loaded = try TripFileReader().read(path: file)
+        } catch {
+            throw CLIError.file(error)
+        }
+        for warning in loaded.warnings { Console.warning("\(file): \(warning)") }
+        let document = loaded.document
+        let output = parser.value("-o") ?? parser.value("--output")
+        if let output {
+            do {
+                try document.write(to: output)
+            } catch {
+                throw CLIError.refused("\(output): cannot write: \(error)")
+            }
+        } else {
+            Console.out(String(decoding: document.canonicalJSON().dropLast(), as: UTF8.self))
+        }
+        let target = output ?? "stdout"
+        if let migration = loaded.migration {
+            Console.err(
+                "migrated \(file) from schema \(migration.fromVersion) to \(migration.toVersion) into \(target): "
+                    + "\(plural(migration.items, "item")), \(plural(migration.tombstones, "deleted item")), "
+                    + "\(plural(migration.dirtyItems, "item")) with unconfirmed local edits")
+            for step in migration.steps { Console.err("  step \(step)") }
+        } else {
+            Console.err(
+                "\(file) is already schema \(loaded.sourceSchemaVersion): wrote it in canonical form to \(target) "
+                    + "(\(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item")))")
+        }
+    }
+}
