@@ -3,6 +3,9 @@ import TripSync
 /// The benchmark's diverged pair (issue "Merge trip files", speed): one trip of N items, then
 /// A retitles the first N/10 items and adds N/100; B edits the note of those N/10, retitles
 /// every 4th of them (same-field conflicts) and deletes N/100 (half of them items A edited).
+///
+/// So that no file passes the 100,000-item limit, the shared trip holds N − N/100 items and A,
+/// after its adds, exactly N.
 public struct MergeScenario {
     /// Replica A's document.
     public var a: TripDocument
@@ -12,7 +15,7 @@ public struct MergeScenario {
     /// Builds the pair for `items` items, deterministically.
     public init(items: Int, seed: UInt64 = 42) throws {
         var generator = TripGenerator(seed: seed)
-        let base = generator.document(itemCount: items)
+        let base = generator.document(itemCount: items - items / 100)
         let deviceA = generator.devices[0]
         let deviceB = generator.devices.count > 1 ? generator.devices[1] : generator.identifier()
         var a = base

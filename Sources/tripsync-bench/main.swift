@@ -16,6 +16,7 @@ do {
     case "generate": try GenerateCommand.run(Array(arguments.dropFirst()))
     case "read-write": try ReadWriteBenchmark.run(Array(arguments.dropFirst()))
     case "peak-read": try PeakReadCommand.run(Array(arguments.dropFirst()))
+    case "phases": try PhaseTiming.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))

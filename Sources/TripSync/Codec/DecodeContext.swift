@@ -7,6 +7,8 @@ struct DecodeContext {
 
     var scanner: JSONScanner
     var path: [PathComponent] = []
+    /// Keys that are not part of the schema, referred to by `PathComponent.name`.
+    var names: [String] = []
     var issues: [ValidationIssue] = []
     var errorCount = 0
     var droppedIssues = 0
@@ -16,7 +18,13 @@ struct DecodeContext {
     }
 
     /// The pointer of the current value.
-    var pointer: String { JSONPointer.string(path) }
+    var pointer: String { JSONPointer.string(path, names: names) }
+
+    /// A path component for an arbitrary key.
+    mutating func nameComponent(_ name: String) -> PathComponent {
+        names.append(name)
+        return .name(names.count - 1)
+    }
 
     /// Records an error at the current pointer.
     mutating func report(_ message: String) {
@@ -46,7 +54,7 @@ struct DecodeContext {
     /// Records an unknown key and skips its value.
     mutating func unknownKey(_ key: JSONKey) throws {
         let name = scanner.keyText(key)
-        path.append(.name(name))
+        path.append(nameComponent(name))
         report("unknown key \"\(name)\", expected only the keys the schema defines (a newer writer would have raised schemaVersion)")
         try scanner.skipValue()
         path.removeLast()
@@ -183,7 +191,7 @@ struct DecodeContext {
             return id
         }
         let name = scanner.keyText(key)
-        path.append(.name(name))
+        path.append(nameComponent(name))
         report("expected a lowercase canonical UUID as key, found \"\(name.prefix(80))\"")
         path.removeLast()
         try scanner.skipValue()

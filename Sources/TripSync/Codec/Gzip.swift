@@ -68,6 +68,24 @@ enum Gzip {
         return output
     }
 
+    /// The size of the independent gzip members a large output is cut into, so they can be
+    /// compressed on several cores; fixed (not per machine) so the bytes never depend on the core count.
+    static let memberSize = 2 << 20
+
+    /// Compresses as consecutive gzip members of `memberSize` input bytes each, in parallel.
+    /// A gzip reader inflates concatenated members as one stream (RFC 1952, section 2.2).
+    static func compressParallel(_ input: [UInt8], level: Int32 = 1) throws -> [UInt8] {
+        if input.count <= memberSize { return try compress(input, level: level) }
+        let chunks = stride(from: 0, to: input.count, by: memberSize).map { start in
+            Array(input[start..<min(start + memberSize, input.count)])
+        }
+        let results = ParallelMap.map(chunks) { chunk in Result { try compress(chunk, level: level) } }
+        var output: [UInt8] = []
+        output.reserveCapacity(results.reduce(0) { $0 + ((try? $1.get().count) ?? 0) })
+        for result in results { output += try result.get() }
+        return output
+    }
+
     /// Inflates every gzip member in `input`, checking CRC32 and length (zlib does both) and
     /// stopping with an error before the output passes the limits.
     static func decompress(_ input: UnsafeRawBufferPointer, limits: InflateLimits) throws -> [UInt8] {

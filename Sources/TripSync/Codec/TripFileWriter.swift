@@ -9,7 +9,7 @@ extension TripDocument {
     /// measured fastest for the size; see README).
     public func gzipData(level: Int32 = 1) throws -> [UInt8] {
         do {
-            return try Gzip.compress(canonicalJSON(), level: level)
+            return try Gzip.compressParallel(canonicalJSON(), level: level)
         } catch let error as GzipError {
             throw FileSystemError(path: "", message: error.message)
         }

@@ -58,12 +58,14 @@ public struct FileMerger: Sendable {
 
     /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
     public func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
+        // Inputs are independent: read and validate them on every core.
+        let reader = self.reader
+        let results = ParallelMap.map(files) { file in Result { () throws(TripFileError) -> LoadedTrip in try reader.read(path: file) } }
         var loaded: [(String, LoadedTrip)] = []
-        for file in files {
-            do {
-                loaded.append((file, try reader.read(path: file)))
-            } catch {
-                throw .unreadable(error)
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let trip): loaded.append((file, trip))
+            case .failure(let error): throw .unreadable(error)
             }
         }
         for (file, trip) in loaded {

@@ -56,22 +56,49 @@ public enum DocumentMerger {
             let name = try context.merge(a.devices[id]?.name, b.devices[id]?.name, pointer: "/devices/\(id)/name")
             if let name { result.devices[id] = DeviceInfo(name: name) }
         }
-        // Items and tombstones: every id on either side, each merged once.
-        result.items.reserveCapacity(max(a.items.count, b.items.count))
-        func visit(_ id: ItemID) throws(MergeError) {
-            let outcome = try context.mergeItem(
-                fields: (a.items[id] ?? a.tombstones[id]?.item, b.items[id] ?? b.tombstones[id]?.item),
-                deleted: (a.tombstones[id]?.deleted, b.tombstones[id]?.deleted),
-                isLive: (a.items[id] != nil, b.items[id] != nil), id: id)
+        // Items and tombstones: every id on either side, each merged once. Most ids are the same
+        // on both sides, or on one side only and unseen by the other: those are kept as they are,
+        // so the result starts from A's maps and changes only what the merge decides.
+        result.items = a.items
+        result.tombstones = a.tombstones
+        func store(_ id: ItemID, _ outcome: RegisterMerge.ItemOutcome) {
             switch outcome {
-            case .live(let fields): result.items[id] = fields
-            case .deleted(let tombstone): result.tombstones[id] = tombstone
+            case .live(let fields):
+                result.items[id] = fields
+                result.tombstones[id] = nil
+            case .deleted(let tombstone):
+                result.tombstones[id] = tombstone
+                result.items[id] = nil
             }
         }
-        for id in a.items.keys { try visit(id) }
-        for id in a.tombstones.keys { try visit(id) }
-        for id in b.items.keys where a.items[id] == nil && a.tombstones[id] == nil { try visit(id) }
-        for id in b.tombstones.keys where a.items[id] == nil && a.tombstones[id] == nil { try visit(id) }
+        func visit(_ id: ItemID, b fieldsB: ItemFields, deletedB: Register<Deletion>?) throws(MergeError) {
+            let liveA = a.items[id]
+            let tombA = liveA == nil ? a.tombstones[id] : nil
+            if liveA == nil && tombA == nil {
+                // Only B has it: keep what A has not seen.
+                if context.unseenByA(fieldsB, deletedB) { return store(id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB)) }
+            } else if let liveA, deletedB == nil, liveA == fieldsB {
+                return  // identical live items
+            } else if let tombA, let deletedB, tombA.deleted == deletedB, tombA.item == fieldsB {
+                return  // identical tombstones
+            }
+            store(id, try context.mergeItem(
+                fields: (liveA ?? tombA?.item, fieldsB), deleted: (tombA?.deleted, deletedB),
+                isLive: (liveA != nil, deletedB == nil), id: id))
+        }
+        for (id, fields) in b.items { try visit(id, b: fields, deletedB: nil) }
+        for (id, tombstone) in b.tombstones { try visit(id, b: tombstone.item, deletedB: tombstone.deleted) }
+        // Only A has it: keep what B has not seen.
+        for (id, fields) in a.items where b.items[id] == nil && b.tombstones[id] == nil {
+            if !context.unseenByB(fields, nil) {
+                store(id, try context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id))
+            }
+        }
+        for (id, tombstone) in a.tombstones where b.items[id] == nil && b.tombstones[id] == nil {
+            if !context.unseenByB(tombstone.item, tombstone.deleted) {
+                store(id, try context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id))
+            }
+        }
         // Acks: pointwise maximum per device.
         result.acks = a.acks
         for (device, vector) in b.acks {
@@ -149,6 +176,22 @@ struct RegisterMerge {
             pointer: pointer)
     }
 
+    /// Whether no dot of an item is seen by A's clock (so merging with A's absence keeps it whole).
+    func unseenByA(_ fields: ItemFields, _ deleted: Register<Deletion>?) -> Bool { unseen(fields, deleted, by: clockA) }
+
+    /// Whether no dot of an item is seen by B's clock.
+    func unseenByB(_ fields: ItemFields, _ deleted: Register<Deletion>?) -> Bool { unseen(fields, deleted, by: clockB) }
+
+    private func unseen(_ fields: ItemFields, _ deleted: Register<Deletion>?, by clock: VersionVector) -> Bool {
+        func ok<V>(_ register: Register<V>?) -> Bool {
+            guard let register else { return true }
+            if clock.sees(register.rev) { return false }
+            return register.conflicts.allSatisfy { !clock.sees($0.rev) }
+        }
+        return ok(fields.title) && ok(fields.sortKey) && ok(fields.start) && ok(fields.end) && ok(fields.place)
+            && ok(fields.note) && ok(deleted)
+    }
+
     /// Merges one item id: its registers and its delete register. Deleted while any delete dot survives.
     mutating func mergeItem(
         fields: (ItemFields?, ItemFields?), deleted: (Register<Deletion>?, Register<Deletion>?),
@@ -157,14 +200,13 @@ struct RegisterMerge {
         let a = fields.0 ?? ItemFields()
         let b = fields.1 ?? ItemFields()
         var merged = ItemFields()
-        let base = "/items/\(id)"
-        merged.title = try merge(a.title, b.title, pointer: base + "/title")
-        merged.sortKey = try merge(a.sortKey, b.sortKey, pointer: base + "/sortKey")
-        merged.start = try merge(a.start, b.start, pointer: base + "/start")
-        merged.end = try merge(a.end, b.end, pointer: base + "/end")
-        merged.place = try merge(a.place, b.place, pointer: base + "/place")
-        merged.note = try merge(a.note, b.note, pointer: base + "/note")
-        if let mergedDeleted = try merge(deleted.0, deleted.1, pointer: base + "/deleted") {
+        merged.title = try merge(a.title, b.title, pointer: "/items/\(id)/title")
+        merged.sortKey = try merge(a.sortKey, b.sortKey, pointer: "/items/\(id)/sortKey")
+        merged.start = try merge(a.start, b.start, pointer: "/items/\(id)/start")
+        merged.end = try merge(a.end, b.end, pointer: "/items/\(id)/end")
+        merged.place = try merge(a.place, b.place, pointer: "/items/\(id)/place")
+        merged.note = try merge(a.note, b.note, pointer: "/items/\(id)/note")
+        if let mergedDeleted = try merge(deleted.0, deleted.1, pointer: "/items/\(id)/deleted") {
             return .deleted(Tombstone(deleted: mergedDeleted, item: merged))
         }
         if !merged.isComplete {

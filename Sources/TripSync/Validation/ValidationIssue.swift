@@ -30,18 +30,22 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A step in a JSON Pointer.
+/// A step in a JSON Pointer. Trivially copyable (no reference-counted payload), so pushing
+/// and popping it while decoding 100,000 items costs no retain or release.
 enum PathComponent {
     case key(StaticString)
-    case name(String)
+    /// An arbitrary key, by its index in the decoder's table of names.
+    case name(Int)
     case id(Identifier)
     case index(Int)
 
     /// The escaped pointer token (`~` → `~0`, `/` → `~1`).
-    var token: String {
+    func token(names: [String]) -> String {
         switch self {
         case .key(let key): return key.description
-        case .name(let name): return name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        case .name(let index):
+            let name = index < names.count ? names[index] : ""
+            return name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
         case .id(let id): return id.description
         case .index(let index): return String(index)
         }
@@ -51,7 +55,7 @@ enum PathComponent {
 /// Builds JSON Pointers from components.
 enum JSONPointer {
     /// The pointer text of a path.
-    static func string(_ path: [PathComponent]) -> String {
-        path.map { "/" + $0.token }.joined()
+    static func string(_ path: [PathComponent], names: [String] = []) -> String {
+        path.map { "/" + $0.token(names: names) }.joined()
     }
 }
