@@ -7,10 +7,17 @@
 /// Where command output goes: stdout for results, stderr for warnings, errors and progress.
 enum Console {
     /// Writes a line to stdout.
-    static func out(_ line: String) {
-        print(line)
+    static func out(_ line: String, terminator: String = "\n") {
+        if let capture {
+            capture(terminator.isEmpty && line.hasSuffix("\n") ? String(line.dropLast()) : line)
+            return
+        }
+        print(line, terminator: terminator)
         fflushStdout()
     }
+
+    /// When set (by `demo`), stdout lines go here instead.
+    nonisolated(unsafe) static var capture: ((String) -> Void)?
 
     /// Flushes stdout so its lines and stderr's stay in order on a terminal.
     static func fflushStdout() {
@@ -18,8 +25,8 @@ enum Console {
     }
 
     /// Writes a line to stderr.
-    static func err(_ line: String) {
-        var text = line + "\n"
+    static func err(_ line: String, newline: Bool = true) {
+        var text = line + (newline ? "\n" : "")
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {

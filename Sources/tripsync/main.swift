@@ -7,6 +7,22 @@
 /// Every command, in the order `help` lists them.
 enum Registry {
     static let commands: [any Command.Type] = [
+        DemoCommand.self,
+        InitCommand.self,
+        NewCommand.self,
+        TripsCommand.self,
+        AddCommand.self,
+        EditCommand.self,
+        MoveCommand.self,
+        DeleteCommand.self,
+        RestoreCommand.self,
+        ShowCommand.self,
+        ConflictsCommand.self,
+        ResolveCommand.self,
+        StatusCommand.self,
+        ExportCommand.self,
+        BackupCommand.self,
+        ImportCommand.self,
         ValidateCommand.self,
         MigrateCommand.self,
         MergeCommand.self,

@@ -128,6 +128,20 @@ public enum FileIO {
         }
     }
 
+    /// Creates a folder and its parents (mode 0700 for new ones); fine when it exists.
+    public static func makeFolder(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw FileSystemError(path: path, message: "exists and is not a folder", code: ENOTDIR)
+            }
+            return
+        }
+        let parent = directoryName(of: path)
+        if parent != path && parent != "." && parent != "/" { try makeFolder(parent) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw systemError(path, "cannot create the folder") }
+    }
+
     /// The folder part of a path ("." when there is none).
     static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

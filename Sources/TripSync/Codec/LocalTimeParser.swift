@@ -93,3 +93,11 @@ public enum SortKeyRules {
         }
     }
 }
+
+/// Public parsers for the date and time forms people type.
+public enum LocalDateParsing {
+    /// `YYYY-MM-DD` that exists on the calendar.
+    public static func date(_ text: String) -> LocalDate? { LocalTimeParser.date(text) }
+    /// `YYYY-MM-DDTHH:MM` that exists on the calendar.
+    public static func dateTime(_ text: String) -> LocalDateTime? { LocalTimeParser.dateTime(text) }
+}

@@ -44,7 +44,7 @@ public struct Home: Sendable {
 
     /// Writes the identity durably, creating the home when needed.
     public func save(_ identity: DeviceIdentity) throws {
-        try FileManager.default.createDirectory(atPath: tripsPath, withIntermediateDirectories: true)
+        try FileIO.makeFolder(tripsPath)
         try FileIO.writeAtomically(Array((identity.json.text + "\n").utf8), to: identityPath, mode: 0o600)
     }
 }

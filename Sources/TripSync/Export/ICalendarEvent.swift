@@ -1,0 +1,135 @@
+/// One VEVENT made from a live item, before it is placed in the calendar.
+///
+/// The rules (also in `ICalendarExporter`'s documentation):
+/// - Timed start in a known zone: `DTSTART;TZID=zone:local`. A timed end gets its own TZID (a
+///   Lisbon → New York flight ends in New York); an end that is a day means "until that day is
+///   over": midnight after it, in the start's zone. No end: no DTEND (RFC 5545: the event is the
+///   start instant).
+/// - A day: `DTSTART;VALUE=DATE:day`, `DTEND;VALUE=DATE:` the day after the end's day (the end's
+///   date when the end is timed), or the day after the start with no end.
+/// - A zone this machine does not know: DTSTART and DTEND become floating local times (RFC 5545
+///   needs both in the same form and a VTIMEZONE for every TZID) and DESCRIPTION says so.
+/// - An end that is not after the start is left out (RFC 5545 requires DTEND to be later) and
+///   DESCRIPTION says so.
+/// - DTSTAMP is the item's newest rev counter read as hybrid-logical-clock milliseconds (when the
+///   item was last changed), so the same document always gives the same bytes.
+struct ICalendarEvent {
+    /// The item's id.
+    var id: ItemID
+    /// Seconds used to order events: the start instant, or the wall clock read as UTC for a
+    /// day or a floating time.
+    var sortSeconds: Int64
+    /// The content lines, BEGIN:VEVENT to END:VEVENT, unfolded.
+    var lines: [String]
+    /// Every TZID the event refers to, with the instant it refers to.
+    var zoneUses: [(zone: String, instant: Int64)]
+
+    /// The event of a live item; nil when the item has no start (unscheduled).
+    init?(id: ItemID, fields: ItemFields, zones: ZoneRules) {
+        guard let startRegister = fields.start, let start = startRegister.value else { return nil }
+        let end = fields.end?.value ?? nil
+        self.id = id
+        zoneUses = []
+        var notices: [String] = []
+        var timeLines: [String] = []
+
+        switch start {
+        case .local(let startLocal, let startZone):
+            var endLocal: LocalDateTime?
+            var endZone = startZone
+            switch end {
+            case .local(let local, let zone)?:
+                endLocal = local
+                endZone = zone
+            case .date(let day)?:
+                endLocal = LocalDate(daysSinceEpoch: day.daysSinceEpoch + 1)
+                    .flatMap { LocalDateTime(date: $0, hour: 0, minute: 0) }
+            case nil:
+                break
+            }
+            let startInstant = zones.resolve(startLocal, zone: startZone)
+            let endInstant = endLocal.flatMap { zones.resolve($0, zone: endZone) }
+            if let startInstant, endLocal == nil || endInstant != nil {
+                timeLines.append("DTSTART;TZID=\(startZone):" + ICalendarValue.dateTime(startLocal))
+                zoneUses.append((startZone, startInstant.secondsSinceEpoch))
+                if let endLocal, let endInstant {
+                    if endInstant.secondsSinceEpoch > startInstant.secondsSinceEpoch {
+                        timeLines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(endLocal))
+                        zoneUses.append((endZone, endInstant.secondsSinceEpoch))
+                    } else {
+                        notices.append(Self.droppedEndNotice(end))
+                    }
+                }
+                sortSeconds = startInstant.secondsSinceEpoch
+            } else {
+                timeLines.append("DTSTART:" + ICalendarValue.dateTime(startLocal))
+                if let endLocal {
+                    if endLocal > startLocal {
+                        timeLines.append("DTEND:" + ICalendarValue.dateTime(endLocal))
+                    } else {
+                        notices.append(Self.droppedEndNotice(end))
+                    }
+                }
+                let unknown = [startZone, endZone].filter { !zones.isKnown($0) }
+                var seen = Set<String>()
+                let names = unknown.filter { seen.insert($0).inserted }.joined(separator: " and ")
+                var notice = "[TripSync] Time zone \(names) is unknown to the machine that exported this calendar,"
+                notice += " so the times are written as local clock times: starts \(startLocal) \(startZone)"
+                if let end { notice += ", ends " + Self.describe(end) }
+                notices.insert(notice + ".", at: 0)
+                sortSeconds = startInstant?.secondsSinceEpoch ?? startLocal.secondsSinceEpochAsUTC
+            }
+
+        case .date(let startDay):
+            timeLines.append("DTSTART;VALUE=DATE:" + ICalendarValue.date(startDay))
+            var lastDay = startDay
+            if let end {
+                if end.localDate >= startDay {
+                    lastDay = end.localDate
+                    if case .local = end { notices.append("[TripSync] Ends " + Self.describe(end) + ".") }
+                } else {
+                    notices.append(Self.droppedEndNotice(end))
+                }
+            }
+            if let dayAfter = LocalDate(daysSinceEpoch: lastDay.daysSinceEpoch + 1) {
+                timeLines.append("DTEND;VALUE=DATE:" + ICalendarValue.date(dayAfter))
+            }
+            sortSeconds = Int64(startDay.daysSinceEpoch) * 86_400
+        }
+
+        var lines = ["BEGIN:VEVENT", "UID:\(id)@tripsync", "DTSTAMP:" + Self.stamp(fields)]
+        lines += timeLines
+        if let title = fields.title?.value { lines.append("SUMMARY:" + ICalendarText.escape(title)) }
+        if let place = fields.place?.value ?? nil, !place.isEmpty {
+            lines.append("LOCATION:" + ICalendarText.escape(place))
+        }
+        var description: [String] = []
+        if let note = fields.note?.value ?? nil, !note.isEmpty { description.append(note) }
+        description += notices
+        if !description.isEmpty {
+            lines.append("DESCRIPTION:" + ICalendarText.escape(description.joined(separator: "\n\n")))
+        }
+        lines.append("END:VEVENT")
+        self.lines = lines
+    }
+
+    /// DTSTAMP: the newest rev counter of the item's registers (winners and conflicts) as
+    /// milliseconds since 1970, in UTC, whole seconds.
+    static func stamp(_ fields: ItemFields) -> String {
+        let newest = fields.dots.map(\.rev.counter).max() ?? 0
+        return ICalendarValue.utc(secondsSinceEpoch: Int64(newest / 1000))
+    }
+
+    /// A time as a person wrote it: `2027-06-10T13:00 America/New_York` or `2027-06-10 (whole day)`.
+    static func describe(_ time: TripTime) -> String {
+        switch time {
+        case .local(let local, let zone): return "\(local) \(zone)"
+        case .date(let day): return "\(day) (whole day)"
+        }
+    }
+
+    /// The DESCRIPTION line for an end that could not be written as DTEND.
+    static func droppedEndNotice(_ end: TripTime?) -> String {
+        "[TripSync] The end (" + (end.map(describe) ?? "none") + ") is not after the start, so it is left out."
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Writes a trip as an RFC 5545 calendar (`.ics`), the form `tripsync export --ics` saves.
+///
+/// The output is deterministic: the same document gives the same bytes on every machine with
+/// the same tz data, whatever the process's `TZ`, locale or clock.
+///
+/// - The calendar: `VERSION:2.0`, `PRODID:-//TripSync//TripSync//EN`, `CALSCALE:GREGORIAN`,
+///   `X-WR-CALNAME` (the trip's name), then one VTIMEZONE per zone the events refer to (sorted
+///   by id), then the events ordered by start instant, then item id. Lines end in CRLF, TEXT
+///   values are escaped and lines longer than 75 octets are folded (`ICalendarText`).
+/// - One VEVENT per live item with a start; unscheduled items and deleted items are left out.
+///   `UID` is `<item id>@tripsync`, stable across exports and devices. SUMMARY is the title,
+///   LOCATION the place, DESCRIPTION the note (plus TripSync's remarks, below).
+/// - `DTSTAMP` is the item's newest rev counter read as milliseconds since 1970 (the hybrid
+///   logical clock stamps writes with wall-clock milliseconds), so it says when the item was last
+///   changed and never depends on when the export ran.
+/// - A timed item: `DTSTART;TZID=Europe/Lisbon:20270610T100000`. A timed end is written in its
+///   own zone (`DTEND;TZID=America/New_York:20270610T130000` for a flight). An end that is a day
+///   becomes midnight after that day in the start's zone. With no end there is no DTEND and no
+///   DURATION: RFC 5545 then reads the event as the start instant, and nothing is invented.
+///   A local time in a DST gap or overlap is written as stored; RFC 5545 reads it exactly as
+///   `ZoneRules` does (a gap time with the offset before the gap, an overlap time as the first
+///   occurrence).
+/// - A date-only item is an all-day event: `DTSTART;VALUE=DATE:20270610` and `DTEND;VALUE=DATE:`
+///   the day after its last day (the end's date, or the start's date when there is no end).
+/// - A zone unknown to this machine: no VTIMEZONE can be written for it, so the event's DTSTART
+///   and DTEND are floating local times (no TZID; RFC 5545 requires both in the same form) and
+///   DESCRIPTION names the zone and the times as stored.
+/// - An end that is not after the start (a validation warning) is left out of DTEND, as RFC 5545
+///   requires, and DESCRIPTION shows it.
+/// - VTIMEZONE blocks come from this machine's tz data (`VTimeZoneBuilder`): every offset change
+///   from January 1 of the year before the zone's first event to the end of the year after its
+///   last, as STANDARD and DAYLIGHT sub-components; a zone without changes gets one STANDARD.
+public struct ICalendarExporter: Sendable {
+    /// The PRODID of every exported calendar.
+    public static let productID = "-//TripSync//TripSync//EN"
+
+    /// The zone rules used to place times and write VTIMEZONE blocks.
+    public let zones: ZoneRules
+
+    /// Creates an exporter using the given zone rules (this machine's tz data by default).
+    public init(zones: ZoneRules = ZoneRules()) {
+        self.zones = zones
+    }
+
+    /// The calendar text of a document: RFC 5545, CRLF line endings, folded lines, ending with
+    /// a CRLF after `END:VCALENDAR`.
+    public func export(_ document: TripDocument) -> String {
+        let events = document.items
+            .compactMap { id, fields in ICalendarEvent(id: id, fields: fields, zones: zones) }
+            .sorted { ($0.sortSeconds, $0.id) < ($1.sortSeconds, $1.id) }
+
+        var spans: [String: (first: Int64, last: Int64)] = [:]
+        for event in events {
+            for use in event.zoneUses {
+                let span = spans[use.zone] ?? (use.instant, use.instant)
+                spans[use.zone] = (min(span.first, use.instant), max(span.last, use.instant))
+            }
+        }
+
+        var lines = [
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:" + Self.productID,
+            "CALSCALE:GREGORIAN",
+            "X-WR-CALNAME:" + ICalendarText.escape(document.trip.name.value),
+        ]
+        for zoneID in spans.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let zone = zones.timeZone(zoneID), let span = spans[zoneID] else { continue }
+            lines += VTimeZoneBuilder(id: zoneID, zone: zone).lines(from: span.first, through: span.last)
+        }
+        for event in events { lines += event.lines }
+        lines.append("END:VCALENDAR")
+
+        var text = ""
+        for line in lines {
+            text += ICalendarText.fold(line)
+            text += "\r\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,71 @@
+/// RFC 5545 text rules: escaping TEXT values (section 3.3.11) and folding content lines
+/// (section 3.1).
+public enum ICalendarText {
+    /// The longest content line, in octets, not counting the line break (RFC 5545 section 3.1).
+    public static let maxLineOctets = 75
+
+    /// Escapes a TEXT value: `\` → `\\`, `;` → `\;`, `,` → `\,`, a line break (`\n`, `\r\n` or
+    /// a lone `\r`) → `\n`. Tabs are kept; other control characters, which TEXT cannot hold and
+    /// a valid trip document never contains, are dropped.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            defer { previousWasCR = scalar == "\r" }
+            switch scalar {
+            case "\\": result += "\\\\"
+            case ";": result += "\\;"
+            case ",": result += "\\,"
+            case "\r": result += "\\n"
+            case "\n": if !previousWasCR { result += "\\n" }
+            case "\t": result.unicodeScalars.append(scalar)
+            case "\u{00}"..."\u{1F}", "\u{7F}": continue
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Folds one content line (given without its line break) into physical lines of at most
+    /// 75 octets joined by CRLF plus one space; a continuation line's leading space counts
+    /// toward its 75. A UTF-8 sequence is never split.
+    public static func fold(_ line: String) -> String {
+        let bytes = Array(line.utf8)
+        guard bytes.count > maxLineOctets else { return line }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 36 + 3)
+        var start = 0
+        var limit = maxLineOctets
+        while start < bytes.count {
+            var end = min(start + limit, bytes.count)
+            // Back up while the byte at `end` continues a multi-byte sequence.
+            while end < bytes.count, end > start + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            if start > 0 { output += [0x0D, 0x0A, 0x20] }
+            output += bytes[start..<end]
+            start = end
+            limit = maxLineOctets - 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Undoes folding: removes every CRLF that is followed by a space or a tab, together with
+    /// that one whitespace character.
+    public static func unfold(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0D, index + 2 < bytes.count, bytes[index + 1] == 0x0A,
+                bytes[index + 2] == 0x20 || bytes[index + 2] == 0x09
+            {
+                index += 3
+                continue
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

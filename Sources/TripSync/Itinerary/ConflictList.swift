@@ -1,0 +1,108 @@
+/// One field with concurrent values a person should settle.
+public struct FieldConflict: Hashable, Sendable {
+    /// One value with the device that wrote it.
+    public struct Version: Hashable, Sendable {
+        /// The value as text ("(empty)" for a cleared field).
+        public var text: String
+        /// The value itself.
+        public var value: FieldValue
+        /// The device that wrote it.
+        public var device: DeviceID
+        /// The rev of the write.
+        public var rev: Rev
+    }
+
+    /// The item.
+    public var item: ItemID
+    /// The field.
+    public var field: ItemField
+    /// The value shown now.
+    public var current: Version
+    /// The other values, newest first (values equal to the current one left out).
+    public var alternatives: [Version]
+}
+
+/// A deleted item that holds edits made while it was deleted.
+public struct DeletedWhileEdited: Hashable, Sendable {
+    /// The item.
+    public var item: ItemID
+    /// Its title, when its body still holds one.
+    public var title: String?
+    /// Devices that deleted it.
+    public var deletedBy: [DeviceID]
+    /// The edits no delete had seen.
+    public var edits: [FieldConflict.Version]
+    /// The fields of those edits, parallel to `edits`.
+    public var fields: [ItemField]
+}
+
+/// Every conflict of a document, in a stable order.
+public struct ConflictList: Sendable {
+    /// Fields with visible conflicts, by item id then field.
+    public var fields: [FieldConflict]
+    /// Tombstones edited while deleted, by item id.
+    public var deletedWhileEdited: [DeletedWhileEdited]
+
+    /// Lists the conflicts of `document`.
+    public init(_ document: TripDocument) {
+        var fields: [FieldConflict] = []
+        for id in document.items.keys.sorted() {
+            guard let item = document.items[id] else { continue }
+            for field in ItemField.allCases {
+                let versions = ConflictList.versions(item, field)
+                guard versions.count > 1, let current = versions.first else { continue }
+                let alternatives = versions.dropFirst().filter { $0.value != current.value }
+                if !alternatives.isEmpty {
+                    fields.append(FieldConflict(item: id, field: field, current: current, alternatives: Array(alternatives)))
+                }
+            }
+        }
+        var deleted: [DeletedWhileEdited] = []
+        for id in document.tombstones.keys.sorted() {
+            guard let tombstone = document.tombstones[id] else { continue }
+            let edited = document.editedWhileDeleted(id)
+            guard !edited.isEmpty else { continue }
+            var edits: [FieldConflict.Version] = []
+            var editFields: [ItemField] = []
+            for (field, rev) in edited {
+                if let version = ConflictList.versions(tombstone.item, field).first(where: { $0.rev == rev }) {
+                    edits.append(version)
+                    editFields.append(field)
+                }
+            }
+            deleted.append(
+                DeletedWhileEdited(
+                    item: id, title: tombstone.item.title?.value, deletedBy: tombstone.deleted.versions.map(\.rev.device),
+                    edits: edits, fields: editFields))
+        }
+        self.fields = fields
+        deletedWhileEdited = deleted
+    }
+
+    /// Every version of a field, winner first.
+    public static func versions(_ item: ItemFields, _ field: ItemField) -> [FieldConflict.Version] {
+        func text(_ value: String?) -> String { value ?? "(empty)" }
+        func time(_ value: TripTime?) -> String {
+            switch value {
+            case nil: return "(empty)"
+            case .date(let date)?: return date.description
+            case .local(let local, let zone)?: return "\(local) \(zone)"
+            }
+        }
+        switch field {
+        case .title: return item.title?.versions.map { .init(text: $0.value, value: .text($0.value), device: $0.rev.device, rev: $0.rev) } ?? []
+        case .sortKey: return item.sortKey?.versions.map { .init(text: $0.value, value: .text($0.value), device: $0.rev.device, rev: $0.rev) } ?? []
+        case .place: return item.place?.versions.map { .init(text: text($0.value), value: .text($0.value), device: $0.rev.device, rev: $0.rev) } ?? []
+        case .note: return item.note?.versions.map { .init(text: text($0.value), value: .text($0.value), device: $0.rev.device, rev: $0.rev) } ?? []
+        case .start: return item.start?.versions.map { .init(text: time($0.value), value: .time($0.value), device: $0.rev.device, rev: $0.rev) } ?? []
+        case .end: return item.end?.versions.map { .init(text: time($0.value), value: .time($0.value), device: $0.rev.device, rev: $0.rev) } ?? []
+        }
+    }
+}
+
+extension TripDocument {
+    /// A person's name for a device: its name in the trip, or the first 8 digits of its id.
+    public func deviceName(_ device: DeviceID) -> String {
+        devices[device]?.name.value ?? "device \(device.description.prefix(8))"
+    }
+}

@@ -1,0 +1,87 @@
+import TripSync
+
+/// `tripsync conflicts [--json]`.
+enum ConflictsCommand: Command {
+    static let name = "conflicts"
+    static let summary = "every field with conflicts and every item edited while deleted, with who wrote each value"
+    static let help = """
+        usage: tripsync conflicts [--json] [--trip T]
+
+        Lists every field two people changed at once (the value shown now and the others, with
+        who wrote each) and every deleted item that was edited while deleted. Settle a field
+        with 'tripsync resolve ITEM FIELD --keep mine|current|N'; bring an item back with
+        'tripsync restore ITEM'.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
+        try parser.parse(arguments)
+        let replica = try Session.open(global, trip: parser.value("--trip"))
+        let document = replica.document
+        let list = ConflictList(document)
+        if parser.has("--json") {
+            func version(_ v: FieldConflict.Version) -> JSONValue {
+                ["value": value(v.value), "device": .string(v.device.description), "deviceName": .string(document.deviceName(v.device))]
+            }
+            var entries: [JSONValue] = list.fields.map { conflict in
+                [
+                    "item": .string(conflict.item.description), "field": .string(conflict.field.rawValue),
+                    "title": .string(document.items[conflict.item]?.title?.value ?? ""),
+                    "current": version(conflict.current), "alternatives": .array(conflict.alternatives.map(version)),
+                ]
+            }
+            entries += list.deletedWhileEdited.map { entry in
+                [
+                    "item": .string(entry.item.description), "field": .null, "kind": "deleted-while-edited",
+                    "title": .optional(entry.title),
+                    "deletedBy": .array(entry.deletedBy.map { .string($0.description) }),
+                    "edits": .array(
+                        zip(entry.fields, entry.edits).map { field, edit in
+                            ["field": .string(field.rawValue), "value": value(edit.value), "device": .string(edit.device.description)]
+                        }),
+                ]
+            }
+            Console.out(JSONValue.array(entries).text)
+            return
+        }
+        if list.fields.isEmpty && list.deletedWhileEdited.isEmpty {
+            Console.out("no conflicts")
+            return
+        }
+        let me = replica.identity.deviceID
+        for conflict in list.fields {
+            let title = document.items[conflict.item]?.title?.value ?? ""
+            let short = conflict.item.description.prefix(8)
+            Console.out("\(title) (\(short)) \(conflict.field.rawValue):")
+            Console.out("  current: \"\(conflict.current.text)\" by \(who(conflict.current.device, me, document))")
+            for (index, alternative) in conflict.alternatives.enumerated() {
+                Console.out("  [\(index + 1)] \(who(alternative.device, me, document)) changed the \(conflict.field.rawValue) to \"\(alternative.text)\"")
+            }
+            let mine = ([conflict.current] + conflict.alternatives).contains { $0.device == me }
+            Console.out(
+                "  keep one: tripsync resolve \(short) \(conflict.field.rawValue) "
+                    + (mine ? "--keep mine | " : "") + "--keep current | --keep N")
+        }
+        for entry in list.deletedWhileEdited {
+            let short = entry.item.description.prefix(8)
+            Console.out("\(entry.title ?? "(deleted item)") (\(short)) was deleted by \(entry.deletedBy.map { who($0, me, document) }.joined(separator: " and ")) while edited:")
+            for (field, edit) in zip(entry.fields, entry.edits) {
+                Console.out("  \(who(edit.device, me, document)) changed the \(field.rawValue) to \"\(edit.text)\"")
+            }
+            Console.out("  restore it with everything: tripsync restore \(short)")
+        }
+    }
+
+    static func who(_ device: DeviceID, _ me: DeviceID, _ document: TripDocument) -> String {
+        device == me ? "you (\(document.deviceName(device)))" : document.deviceName(device)
+    }
+
+    static func value(_ value: FieldValue) -> JSONValue {
+        switch value {
+        case .text(let text): return .optional(text)
+        case .time(nil): return .null
+        case .time(.date(let date)?): return ["date": .string(date.description)]
+        case .time(.local(let local, let zone)?): return ["local": .string(local.description), "zone": .string(zone)]
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import TripSync
+
+/// `tripsync init [--device-name NAME]`.
+enum InitCommand: Command {
+    static let name = "init"
+    static let summary = "create the home and this installation's device id (done on first use anyway)"
+    static let help = """
+        usage: tripsync init [--device-name NAME]
+
+        Creates the home (--home, $TRIPSYNC_HOME or ~/.tripsync) and this installation's device
+        identity. With --device-name, names (or renames) this device, e.g. "Sam's laptop".
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--device-name"])
+        try parser.parse(arguments)
+        guard parser.positionals.isEmpty else { throw CLIError.usage("init takes no arguments", command: name) }
+        let home = HomeAccess.home(global)
+        let lock = try HomeLockAccess.take(home)
+        var identity = try HomeAccess.identity(global)
+        if let deviceName = parser.value("--device-name") {
+            identity.name = try InputParser.text(deviceName, option: "--device-name", max: 200, command: name, allowEmpty: false)
+            do { try home.save(identity) } catch { throw CLIError.refused("\(home.path): cannot save: \(error)") }
+        }
+        withExtendedLifetime(lock) {}
+        Console.out("home \(home.path)")
+        Console.out("device \(identity.deviceID) (\(identity.name))")
+    }
+}
+
+/// Takes a home's lock for commands that do not open a trip.
+enum HomeLockAccess {
+    static func take(_ home: Home) throws -> HomeLock {
+        do { return try HomeLock(home: home) } catch { throw CLIError.refused("\(error)") }
+    }
+}

@@ -1,0 +1,34 @@
+import TripSync
+
+/// `tripsync move ITEM (--after ID | --before ID | --first | --last)`.
+enum MoveCommand: Command {
+    static let name = "move"
+    static let summary = "give an item a new order key between its neighbours"
+    static let help = """
+        usage: tripsync move ITEM (--after ID | --before ID | --first | --last) [--trip T]
+
+        Writes a new sortKey between the neighbours, so the item sorts there among items of the
+        same day and time (timed items still sort by their instant first).
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--after", "--before", "--trip"], flags: ["--first", "--last"])
+        try parser.parse(arguments)
+        guard parser.positionals.count == 1, let selector = parser.positionals.first else {
+            throw CLIError.usage("move needs exactly one ITEM", command: name)
+        }
+        let choices = [parser.value("--after") != nil, parser.value("--before") != nil, parser.has("--first"), parser.has("--last")]
+        guard choices.filter({ $0 }).count == 1 else {
+            throw CLIError.usage("move needs exactly one of --after ID, --before ID, --first, --last", command: name)
+        }
+        try Session.edit(global, trip: parser.value("--trip")) { replica in
+            let id = try ItemSelector.resolve(selector, in: replica.document)
+            let key = try Placement.key(
+                after: parser.value("--after"), before: parser.value("--before"), last: parser.has("--last"), in: replica.document, moving: id)
+            let now = Session.now
+            let changed = try Session.attempt { try replica.document.set(.sortKey, of: id, to: .text(key), hlc: &replica.clock, now: now) }
+            return (changed, ())
+        }
+        Console.out("saved")
+    }
+}

@@ -1,0 +1,28 @@
+import TripSync
+
+/// `tripsync restore ITEM`.
+enum RestoreCommand: Command {
+    static let name = "restore"
+    static let summary = "bring a deleted item back with everything it held"
+    static let help = """
+        usage: tripsync restore ITEM [--trip T]
+
+        Brings a deleted item back: every field is written anew (edits made while it was deleted
+        included), so it returns whole on every replica.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip"])
+        try parser.parse(arguments)
+        guard parser.positionals.count == 1, let selector = parser.positionals.first else {
+            throw CLIError.usage("restore needs exactly one ITEM", command: name)
+        }
+        let title: String = try Session.edit(global, trip: parser.value("--trip")) { replica in
+            let id = try ItemSelector.resolve(selector, in: replica.document, live: false, deleted: true)
+            let now = Session.now
+            try Session.attempt { try replica.document.restoreItem(id, hlc: &replica.clock, now: now) }
+            return (true, replica.document.items[id]?.title?.value ?? "")
+        }
+        Console.out("restored \"\(title)\"")
+    }
+}

@@ -1,0 +1,58 @@
+import TripSync
+
+/// `tripsync status [--json]`.
+enum StatusCommand: Command {
+    static let name = "status"
+    static let summary = "unpublished changes, conflicts, what each device has seen, tombstones near retention"
+    static let help = """
+        usage: tripsync status [--json] [--trip T]
+
+        Says what each change of this device has reached: only this device (not yet published
+        to a shared folder), published, and seen by each other device (by their published files),
+        plus conflicts and deleted items whose body is close to the 90-day retention.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
+        try parser.parse(arguments)
+        let replica = try Session.open(global, trip: parser.value("--trip"))
+        let document = replica.document
+        let me = replica.identity.deviceID
+        let now = UTCTimestamp(secondsSinceEpoch: Int64(Session.now / 1000))
+        let status = DeliveryStatus(document, me: me, now: now)
+        if parser.has("--json") {
+            Console.out(
+                JSONValue.object([
+                    "tripId": .string(document.tripID.description), "device": .string(me.description),
+                    "changes": .int(Int64(status.ours)), "unpublished": .int(Int64(status.unpublished)),
+                    "conflicts": .int(Int64(status.conflicts)),
+                    "devices": .array(
+                        status.devices.map { device in
+                            [
+                                "device": .string(device.id.description), "name": .string(device.name),
+                                "seenOursUpTo": .int(Int64(device.seenOursUpTo)), "missingOurs": .int(Int64(device.missingOurs)),
+                                "lastPublished": device.lastPublished.map { .string($0.description) } ?? .null,
+                            ]
+                        }),
+                    "nearRetention": .array(status.nearRetention.map { ["item": .string($0.id.description), "compactableFrom": .string($0.from.description)] }),
+                ]).text)
+            return
+        }
+        Console.out("\(document.trip.name.value) on \(replica.identity.name) (device \(me.description.prefix(8)))")
+        if status.unpublished == 0 {
+            Console.out("  all \(plural(status.ours, "change")) of this device are published")
+        } else {
+            Console.out("  \(plural(status.unpublished, "change")) only on this device (not yet published: tripsync sync FOLDER)")
+        }
+        Console.out("  \(plural(status.conflicts, "conflict"))" + (status.conflicts > 0 ? ": tripsync conflicts" : ""))
+        if status.devices.isEmpty { Console.out("  no other device known yet") }
+        for device in status.devices {
+            let seen = device.missingOurs == 0 ? "has seen all your changes" : "has not seen \(plural(device.missingOurs, "change")) of yours"
+            let when = device.lastPublished.map { "; last published \($0)" } ?? "; has not published yet"
+            Console.out("  \(device.name): \(seen)\(when)")
+        }
+        for entry in status.nearRetention {
+            Console.out("  deleted \"\(entry.title ?? "item")\" may be compacted from \(entry.from) (its body goes once every device has seen the delete)")
+        }
+    }
+}
