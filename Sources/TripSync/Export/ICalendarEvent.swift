@@ -4,7 +4,7 @@
 /// - Timed start in a known zone: `DTSTART;TZID=zone:local`. A timed end gets its own TZID (a
 ///   Lisbon → New York flight ends in New York); an end that is a day means "until that day is
 ///   over": midnight after it, in the start's zone. No end: no DTEND (RFC 5545: the event is the
-///   start instant).
+///   start instant). A time in a DST gap is written moved forward by the gap, with a notice.
 /// - A day: `DTSTART;VALUE=DATE:day`, `DTEND;VALUE=DATE:` the day after the end's day (the end's
 ///   date when the end is timed), or the day after the start with no end.
 /// - A zone this machine does not know: DTSTART and DTEND become floating local times (RFC 5545
@@ -50,11 +50,13 @@ struct ICalendarEvent {
             let startInstant = zones.resolve(startLocal, zone: startZone)
             let endInstant = endLocal.flatMap { zones.resolve($0, zone: endZone) }
             if let startInstant, endLocal == nil || endInstant != nil {
-                timeLines.append("DTSTART;TZID=\(startZone):" + ICalendarValue.dateTime(startLocal))
+                let writtenStart = Self.existing(startLocal, zone: startZone, startInstant, notices: &notices)
+                timeLines.append("DTSTART;TZID=\(startZone):" + ICalendarValue.dateTime(writtenStart))
                 zoneUses.append((startZone, startInstant.secondsSinceEpoch))
                 if let endLocal, let endInstant {
                     if endInstant.secondsSinceEpoch > startInstant.secondsSinceEpoch {
-                        timeLines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(endLocal))
+                        let writtenEnd = Self.existing(endLocal, zone: endZone, endInstant, notices: &notices)
+                        timeLines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(writtenEnd))
                         zoneUses.append((endZone, endInstant.secondsSinceEpoch))
                     } else {
                         notices.append(Self.droppedEndNotice(end))
@@ -111,6 +113,19 @@ struct ICalendarEvent {
         }
         lines.append("END:VEVENT")
         self.lines = lines
+    }
+
+    /// The local time to write for a resolved time: itself, or for a time in a DST gap the
+    /// existing local time of its instant (moved forward by the gap), with a notice. Every
+    /// reader then lands on the same instant, even one that does not apply RFC 5545's gap rule.
+    static func existing(
+        _ local: LocalDateTime, zone: String, _ resolved: ResolvedInstant, notices: inout [String]
+    ) -> LocalDateTime {
+        guard case .gap = resolved.resolution,
+            let moved = ICalendarValue.localDateTime(wallSeconds: resolved.secondsSinceEpoch + Int64(resolved.offsetSeconds))
+        else { return local }
+        notices.append("[TripSync] \(local) does not exist in \(zone) (the clocks skip it); written as \(moved).")
+        return moved
     }
 
     /// DTSTAMP: the newest rev counter of the item's registers (winners and conflicts) as

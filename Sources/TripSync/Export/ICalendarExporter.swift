@@ -19,9 +19,11 @@ import Foundation
 ///   own zone (`DTEND;TZID=America/New_York:20270610T130000` for a flight). An end that is a day
 ///   becomes midnight after that day in the start's zone. With no end there is no DTEND and no
 ///   DURATION: RFC 5545 then reads the event as the start instant, and nothing is invented.
-///   A local time in a DST gap or overlap is written as stored; RFC 5545 reads it exactly as
-///   `ZoneRules` does (a gap time with the offset before the gap, an overlap time as the first
-///   occurrence).
+///   A local time in a DST overlap is written as stored: RFC 5545 reads it as the first
+///   occurrence, as `ZoneRules` does. A local time in a DST gap (which RFC 5545 reads with the
+///   offset before the gap, as `ZoneRules` does) is written as the existing local time of that
+///   instant, moved forward by the gap, so readers that skip RFC 5545's gap rule agree, and
+///   DESCRIPTION says so.
 /// - A date-only item is an all-day event: `DTSTART;VALUE=DATE:20270610` and `DTEND;VALUE=DATE:`
 ///   the day after its last day (the end's date, or the start's date when there is no end).
 /// - A zone unknown to this machine: no VTIMEZONE can be written for it, so the event's DTSTART

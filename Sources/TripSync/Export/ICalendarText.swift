@@ -29,24 +29,36 @@ public enum ICalendarText {
 
     /// Folds one content line (given without its line break) into physical lines of at most
     /// 75 octets joined by CRLF plus one space; a continuation line's leading space counts
-    /// toward its 75. A UTF-8 sequence is never split.
+    /// toward its 75. Lines break between characters (grapheme clusters), so a UTF-8 sequence is
+    /// never split and neither is an emoji or a letter with its accents; only a cluster longer
+    /// than a whole line is broken, between its Unicode scalars.
     public static func fold(_ line: String) -> String {
-        let bytes = Array(line.utf8)
-        guard bytes.count > maxLineOctets else { return line }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + bytes.count / 36 + 3)
-        var start = 0
-        var limit = maxLineOctets
-        while start < bytes.count {
-            var end = min(start + limit, bytes.count)
-            // Back up while the byte at `end` continues a multi-byte sequence.
-            while end < bytes.count, end > start + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-            if start > 0 { output += [0x0D, 0x0A, 0x20] }
-            output += bytes[start..<end]
-            start = end
-            limit = maxLineOctets - 1
+        guard line.utf8.count > maxLineOctets else { return line }
+        var output = ""
+        output.reserveCapacity(line.utf8.count + line.utf8.count / 36 + 3)
+        var used = 0  // octets on the current physical line
+        for character in line {
+            let size = character.utf8.count
+            if used + size > maxLineOctets, size < maxLineOctets {
+                output += "\r\n "
+                used = 1
+            }
+            if used + size <= maxLineOctets {
+                output.append(character)
+                used += size
+                continue
+            }
+            for scalar in character.unicodeScalars {
+                let width = UTF8.width(scalar)
+                if used + width > maxLineOctets {
+                    output += "\r\n "
+                    used = 1
+                }
+                output.unicodeScalars.append(scalar)
+                used += width
+            }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Undoes folding: removes every CRLF that is followed by a space or a tab, together with
