@@ -21,6 +21,7 @@ enum Registry {
         ResolveCommand.self,
         StatusCommand.self,
         ExportCommand.self,
+        SyncCommand.self,
         BackupCommand.self,
         ImportCommand.self,
         ValidateCommand.self,

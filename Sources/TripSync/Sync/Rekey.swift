@@ -1,0 +1,80 @@
+/// Re-keying after a device fork (DESIGN.md section 2): a cloned home or a replica restored from
+/// an old copy wrote under our device id with counters we also used.
+public enum Rekey {
+    /// Moves every value of ours (device `old`) that `input` does not hold under the same dot
+    /// with the same value to a new dot of `new`, then merges `input` treating its `old` dots as
+    /// unseen, so the other copy's writes under the old id survive too. A spurious conflict is
+    /// possible; a loss is not.
+    public static func merge(
+        _ ours: TripDocument, with input: TripDocument, old: DeviceID, new: DeviceID, clock: inout HybridLogicalClock, now: UInt64
+    ) throws -> TripDocument {
+        var document = ours
+        let held = heldDots(input)
+        func restamp<V>(_ register: Register<V>?, in item: String) throws -> Register<V>? {
+            guard let register else { return nil }
+            var versions: [Versioned<V>] = []
+            for version in register.versions {
+                if version.rev.device == old, held[version.rev]?.contains(AnyHashable(version.value)) != true {
+                    guard let counter = clock.next(nowMilliseconds: now) else {
+                        throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock")
+                    }
+                    let rev = Rev(counter: counter, device: new)
+                    document.clock.include(rev)
+                    versions.append(Versioned(value: version.value, rev: rev))
+                } else {
+                    versions.append(version)
+                }
+            }
+            return Register(versions: versions)
+        }
+        func restampItem(_ item: ItemFields) throws -> ItemFields {
+            ItemFields(
+                title: try restamp(item.title, in: ""), sortKey: try restamp(item.sortKey, in: ""), start: try restamp(item.start, in: ""),
+                end: try restamp(item.end, in: ""), place: try restamp(item.place, in: ""), note: try restamp(item.note, in: ""))
+        }
+        if let name = try restamp(document.trip.name, in: "") { document.trip.name = name }
+        for (id, info) in document.devices {
+            if let name = try restamp(info.name, in: "") { document.devices[id] = DeviceInfo(name: name) }
+        }
+        for (id, item) in document.items { document.items[id] = try restampItem(item) }
+        for (id, tombstone) in document.tombstones {
+            let deleted = try restamp(tombstone.deleted, in: "") ?? tombstone.deleted
+            document.tombstones[id] = Tombstone(deleted: deleted, item: try restampItem(tombstone.item))
+        }
+        // Merge with our claim on the old id withdrawn, so the other copy's old-id writes count as unseen.
+        let claimed = document.clock[old]
+        var withdrawn = document
+        withdrawn.clock[old] = 0
+        withdrawn.deviceID = new
+        var merged = try DocumentMerger.merge(withdrawn, input, writer: new)
+        merged.clock[old] = max(merged.clock[old], claimed)
+        // Our device entry moves to the new id under a new write.
+        if let info = merged.devices[old], merged.devices[new] == nil, let counter = clock.next(nowMilliseconds: now) {
+            let rev = Rev(counter: counter, device: new)
+            merged.clock.include(rev)
+            merged.devices[new] = DeviceInfo(name: Register(value: info.name.value, rev: rev))
+        }
+        return merged
+    }
+
+    /// Every dot of a document with its value, per register value (for "holds the same dot with
+    /// the same value").
+    static func heldDots(_ document: TripDocument) -> [Rev: Set<AnyHashable>] {
+        var result: [Rev: Set<AnyHashable>] = [:]
+        func add<V>(_ register: Register<V>?) {
+            guard let register else { return }
+            for version in register.versions { result[version.rev, default: []].insert(AnyHashable(version.value)) }
+        }
+        add(document.trip.name)
+        for info in document.devices.values { add(info.name) }
+        func addItem(_ item: ItemFields) {
+            add(item.title); add(item.sortKey); add(item.start); add(item.end); add(item.place); add(item.note)
+        }
+        for item in document.items.values { addItem(item) }
+        for tombstone in document.tombstones.values {
+            add(tombstone.deleted)
+            addItem(tombstone.item)
+        }
+        return result
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a home remembers between syncs: the files already merged (so unchanged ones are not
+/// parsed again) and, per trip, the bytes it last published (so a file of ours changed by
+/// someone else is noticed). Stored in `HOME/sync-state.json`; losing it only costs a re-read.
+struct SyncState {
+    struct FileStamp: Equatable {
+        var size: Int64
+        var modified: Int64
+        var inode: UInt64
+    }
+
+    struct Seen {
+        var stamp: FileStamp
+        var clock: VersionVector
+    }
+
+    var files: [String: Seen] = [:]
+    var published: [String: String] = [:]  // published path → SHA-256 of the bytes
+
+    static func path(_ home: Home) -> String { home.path + "/sync-state.json" }
+
+    static func load(_ home: Home) -> SyncState {
+        var state = SyncState()
+        guard let bytes = try? FileIO.readFile(path(home), maxBytes: 64 << 20), let json = try? JSONValue.parse(bytes) else { return state }
+        if case .object(let files)? = json["files"] {
+            for (file, entry) in files {
+                guard let size = entry["size"]?.intValue, let modified = entry["modified"]?.intValue, let inode = entry["inode"]?.intValue,
+                    case .object(let clock)? = entry["clock"]
+                else { continue }
+                var vector = VersionVector()
+                for (device, counter) in clock {
+                    if let id = Identifier(device), let value = counter.intValue, value > 0 { vector[id] = UInt64(value) }
+                }
+                state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(inode)), clock: vector)
+            }
+        }
+        if case .object(let published)? = json["published"] {
+            for (file, hash) in published { if let hash = hash.stringValue { state.published[file] = hash } }
+        }
+        return state
+    }
+
+    func save(_ home: Home) throws {
+        var files: [String: JSONValue] = [:]
+        for (file, seen) in self.files {
+            var clock: [String: JSONValue] = [:]
+            for (device, counter) in seen.clock.entries { clock[device.description] = .int(Int64(counter)) }
+            files[file] = [
+                "size": .int(seen.stamp.size), "modified": .int(seen.stamp.modified), "inode": .int(Int64(bitPattern: seen.stamp.inode)),
+                "clock": .object(clock),
+            ]
+        }
+        let json: JSONValue = ["files": .object(files), "published": .object(published.mapValues { .string($0) })]
+        try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: SyncState.path(home), mode: 0o600)
+    }
+
+    /// The size, modification time (ns) and inode of a path, without following links.
+    static func stamp(_ path: String) -> (FileStamp, isRegular: Bool, isLink: Bool, isFolder: Bool)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        #if canImport(Darwin)
+            let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+            let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        return (
+            FileStamp(size: Int64(info.st_size), modified: modified, inode: UInt64(info.st_ino)), kind == S_IFREG, kind == S_IFLNK,
+            kind == S_IFDIR
+        )
+    }
+}
