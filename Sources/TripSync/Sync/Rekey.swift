@@ -1,20 +1,23 @@
 /// Re-keying after a device fork (DESIGN.md section 2): a cloned home or a replica restored from
 /// an old copy wrote under our device id with counters we also used.
 public enum Rekey {
-    /// Moves every value of ours (device `old`) that `input` does not hold under the same dot
-    /// with the same value to a new dot of `new`, then merges `input` treating its `old` dots as
-    /// unseen, so the other copy's writes under the old id survive too. A spurious conflict is
-    /// possible; a loss is not.
+    /// Moves every value of ours (device `old`) written after the split that `input` does not
+    /// hold under the same dot with the same value to a new dot of `new`, then merges `input`
+    /// treating its `old` dots after the split as unseen, so the other copy's writes under the
+    /// old id survive too. The split is the last state of ours both copies share: our last
+    /// published clock (`acks[old][old]`), or 0 when unknown. A spurious conflict is possible;
+    /// a loss is not.
     public static func merge(
         _ ours: TripDocument, with input: TripDocument, old: DeviceID, new: DeviceID, clock: inout HybridLogicalClock, now: UInt64
     ) throws -> TripDocument {
         var document = ours
+        let split = min(ours.acks[old]?[old] ?? 0, input.clock[old])
         let held = heldDots(input)
         func restamp<V>(_ register: Register<V>?, in item: String) throws -> Register<V>? {
             guard let register else { return nil }
             var versions: [Versioned<V>] = []
             for version in register.versions {
-                if version.rev.device == old, held[version.rev]?.contains(AnyHashable(version.value)) != true {
+                if version.rev.device == old, version.rev.counter > split, held[version.rev]?.contains(AnyHashable(version.value)) != true {
                     guard let counter = clock.next(nowMilliseconds: now) else {
                         throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock")
                     }
@@ -44,7 +47,7 @@ public enum Rekey {
         // Merge with our claim on the old id withdrawn, so the other copy's old-id writes count as unseen.
         let claimed = document.clock[old]
         var withdrawn = document
-        withdrawn.clock[old] = 0
+        withdrawn.clock[old] = split
         withdrawn.deviceID = new
         var merged = try DocumentMerger.merge(withdrawn, input, writer: new)
         merged.clock[old] = max(merged.clock[old], claimed)
