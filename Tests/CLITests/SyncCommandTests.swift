@@ -182,4 +182,34 @@ import Testing
         for value in ["Alex's title", "Clone's note", "Clone's place"] { #expect(shown.contains(value), "lost \(value)") }
         #expect(try laptops.run("alex", ["conflicts"]).stdout == "no conflicts\n", "values both copies shared are not resurrected")
     }
+
+    @Test func watchResyncsOnChangeAndStopsCleanlyOnSIGINT() throws {
+        let laptops = Laptops()
+        defer { laptops.cleanUp() }
+        let (_, items) = try laptops.setUp(["alex", "sam"])
+        _ = try laptops.sync("alex")
+        _ = try laptops.sync("sam")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["--home", laptops.home("alex"), "sync", laptops.folder, "--watch"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        usleep(700_000)
+        _ = try laptops.run("sam", ["edit", items[0], "--title", "Edited on Sam's laptop"])
+        _ = try laptops.sync("sam")
+        var seen = false
+        for _ in 0..<100 where !seen {
+            usleep(100_000)
+            seen = (try? laptops.run("alex", ["show"]).stdout.contains("Edited on Sam's laptop")) ?? false
+        }
+        #expect(seen, "the watching sync merged Sam's change by itself")
+        kill(process.processIdentifier, SIGINT)
+        for _ in 0..<50 where process.isRunning { usleep(100_000) }
+        #expect(!process.isRunning, "stopped on SIGINT")
+        if !process.isRunning {
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        }
+    }
 }

@@ -14,6 +14,25 @@ public struct DeliveryStatus: Sendable {
         public var lastPublished: UTCTimestamp?
     }
 
+    /// One change of ours: which field it wrote, whether it is published, who has seen it.
+    public struct Change: Hashable, Sendable {
+        /// The item (nil for the trip name or a device name).
+        public var item: ItemID?
+        /// The item's title (or the trip's name).
+        public var title: String
+        /// The field written.
+        public var field: String
+        /// The dot of the write.
+        public var rev: Rev
+        /// Whether our last published file holds it.
+        public var published: Bool
+        /// The other devices whose published files hold it.
+        public var seenBy: [DeviceID]
+    }
+
+    /// Our changes, newest first.
+    public var changes: [Change] = []
+
     /// Our changes (register writes) not in our last published file.
     public var unpublished: Int
     /// Our changes in all.
@@ -28,21 +47,33 @@ public struct DeliveryStatus: Sendable {
     /// Computes the status of `document` for `me` at `now`.
     public init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard, soonDays: Int64 = 14) {
         var counters: [UInt64] = []
-        func collect<V>(_ register: Register<V>?) {
+        var found: [(item: ItemID?, title: String, field: String, rev: Rev)] = []
+        func collect<V>(_ register: Register<V>?, _ item: ItemID?, _ title: String, _ field: String) {
             guard let register else { return }
-            for version in register.versions where version.rev.device == me { counters.append(version.rev.counter) }
+            for version in register.versions where version.rev.device == me {
+                counters.append(version.rev.counter)
+                found.append((item, title, field, version.rev))
+            }
         }
-        collect(document.trip.name)
-        for info in document.devices.values { collect(info.name) }
-        for item in document.items.values {
-            collect(item.title); collect(item.sortKey); collect(item.start); collect(item.end); collect(item.place); collect(item.note)
+        func fields(_ item: ItemFields, _ id: ItemID) {
+            let title = item.title?.value ?? "(deleted item)"
+            collect(item.title, id, title, "title"); collect(item.sortKey, id, title, "order"); collect(item.start, id, title, "start")
+            collect(item.end, id, title, "end"); collect(item.place, id, title, "place"); collect(item.note, id, title, "note")
         }
-        for tombstone in document.tombstones.values {
-            collect(tombstone.deleted)
-            let item = tombstone.item
-            collect(item.title); collect(item.sortKey); collect(item.start); collect(item.end); collect(item.place); collect(item.note)
+        collect(document.trip.name, nil, document.trip.name.value, "trip name")
+        for info in document.devices.values { collect(info.name, nil, info.name.value, "device name") }
+        for (id, item) in document.items { fields(item, id) }
+        for (id, tombstone) in document.tombstones {
+            collect(tombstone.deleted, id, tombstone.item.title?.value ?? "(deleted item)", "delete")
+            fields(tombstone.item, id)
         }
         let published = document.acks[me]?[me] ?? 0
+        let others = document.acks.filter { $0.key != me }
+        changes = found.sorted { $0.rev > $1.rev }.map { change in
+            Change(
+                item: change.item, title: change.title, field: change.field, rev: change.rev, published: change.rev.counter <= published,
+                seenBy: others.filter { $0.value.sees(change.rev) }.map(\.key).sorted())
+        }
         ours = counters.count
         unpublished = counters.filter { $0 > published }.count
         let known = Set(document.devices.keys).union(document.clock.entries.keys).union(document.acks.keys).subtracting([me])

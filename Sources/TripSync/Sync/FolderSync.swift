@@ -29,6 +29,9 @@ public struct SyncReport: Sendable {
     public var removed: [String] = []
     /// Set when a fork was found and this installation took a new device id.
     public var rekeyed: (old: DeviceID, new: DeviceID, reason: String)?
+
+    /// An empty report.
+    public init() {}
 }
 
 /// Sync with a shared folder (DESIGN.md section 3): `FOLDER/<tripId>/<deviceId>.trip.json.gz`,
@@ -57,12 +60,17 @@ public struct FolderSync {
         var report = SyncReport()
         var state = SyncState.load(home)
         var identity = try home.identity()
+        let identityAtStart = identity
+        defer { _ = identityAtStart }
         guard let (_, _, _, isFolder) = SyncState.stamp(folder), isFolder else {
             throw FileSystemError(path: folder, message: "is not a folder, expected the shared folder (Dropbox, Syncthing, a NAS, a USB stick)")
         }
-        var trips: [TripID: TripDocument] = [:]
-        for loaded in try home.trips(reader: reader) { trips[loaded.document.tripID] = loaded.document }
-        var tripIDs = Set(trips.keys)
+        // Trips of the home, by file name; parsed only when something may have changed.
+        var tripIDs = Set(
+            ((try? FileManager.default.contentsOfDirectory(atPath: home.tripsPath)) ?? []).compactMap { name -> TripID? in
+                guard name.hasSuffix(".trip.json.gz") else { return nil }
+                return Identifier(String(name.dropLast(".trip.json.gz".count)))
+            })
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in entries.sorted() {
             guard let id = Identifier(name) else { continue }
@@ -73,10 +81,47 @@ public struct FolderSync {
             tripIDs.insert(id)
         }
         for tripID in tripIDs.sorted() {
-            try syncTrip(tripID, local: trips[tripID], identity: &identity, state: &state, report: &report, now: now)
+            if unchanged(tripID, identity: identity, state: state, report: &report) { continue }
+            let localPath = LocalReplica.path(in: home, tripID: tripID)
+            var local: TripDocument?
+            if FileManager.default.fileExists(atPath: localPath) {
+                do {
+                    local = try reader.read(path: localPath).document
+                } catch {
+                    report.skipped.append(.init(file: localPath, reason: "this home's own replica is unreadable: \(error.errors.first.map { "\($0)" } ?? "\(error)"); not synced"))
+                    continue
+                }
+            }
+            try syncTrip(tripID, local: local, identity: &identity, state: &state, report: &report, now: now)
         }
         try state.save(home)
         return report
+    }
+
+    /// True (with every file reported unchanged) when neither the home's replica nor any file of
+    /// the trip folder changed since the last sync: nothing is parsed.
+    private func unchanged(_ tripID: TripID, identity: DeviceIdentity, state: SyncState, report: inout SyncReport) -> Bool {
+        let localPath = LocalReplica.path(in: home, tripID: tripID)
+        guard let local = state.files[localPath], let (stamp, _, _, _) = SyncState.stamp(localPath), stamp == local.stamp else { return false }
+        let tripFolder = folder + "/\(tripID)"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: tripFolder) else { return false }
+        var files: [String] = []
+        var sawOwn = false
+        for name in names {
+            let path = tripFolder + "/" + name
+            switch FolderSync.classify(name, me: identity.deviceID) {
+            case .temporary, .notTrip, .ownCopy: return false
+            case .own: sawOwn = true
+            case .other: break
+            }
+            guard let seen = state.files[path], let (stamp, _, _, _) = SyncState.stamp(path), stamp == seen.stamp,
+                local.clock.covers(seen.clock)
+            else { return false }
+            files.append(path)
+        }
+        guard sawOwn else { return false }
+        report.unchanged += files.sorted()
+        return true
     }
 
     private enum FileKind {
@@ -203,9 +248,14 @@ public struct FolderSync {
         try replica.registerDevice(now: now)
         replica.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
         replica.document.acknowledgeOwnState()
-        try replica.save()
+        var stored = local
+        stored?.deviceID = replica.document.deviceID
+        if stored != replica.document || identity != replica.identity {
+            try replica.save()
+        }
         identity = replica.identity
         document = replica.document
+        if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
         let published = tripFolder + "/\(identity.deviceID).trip.json.gz"
         let bytes = try document.gzipData()
         if FileManager.default.contents(atPath: published).map(Array.init) != bytes {

@@ -31,7 +31,7 @@ enum AddCommand: Command {
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", max: 10_000, allowNewlines: true, command: name) }
         let id = Identifier.random()
         try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let defaultZone = replica.home.defaultZone(for: replica.document.tripID)
+            let defaultZone = replica.home.defaultZone(for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
             let zone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) } ?? defaultZone
             let start = try StartInput.parse(day: parser.value("--day"), at: parser.value("--at"), zone: zone, command: name)
             let endZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) } ?? start?.zone ?? zone
@@ -71,6 +71,14 @@ enum StartInput {
 
 /// Chooses order keys for `--after`, `--before`, `--first`, `--last`.
 enum Placement {
+    /// The zone most items start in (ties: the id that sorts first): the default for a home that
+    /// joined a trip and so has no zone of its own set.
+    static func mostUsedZone(in document: TripDocument) -> String? {
+        var counts: [String: Int] = [:]
+        for item in document.items.values { if let zone = item.start?.value?.zone { counts[zone, default: 0] += 1 } }
+        return counts.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key
+    }
+
     static func key(after: String?, before: String?, last: Bool, in document: TripDocument, moving: ItemID?) throws -> String {
         let ordered = document.items.filter { $0.key != moving }
             .compactMap { entry in entry.value.sortKey.map { (id: entry.key, key: $0.value) } }

@@ -42,7 +42,7 @@ enum EditCommand: Command {
                 let currentLocal: LocalDateTime? = { if case .local(let local, _)? = current { return local } else { return nil } }()
                 let dayText = day ?? current?.localDate.description
                 let atText = at ?? currentLocal.map { pad2($0.hour) + ":" + pad2($0.minute) }
-                let zone = zoneOption ?? current?.zone ?? replica.home.defaultZone(for: replica.document.tripID)
+                let zone = zoneOption ?? current?.zone ?? replica.home.defaultZone(for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
                 guard dayText != nil else { throw CLIError.usage("the item has no day yet: give --day", command: name) }
                 writes.append((.start, .time(try StartInput.parse(day: dayText, at: atText, zone: zone, command: name))))
             }

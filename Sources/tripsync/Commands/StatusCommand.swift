@@ -34,6 +34,14 @@ enum StatusCommand: Command {
                                 "lastPublished": device.lastPublished.map { .string($0.description) } ?? .null,
                             ]
                         }),
+                    "recentChanges": .array(
+                        status.changes.prefix(50).map { change in
+                            [
+                                "item": change.item.map { .string($0.description) } ?? .null, "field": .string(change.field),
+                                "title": .string(change.title), "published": .bool(change.published),
+                                "seenBy": .array(change.seenBy.map { .string($0.description) }),
+                            ]
+                        }),
                     "nearRetention": .array(status.nearRetention.map { ["item": .string($0.id.description), "compactableFrom": .string($0.from.description)] }),
                 ]).text)
             return
@@ -50,6 +58,20 @@ enum StatusCommand: Command {
             let seen = device.missingOurs == 0 ? "has seen all your changes" : "has not seen \(plural(device.missingOurs, "change")) of yours"
             let when = device.lastPublished.map { "; last published \($0)" } ?? "; has not published yet"
             Console.out("  \(device.name): \(seen)\(when)")
+        }
+        if !status.changes.isEmpty {
+            Console.out("  recent changes of this device:")
+            for change in status.changes.prefix(10) {
+                let reach: String
+                if !change.published {
+                    reach = "only on this device"
+                } else if change.seenBy.isEmpty {
+                    reach = "published, not yet seen by another device"
+                } else {
+                    reach = "seen by " + change.seenBy.map { document.deviceName($0) }.joined(separator: ", ")
+                }
+                Console.out("    \(change.field) of \"\(change.title)\": \(reach)")
+            }
         }
         for entry in status.nearRetention {
             Console.out("  deleted \"\(entry.title ?? "item")\" may be compacted from \(entry.from) (its body goes once every device has seen the delete)")

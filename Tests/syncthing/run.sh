@@ -1,0 +1,508 @@
+#!/usr/bin/env bash
+# A real Syncthing pair (issue 6): two Syncthing daemons on 127.0.0.1, each with its own
+# folder, paired through their REST API; home A syncs with folder A, home B with folder B,
+# Syncthing carries the files between the folders. Both homes must converge, and a Syncthing
+# conflict copy must be merged and then removed by the home it belongs to.
+#
+# Usage: Tests/syncthing/run.sh          (TRIPSYNC=path/to/tripsync to pick the binary;
+#                                          default .build/debug/tripsync in the package root)
+#        KEEP_TMP=1 keeps the temp dir;  ST_WAIT=SECONDS bounds every wait (default 120).
+#
+# No outside network: the daemons listen on loopback ports only; global and local discovery,
+# relays, NAT, usage and crash reporting and upgrades are all off. Output: PASS/FAIL per check,
+# then one line "N passed, M failed"; exit 0 only when nothing failed.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TRIPSYNC=${TRIPSYNC:-.build/debug/tripsync}
+case $TRIPSYNC in /*) ;; *) TRIPSYNC=$ROOT/$TRIPSYNC ;; esac
+WAIT=${ST_WAIT:-120}
+FOLDER_ID=tripsync-test
+STARTED=$SECONDS
+
+PASSED=0
+FAILED=0
+TMP=
+PIDS=()
+
+log() { printf '%s\n' "--- $*"; }
+pass() { PASSED=$((PASSED + 1)); printf 'PASS  %s\n' "$1"; }
+fail() { FAILED=$((FAILED + 1)); printf 'FAIL  %s\n' "$1"; [ $# -gt 1 ] && printf '      %s\n' "${@:2}"; return 0; }
+# check NAME COMMAND...: PASS when the command succeeds.
+check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+
+summary() {
+    printf '%s passed, %s failed\n' "$PASSED" "$FAILED"
+}
+
+dump_logs() {
+    local side
+    for side in A B; do
+        if [ -n "$TMP" ] && [ -f "$TMP/st$side/syncthing.log" ]; then
+            echo "----- syncthing $side log (last 60 lines) -----"
+            tail -n 60 "$TMP/st$side/syncthing.log"
+        fi
+    done
+    if [ -n "$TMP" ]; then
+        for side in A B; do
+            [ -d "$TMP/$side" ] && { echo "----- folder $side -----"; (cd "$TMP/$side" && find . -path ./.stfolder -prune -o -type f -print | sort); }
+        done
+        for side in A B C; do
+            [ -s "$TMP/tripsync-$side.stderr" ] && { echo "----- tripsync home $side: commands and stderr (last 30 lines) -----"; tail -n 30 "$TMP/tripsync-$side.stderr"; }
+        done
+    fi
+    echo "----- end of logs -----"
+}
+
+# fatal MESSAGE...: a step the rest depends on failed; stop here.
+fatal() {
+    fail "$@"
+    dump_logs
+    summary
+    exit 1
+}
+
+# pids PID: the process and all its descendants (Syncthing may run a monitor process and a child).
+pids() {
+    local pid=$1 f line
+    echo "$pid"
+    for f in /proc/[0-9]*/stat; do
+        line=$(cat "$f" 2>/dev/null) || continue
+        line=${line##*) }
+        set -- $line
+        [ "${2:-}" = "$pid" ] && pids "${f//[^0-9]/}"
+    done
+}
+
+cleanup() {
+    local pid all=()
+    for pid in "${PIDS[@]}"; do all+=($(pids "$pid")); done
+    for pid in "${all[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${all[@]}"; do
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null
+    done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    if [ -n "$TMP" ] && [ -d "$TMP" ]; then
+        if [ "$FAILED" -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$TMP"; else echo "(temp dir kept: $TMP)"; fi
+    fi
+}
+trap cleanup EXIT
+trap 'fail "interrupted"; summary; exit 130' INT TERM
+
+# wait_until SECONDS DESCRIPTION COMMAND...: poll every 0.5 s; 0 when COMMAND succeeded in time.
+wait_until() {
+    local limit=$1 what=$2 deadline=$((SECONDS + $1))
+    shift 2
+    while :; do
+        "$@" && return 0
+        [ "$SECONDS" -ge "$deadline" ] && { echo "      timed out after ${limit}s waiting for: $what"; return 1; }
+        sleep 0.5
+    done
+}
+
+# json EXPRESSION: evaluate a Python expression on the JSON read from stdin (bound to `d`).
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); r=eval(sys.argv[1]); print(json.dumps(r) if isinstance(r,(dict,list)) else r)' "$1"; }
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# ---------------------------------------------------------------------------------------------
+# 1. Syncthing installed
+# ---------------------------------------------------------------------------------------------
+need_apt=()
+command -v syncthing >/dev/null 2>&1 || need_apt+=(syncthing)
+command -v curl >/dev/null 2>&1 || need_apt+=(curl)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    log "installing ${need_apt[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null 2>&1 ||
+        fatal "apt-get install -y ${need_apt[*]} (run apt-get update first)"
+fi
+command -v python3 >/dev/null 2>&1 || fatal "python3 is needed (JSON parsing, free ports)"
+ST_VERSION=$(syncthing --version 2>/dev/null | head -n 1)
+# The REST calls below (config/devices, config/folders, system/pause, db/scan) exist since 1.12.
+if [[ $ST_VERSION =~ ^syncthing\ v([0-9]+)\.([0-9]+) ]] &&
+    { [ "${BASH_REMATCH[1]}" -gt 1 ] || [ "${BASH_REMATCH[2]}" -ge 12 ]; }; then
+    pass "syncthing installed: $ST_VERSION"
+else
+    fatal "syncthing >= 1.12 installed" "found: ${ST_VERSION:-nothing}"
+fi
+
+if [ -z "${SYNCTHING_ONLY:-}" ]; then
+    [ -x "$TRIPSYNC" ] || fatal "tripsync binary at $TRIPSYNC" "build it first (swift build --product tripsync) or set TRIPSYNC"
+    "$TRIPSYNC" help sync >/dev/null 2>&1 || fatal "$TRIPSYNC has the sync command"
+    pass "tripsync binary: $TRIPSYNC"
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tripsync-syncthing.XXXXXX")
+mkdir -p "$TMP/A/.stfolder" "$TMP/B/.stfolder"
+
+# ---------------------------------------------------------------------------------------------
+# 2. Two daemons on loopback, paired through the REST API
+# ---------------------------------------------------------------------------------------------
+declare -A GUI LISTEN KEY ID
+for side in A B; do
+    GUI[$side]=$(free_port)
+    LISTEN[$side]=$(free_port)
+    KEY[$side]="tripsync-test-key-$side-$RANDOM$RANDOM"
+done
+[ "${GUI[A]}" != "${GUI[B]}" ] && [ "${LISTEN[A]}" != "${LISTEN[B]}" ] && [ "${GUI[A]}" != "${LISTEN[B]}" ] &&
+    [ "${LISTEN[A]}" != "${GUI[B]}" ] && [ "${GUI[A]}" != "${LISTEN[A]}" ] && [ "${GUI[B]}" != "${LISTEN[B]}" ] ||
+    fatal "four distinct free loopback ports" "${GUI[*]} ${LISTEN[*]}"
+
+# set_opt FILE TAG VALUE: replace the text of the first <TAG>…</TAG> (a generated config has one).
+set_opt() {
+    local file=$1 tag=$2 value=$3
+    grep -q "<$tag>" "$file" || { echo "      config.xml has no <$tag>"; return 1; }
+    sed -i "0,/<$tag>[^<]*<\/$tag>/s||<$tag>$value</$tag>|" "$file"
+}
+
+configure() { # configure SIDE
+    local side=$1 home=$TMP/st$1 cfg
+    cfg=$home/config.xml
+    syncthing generate --home "$home" --no-default-folder --skip-port-probing >"$home.generate.log" 2>&1 || {
+        cat "$home.generate.log"; return 1; }
+    ID[$side]=$(syncthing serve --home "$home" --device-id 2>/dev/null | tr -d '[:space:]')
+    [[ ${ID[$side]} =~ ^[A-Z0-9]{7}(-[A-Z0-9]{7}){7}$ ]] || { echo "      bad device id '${ID[$side]}'"; return 1; }
+    grep -q '<gui ' "$cfg" || { echo "      config.xml has no <gui> element"; return 1; }
+    sed -i "/<gui /,/<\/gui>/s|<address>[^<]*</address>|<address>127.0.0.1:${GUI[$side]}</address>|" "$cfg" &&
+        set_opt "$cfg" apikey "${KEY[$side]}" &&
+        set_opt "$cfg" listenAddress "tcp://127.0.0.1:${LISTEN[$side]}" &&
+        set_opt "$cfg" globalAnnounceEnabled false &&
+        set_opt "$cfg" localAnnounceEnabled false &&
+        set_opt "$cfg" relaysEnabled false &&
+        set_opt "$cfg" natEnabled false &&
+        set_opt "$cfg" startBrowser false &&
+        set_opt "$cfg" urAccepted -1 &&
+        set_opt "$cfg" crashReportingEnabled false &&
+        set_opt "$cfg" autoUpgradeIntervalH 0 &&
+        set_opt "$cfg" announceLANAddresses false &&
+        set_opt "$cfg" restartOnWakeup false &&
+        set_opt "$cfg" reconnectionIntervalS 2 &&
+        set_opt "$cfg" setLowPriority false
+}
+
+start_daemon() { # start_daemon SIDE
+    local side=$1 home=$TMP/st$1
+    STMONITORED=yes STNODEFAULTFOLDER=1 STNOUPGRADE=1 STNORESTART=1 HOME=$home \
+        syncthing serve --home "$home" --no-browser --no-restart --no-upgrade --no-default-folder \
+        --gui-address "http://127.0.0.1:${GUI[$side]}" --gui-apikey "${KEY[$side]}" \
+        --logflags=3 >"$home/syncthing.log" 2>&1 </dev/null &
+    PIDS+=($!)
+    eval "PID_$side=$!"
+}
+
+# api SIDE METHOD PATH [JSON]: one REST call; prints the body; fails on a transport or HTTP error.
+api() {
+    local side=$1 method=$2 path=$3
+    local args=(-sS -f --max-time 60 -X "$method" -H "X-API-Key: ${KEY[$side]}")
+    [ $# -ge 4 ] && args+=(-H 'Content-Type: application/json' --data-binary "$4")
+    curl "${args[@]}" "http://127.0.0.1:${GUI[$side]}/rest$path"
+}
+
+daemon_up() { api "$1" GET /system/ping 2>/dev/null | grep -q pong; }
+
+for side in A B; do
+    mkdir -p "$TMP/st$side"
+    configure "$side" || fatal "syncthing $side: generate and configure $TMP/st$side/config.xml"
+done
+for side in A B; do start_daemon "$side"; done
+for side in A B; do
+    wait_until "$WAIT" "syncthing $side REST API on 127.0.0.1:${GUI[$side]}" daemon_up "$side" ||
+        fatal "syncthing $side started, REST API answers on 127.0.0.1:${GUI[$side]}"
+done
+pass "both daemons up (REST on 127.0.0.1:${GUI[A]} and :${GUI[B]}, sync on :${LISTEN[A]} and :${LISTEN[B]})"
+
+# The options in force, as the daemons report them: loopback only, nothing reaching outside.
+options_offline() {
+    local opts
+    opts=$(api "$1" GET /config/options) || return 1
+    printf '%s' "$opts" | python3 -c '
+import json, sys
+o = json.load(sys.stdin)
+bad = []
+for k in ("globalAnnounceEnabled", "localAnnounceEnabled", "relaysEnabled", "natEnabled", "startBrowser", "crashReportingEnabled", "announceLANAddresses"):
+    if o.get(k) is not False: bad.append("%s=%r" % (k, o.get(k)))
+if o.get("urAccepted") != -1: bad.append("urAccepted=%r" % o.get("urAccepted"))
+if o.get("autoUpgradeIntervalH") != 0: bad.append("autoUpgradeIntervalH=%r" % o.get("autoUpgradeIntervalH"))
+if o.get("listenAddresses") != ["tcp://127.0.0.1:" + sys.argv[1]]: bad.append("listenAddresses=%r" % o.get("listenAddresses"))
+if bad: print("      " + ", ".join(bad)); sys.exit(1)
+' "${LISTEN[$1]}" || return 1
+    [ "$(api "$1" GET /config/gui | json "d.get('address')")" = "127.0.0.1:${GUI[$1]}" ] ||
+        { echo "      GUI address: $(api "$1" GET /config/gui)"; return 1; }
+}
+for side in A B; do
+    check "syncthing $side: GUI/REST on 127.0.0.1:${GUI[$side]}, sync on 127.0.0.1:${LISTEN[$side]} only; discovery, relays, NAT, usage and crash reporting, upgrades off" options_offline "$side"
+done
+
+# Pairing: each daemon learns the other's id at a static loopback address, then both share one
+# folder (A's at $TMP/A, B's at $TMP/B), watched with a short delay and rescanned every 10 s.
+add_device() { # add_device SIDE OTHER
+    api "$1" POST /config/devices "{\"deviceID\":\"${ID[$2]}\",\"name\":\"daemon $2\",\"addresses\":[\"tcp://127.0.0.1:${LISTEN[$2]}\"],\"autoAcceptFolders\":false,\"paused\":false}" >/dev/null
+}
+add_folder() { # add_folder SIDE
+    api "$1" POST /config/folders "{\"id\":\"$FOLDER_ID\",\"label\":\"TripSync test\",\"path\":\"$TMP/$1\",\"type\":\"sendreceive\",\"devices\":[{\"deviceID\":\"${ID[A]}\"},{\"deviceID\":\"${ID[B]}\"}],\"rescanIntervalS\":10,\"fsWatcherEnabled\":true,\"fsWatcherDelayS\":1,\"paused\":false}" >/dev/null
+}
+add_device A B && add_device B A || fatal "pair the daemons through /rest/config/devices"
+add_folder A && add_folder B || fatal "share the folder through /rest/config/folders"
+
+connected() { # connected SIDE OTHER
+    api "$1" GET /system/connections 2>/dev/null | json "d['connections'].get('${ID[$2]}', {}).get('connected') is True" | grep -q True
+}
+disconnected() {
+    api "$1" GET /system/connections 2>/dev/null | json "d['connections'].get('${ID[$2]}', {}).get('connected') is False" | grep -q True
+}
+folder_idle() { # folder_idle SIDE: folder state idle, nothing needed from the other device
+    api "$1" GET "/db/status?folder=$FOLDER_ID" 2>/dev/null | json "d.get('state') == 'idle' and d.get('needTotalItems', 1) == 0" | grep -q True
+}
+wait_until "$WAIT" "daemons A and B connected" connected A B &&
+    wait_until "$WAIT" "daemons B and A connected" connected B A ||
+    fatal "daemons A and B connected over 127.0.0.1"
+pass "daemons paired through the REST API and connected over 127.0.0.1"
+wait_until "$WAIT" "folder idle on A" folder_idle A && wait_until "$WAIT" "folder idle on B" folder_idle B ||
+    fatal "shared folder idle on both daemons"
+pass "folder '$FOLDER_ID' shared: $TMP/A <-> $TMP/B"
+
+# Sockets of a daemon (all its processes): every one bound to 127.0.0.1, every peer 127.0.0.1.
+sockets_loopback() {
+    local pid lines="" bad
+    command -v ss >/dev/null 2>&1 || { echo "      (ss not installed: not checked)"; return 0; }
+    for pid in $(pids "$1"); do lines+=$(ss -Htuanp 2>/dev/null | grep "pid=$pid,")$'\n'; done
+    lines=$(printf '%s' "$lines" | sed '/^$/d')
+    [ -n "$lines" ] || { echo "      no socket found for pid $1"; return 1; }
+    bad=$(printf '%s\n' "$lines" | awk '$5 !~ /^127\.0\.0\.1:/ || ($6 !~ /^127\.0\.0\.1:/ && $6 != "0.0.0.0:*" && $6 != "*:*")')
+    [ -z "$bad" ] || { printf '      %s\n' "$bad"; return 1; }
+}
+check "syncthing A: every socket (listening and connected) on 127.0.0.1" sockets_loopback "$PID_A"
+check "syncthing B: every socket (listening and connected) on 127.0.0.1" sockets_loopback "$PID_B"
+
+# ---------------------------------------------------------------------------------------------
+# helpers for the scenario
+# ---------------------------------------------------------------------------------------------
+scan() { api "$1" POST "/db/scan?folder=$FOLDER_ID" >/dev/null 2>&1; }
+scan_both() { scan A; scan B; }
+
+# tree SIDE: "sha256  path" for every file of the folder but Syncthing's own and temp files.
+tree() {
+    (cd "$TMP/$1" && find . -type f ! -path './.stfolder/*' ! -name '.syncthing.*' ! -name '~syncthing~*' -print0 |
+        sort -z | xargs -0 -r sha256sum)
+}
+trees_equal() {
+    local a b
+    a=$(tree A) && b=$(tree B) && [ "$a" = "$b" ] && folder_idle A && folder_idle B
+}
+# settle: have both daemons scan, then wait until both folders hold the same files.
+settle() {
+    local what=$1
+    scan_both
+    if wait_until "$WAIT" "$what" trees_equal; then
+        return 0
+    fi
+    echo "      folder A:"; tree A | sed 's/^/        /'
+    echo "      folder B:"; tree B | sed 's/^/        /'
+    return 1
+}
+
+echo "payload" >"$TMP/A/hello.txt"
+check "syncthing carries a file from folder A to folder B" settle "hello.txt in folder B"
+rm -f "$TMP/A/hello.txt"
+check "syncthing carries a deletion from folder A to folder B" settle "hello.txt gone from folder B"
+if [ -n "${SYNCTHING_ONLY:-}" ]; then
+    echo "(SYNCTHING_ONLY: stopping after $((SECONDS - STARTED))s)"
+    summary
+    [ "$FAILED" -eq 0 ]
+    exit
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 3. The scenario: two homes, each syncing with its own Syncthing folder
+# ---------------------------------------------------------------------------------------------
+# ts HOME ARGS...: run tripsync for home A, B or C; stdout printed, stderr kept in a log.
+ts() {
+    local home=$1
+    shift
+    echo "\$ tripsync --home home$home $*" >>"$TMP/tripsync-$home.stderr"
+    "$TRIPSYNC" --home "$TMP/home$home" "$@" 2>>"$TMP/tripsync-$home.stderr"
+}
+# field JSON EXPR: a value from a JSON document (see json()).
+field() { printf '%s' "$1" | json "$2"; }
+# tsync HOME FOLDER: one sync with --json; the report goes to the variable SYNC_HOME (A/B/C).
+tsync() {
+    local out
+    if ! out=$(ts "$1" sync "$2" --json); then
+        fail "tripsync --home home$1 sync $2 exits 0" "$(tail -n 5 "$TMP/tripsync-$1.stderr")"
+        out='{}'
+    fi
+    printf -v "SYNC_$1" '%s' "$out"
+    if [ "$(field "$out" "d.get('rekeyed') is None")" != True ]; then
+        fail "home $1's sync did not re-key (no fork here)" "$out"
+    fi
+    printf '%s' "$out" >"$TMP/last-sync-$1.json"
+}
+fingerprint() { ts "$1" fingerprint; }
+same_fingerprint() { local a b; a=$(fingerprint A) && b=$(fingerprint B) && [ -n "$a" ] && [ "$a" = "$b" ]; }
+# show_has HOME ITEM KEY VALUE: the item's KEY in `show --json` equals VALUE.
+show_has() {
+    ts "$1" show --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+items = [i for day in d["days"] for i in day["items"]] + d["unscheduled"]
+hit = [i for i in items if i["id"] == sys.argv[1]]
+ok = bool(hit) and hit[0].get(sys.argv[2]) == sys.argv[3]
+if not ok: print("      %s: %r" % (sys.argv[1], hit[0].get(sys.argv[2]) if hit else "no such item"))
+sys.exit(0 if ok else 1)' "$2" "$3" "$4"
+}
+# rounds: sync A, let Syncthing carry, sync B, carry, until both fingerprints are equal (≤ 6 rounds).
+ROUNDS=0
+rounds() {
+    ROUNDS=0
+    while [ "$ROUNDS" -lt 6 ]; do
+        ROUNDS=$((ROUNDS + 1))
+        tsync A "$TMP/A"
+        settle "round $ROUNDS: home A's file carried to folder B" || return 1
+        tsync B "$TMP/B"
+        settle "round $ROUNDS: home B's file carried to folder A" || return 1
+        same_fingerprint && return 0
+    done
+    echo "      fingerprints still differ after $ROUNDS rounds: A $(fingerprint A), B $(fingerprint B)"
+    return 1
+}
+
+log "home A plans a trip with three items and syncs with folder A"
+ts A init --device-name "Laptop A" >/dev/null || fatal "tripsync init home A"
+TRIP=$(ts A new "Lisbon in June" --zone Europe/Lisbon) || fatal "tripsync new (home A)"
+I1=$(ts A add "Tram 28" --day 2027-06-10 --at 10:00) &&
+    I2=$(ts A add "Belem tower" --day 2027-06-10 --at 14:00) &&
+    I3=$(ts A add "Fado dinner" --day 2027-06-10 --at 20:30) || fatal "tripsync add (home A)"
+tsync A "$TMP/A"
+DEVA=$(basename "$(field "$SYNC_A" "d.get('published', '')")" .trip.json.gz)
+FILE_A=$TRIP/$DEVA.trip.json.gz
+check "home A published $FILE_A into folder A" test -f "$TMP/A/$FILE_A"
+settle "home A's file carried to folder B" || fatal "Syncthing carries home A's file to folder B"
+check "Syncthing carried home A's file to folder B, byte for byte" cmp -s "$TMP/A/$FILE_A" "$TMP/B/$FILE_A"
+
+log "home B joins the trip from folder B"
+ts B init --device-name "Laptop B" >/dev/null || fatal "tripsync init home B"
+tsync B "$TMP/B"
+DEVB=$(basename "$(field "$SYNC_B" "d.get('published', '')")" .trip.json.gz)
+FILE_B=$TRIP/$DEVB.trip.json.gz
+check "home B joined trip $TRIP from folder B" test "$(field "$SYNC_B" "'$TRIP' in d.get('joined', [])")" = True
+check "home B published $FILE_B into folder B" test -f "$TMP/B/$FILE_B"
+check "home B has home A's three items" eval 'show_has B "$I1" title "Tram 28" && show_has B "$I2" title "Belem tower" && show_has B "$I3" title "Fado dinner"'
+settle "home B's file carried to folder A" || fatal "Syncthing carries home B's file to folder A"
+
+log "both edit concurrently: A retitles item 1; B retitles item 1 differently and adds a note to item 2"
+ts A edit "$I1" --title "Tram 28 at dawn" >/dev/null &&
+    ts B edit "$I1" --title "Tram 28 after lunch" >/dev/null &&
+    ts B edit "$I2" --note "Bring sunscreen" >/dev/null || fatal "tripsync edit"
+if rounds; then pass "homes A and B converge: same fingerprint after $ROUNDS sync round(s) through Syncthing"; else fail "homes A and B converge through Syncthing"; fi
+conflict_visible() { # conflict_visible HOME: a title conflict on item 1 holding both titles
+    ts "$1" conflicts --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+hit = [c for c in d if c.get("item") == sys.argv[1] and c.get("field") == "title"]
+values = {c["current"]["value"] for c in hit} | {a["value"] for c in hit for a in c.get("alternatives", [])}
+ok = {"Tram 28 at dawn", "Tram 28 after lunch"} <= values
+if not ok: print("      conflicts --json: %s" % json.dumps(d))
+sys.exit(0 if ok else 1)' "$I1"
+}
+check "home A: conflicts --json shows item 1's title conflict with both titles" conflict_visible A
+check "home B: conflicts --json shows item 1's title conflict with both titles" conflict_visible B
+check "home A has home B's note on item 2" show_has A "$I2" note "Bring sunscreen"
+check "home B has its note on item 2" show_has B "$I2" note "Bring sunscreen"
+
+# ---------------------------------------------------------------------------------------------
+# 4. A Syncthing conflict copy of home A's file
+# ---------------------------------------------------------------------------------------------
+# A third laptop C (never connected to Syncthing) joins the trip from a copy of folder B and adds
+# an item. While the daemons are disconnected, C's file is copied over A's file in folder B
+# (older mtime), and home A publishes a new edit in folder A. On reconnecting Syncthing keeps
+# A's newer file and turns folder B's version into A.trip.json.sync-conflict-…gz, which then
+# reaches folder A too. The item added by C exists nowhere else: both homes must merge it.
+log "a Syncthing conflict copy: concurrent writes of home A's file while the daemons are paused"
+mkdir -p "$TMP/C/$TRIP"
+cp "$TMP/B/$TRIP/"*.trip.json.gz "$TMP/C/$TRIP/"
+ts C init --device-name "Laptop C" >/dev/null || fatal "tripsync init home C"
+tsync C "$TMP/C"
+IC=$(ts C add "Pasteis de nata" --day 2027-06-11 --at 09:00 --zone Europe/Lisbon) || fatal "tripsync add (home C)"
+tsync C "$TMP/C"
+FILE_C=$(field "$SYNC_C" "d.get('published', '')")
+[ -f "$FILE_C" ] || fatal "home C published its file" "$SYNC_C"
+
+api A POST "/system/pause?device=${ID[B]}" >/dev/null && api B POST "/system/pause?device=${ID[A]}" >/dev/null ||
+    fatal "pause the device connection through /rest/system/pause"
+wait_until "$WAIT" "daemons disconnected" disconnected A B && wait_until "$WAIT" "daemons disconnected" disconnected B A ||
+    fatal "daemons disconnected after pausing"
+pass "device connection paused on both daemons"
+
+cp "$FILE_C" "$TMP/B/$FILE_A.new" && mv "$TMP/B/$FILE_A.new" "$TMP/B/$FILE_A" && touch -d '-1 hour' "$TMP/B/$FILE_A"
+scan B
+ts A edit "$I3" --place "Alfama" >/dev/null || fatal "tripsync edit (home A, while paused)"
+tsync A "$TMP/A"
+scan A
+cp "$TMP/A/$FILE_A" "$TMP/a-published-while-paused.gz"
+check "home A republished a different file while paused" eval '! cmp -s "$TMP/A/$FILE_A" "$TMP/B/$FILE_A"'
+
+api A POST "/system/resume?device=${ID[B]}" >/dev/null && api B POST "/system/resume?device=${ID[A]}" >/dev/null ||
+    fatal "resume the device connection through /rest/system/resume"
+wait_until "$WAIT" "daemons reconnected" connected A B && wait_until "$WAIT" "daemons reconnected" connected B A ||
+    fatal "daemons reconnected after resuming"
+conflict_copies() { # conflict_copies SIDE: names of Syncthing conflict copies in the trip folder
+    (cd "$TMP/$1/$TRIP" && ls -1 | grep -F '.sync-conflict-') 2>/dev/null
+}
+has_conflict_copies() { [ -n "$(conflict_copies A)" ] && [ -n "$(conflict_copies B)" ]; }
+scan_both
+if wait_until "$WAIT" "a conflict copy in both folders" has_conflict_copies && settle "conflict copy carried to both folders"; then
+    pass "Syncthing made a conflict copy, present in both folders: $(conflict_copies A | tr '\n' ' ')"
+else
+    fatal "Syncthing made a conflict copy present in both folders"
+fi
+COPY=$(conflict_copies A | head -n 1)
+check "exactly one conflict copy" test "$(conflict_copies A | wc -l)" -eq 1
+check "the conflict copy is named after home A's file ($DEVA.trip.json.sync-conflict-…)" eval '[[ $COPY == "$DEVA".* ]]'
+check "the conflict copy holds home C's content (the loser), A's file holds A's (the winner)" eval \
+    'cmp -s "$TMP/A/$TRIP/$COPY" "$FILE_C" && cmp -s "$TMP/A/$FILE_A" "$TMP/a-published-while-paused.gz" && cmp -s "$TMP/B/$FILE_A" "$TMP/a-published-while-paused.gz"'
+# Every file that is not home A's (the other device's files) must survive both syncs untouched.
+others_snapshot() { (cd "$TMP/$1" && find . -type f ! -path './.stfolder/*' ! -name "$DEVA.*" -print0 | sort -z | xargs -0 -r sha256sum); }
+OTHERS_A=$(others_snapshot A)
+OTHERS_B=$(others_snapshot B)
+
+log "home B syncs first: merges the conflict copy, which is not its own, and leaves it"
+a_files() { (cd "$TMP/$1/$TRIP" && sha256sum "$DEVA".*); }
+A_FILES_BEFORE=$(a_files B)
+tsync B "$TMP/B"
+check "home B's sync left home A's file and A's conflict copy untouched" test "$(a_files B)" = "$A_FILES_BEFORE"
+check "home B merged the conflict copy" test "$(field "$SYNC_B" "any(p.endswith('/$COPY') for p in d.get('merged', []))")" = True
+check "home B did not remove the conflict copy (it is home A's)" eval 'test -f "$TMP/B/$TRIP/$COPY" && [ "$(field "$SYNC_B" "len(d.get(\"removed\", []))")" = 0 ]'
+check "home B has home C's item from the conflict copy" show_has B "$IC" title "Pasteis de nata"
+settle "home B's file carried to folder A" || fail "Syncthing carries home B's new file to folder A"
+
+log "home A syncs: merges its own conflict copy, publishes, then removes the copy"
+tsync A "$TMP/A"
+check "home A merged the conflict copy" test "$(field "$SYNC_A" "any(p.endswith('/$COPY') for p in d.get('merged', []))")" = True
+check "home A removed its own conflict copy from folder A" eval '! test -e "$TMP/A/$TRIP/$COPY" && [ "$(field "$SYNC_A" "[p.split(\"/\")[-1] for p in d.get(\"removed\", [])]")" = "[\"$COPY\"]" ]'
+check "home A has home C's item from the conflict copy" show_has A "$IC" title "Pasteis de nata"
+check "home A's published file is valid" eval '"$TRIPSYNC" validate "$TMP/A/$FILE_A" >/dev/null 2>&1'
+settle "the removal carried to folder B" || fail "Syncthing carries home A's removal of the copy to folder B"
+check "the conflict copy is gone from folder B too (Syncthing carried the removal)" eval '! test -e "$TMP/B/$TRIP/$COPY"'
+
+if rounds; then pass "homes A and B converge again: same fingerprint after $ROUNDS more round(s)"; else fail "homes A and B converge again after the conflict copy"; fi
+check "no conflict copy left in either folder" eval '[ -z "$(conflict_copies A)$(conflict_copies B)" ]'
+still_there() { # still_there SIDE SNAPSHOT: every file of the snapshot still exists in the folder
+    local sum path missing=""
+    while read -r sum path; do [ -n "$path" ] && [ ! -f "$TMP/$1/$path" ] && missing+=" $path"; done <<<"$2"
+    [ -z "$missing" ] || { echo "      missing:$missing"; return 1; }
+}
+check "no other device's file was deleted from folder A" still_there A "$OTHERS_A"
+check "no other device's file was deleted from folder B" still_there B "$OTHERS_B"
+check "home B's file is in both folders, identical" eval 'test -f "$TMP/A/$FILE_B" && cmp -s "$TMP/A/$FILE_B" "$TMP/B/$FILE_B"'
+check "both homes still show the title conflict on item 1" eval 'conflict_visible A && conflict_visible B'
+check "both homes have A's place on item 3" eval 'show_has A "$I3" place Alfama && show_has B "$I3" place Alfama'
+check "syncthing A: every socket still on 127.0.0.1" sockets_loopback "$PID_A"
+check "syncthing B: every socket still on 127.0.0.1" sockets_loopback "$PID_B"
+
+echo "(runtime $((SECONDS - STARTED))s)"
+[ "$FAILED" -eq 0 ] || dump_logs
+summary
+[ "$FAILED" -eq 0 ]
