@@ -76,7 +76,8 @@ public struct TripGenerator {
     /// day, one in five with an end.
     public mutating func item(index: Int, by device: DeviceID) -> ItemFields {
         let zone = pick(TripGenerator.zones)
-        let day = LocalDate(daysSinceEpoch: LocalDate(year: 2027, month: 6, day: 1)!.daysSinceEpoch + index % 30)!
+        let june = LocalDate(year: 2027, month: 6, day: 1) ?? LocalDate.epoch
+        let day = LocalDate(daysSinceEpoch: june.daysSinceEpoch + index % 30) ?? june
         let kind = int(0..<10)
         var start: TripTime?
         var end: TripTime?
@@ -86,9 +87,9 @@ public struct TripGenerator {
             start = .date(day)
         } else {
             let hour = int(6..<22)
-            start = .local(LocalDateTime(date: day, hour: hour, minute: int(0..<4) * 15)!, zone: zone)
-            if kind >= 8 {
-                end = .local(LocalDateTime(date: day, hour: min(hour + 2, 23), minute: 30)!, zone: zone)
+            if let local = LocalDateTime(date: day, hour: hour, minute: int(0..<4) * 15) { start = .local(local, zone: zone) }
+            if kind >= 8, let local = LocalDateTime(date: day, hour: min(hour + 2, 23), minute: 30) {
+                end = .local(local, zone: zone)
             }
         }
         let sortKey = String(index, radix: 36).uppercased() + "V"

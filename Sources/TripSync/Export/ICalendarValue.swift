@@ -3,8 +3,8 @@
 enum ICalendarValue {
     /// The first and last instants a DATE-TIME can show with a four-digit year
     /// (0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z).
-    static let minimumSeconds: Int64 = Int64(LocalDate(year: 1, month: 1, day: 1)!.daysSinceEpoch) * 86_400
-    static let maximumSeconds: Int64 = Int64(LocalDate(year: 9999, month: 12, day: 31)!.daysSinceEpoch) * 86_400 + 86_399
+    static let minimumSeconds: Int64 = -62_135_596_800  // 0001-01-01T00:00:00Z
+    static let maximumSeconds: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
 
     /// `YYYYMMDD`.
     static func date(_ date: LocalDate) -> String {
@@ -22,7 +22,8 @@ enum ICalendarValue {
         let clamped = min(max(wallSeconds, minimumSeconds), maximumSeconds)
         let days = floorDivide(clamped, 86_400)
         let secondOfDay = Int(clamped - days * 86_400)
-        let day = LocalDate(daysSinceEpoch: Int(days))!
+        // Clamped to years 0001–9999, so the date always exists; the fallback is never taken.
+        let day = LocalDate(daysSinceEpoch: Int(days)) ?? LocalDate.epoch
         return date(day) + "T" + pad(secondOfDay / 3600, 2) + pad(secondOfDay / 60 % 60, 2) + pad(secondOfDay % 60, 2)
     }
 

@@ -98,7 +98,7 @@ struct VTimeZoneBuilder {
 
     /// The instant of local midnight starting January 1 of a year (1 … 9999).
     private func instant(ofJanuaryFirst year: Int) -> Int64 {
-        let wall = Int64(LocalDate(year: year, month: 1, day: 1)!.daysSinceEpoch) * 86_400
+        let wall = Int64((LocalDate(year: year, month: 1, day: 1) ?? LocalDate.epoch).daysSinceEpoch) * 86_400
         return wall - Int64(offset(at: wall - Int64(offset(at: wall))))
     }
 }

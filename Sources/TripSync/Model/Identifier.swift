@@ -69,7 +69,8 @@ public struct Identifier: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// The canonical lowercase text.
     public var description: String {
         String(unsafeUninitializedCapacity: 36) { buffer in
-            writeUTF8(into: buffer.baseAddress!)
+            guard let base = buffer.baseAddress else { return 0 }
+            writeUTF8(into: base)
             return 36
         }
     }

@@ -7,6 +7,15 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The day of the month, 1 … 28–31.
     public var day: Int
 
+    /// 1970-01-01.
+    public static let epoch = LocalDate(checkedYear: 1970, month: 1, day: 1)
+
+    private init(checkedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// Creates a date when it exists on the calendar; nil for 2027-02-30 and the like.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
