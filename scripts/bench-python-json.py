@@ -42,6 +42,17 @@ def median_seconds(repeats, body):
     return statistics.median(samples)
 
 
+def inflate_members(data):
+    """Inflates every gzip member (TripSync writes large files as several 2 MiB members;
+    `zlib.decompress(data, 31)` alone stops after the first)."""
+    parts = []
+    while data:
+        inflater = zlib.decompressobj(31)
+        parts.append(inflater.decompress(data))
+        data = inflater.unused_data
+    return b"".join(parts)
+
+
 def measure(path, repeats):
     """Measures one file and returns its result dictionary."""
     with open(path, "rb") as handle:
@@ -50,8 +61,8 @@ def measure(path, repeats):
     inflate_mb_s = None
     text = data
     if is_gzip:
-        text = zlib.decompress(data, 31)
-        seconds = median_seconds(repeats, lambda: zlib.decompress(data, 31))
+        text = inflate_members(data)
+        seconds = median_seconds(repeats, lambda: inflate_members(data))
         inflate_mb_s = len(text) / 1e6 / seconds
     seconds = median_seconds(repeats, lambda: json.loads(text))
     return {

@@ -16,10 +16,11 @@ enum ChildProcess {
 
     /// Runs `executable` with `arguments`, waits, and returns its standard output; standard error
     /// passes through. Throws when it exits with a non-zero status.
-    static func run(executable: String, arguments: [String]) throws -> String {
+    static func run(executable: String, arguments: [String], environment: [String: String]? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -31,8 +31,20 @@ enum PhaseTiming {
         mark("encode+gzip (parallel members)")
         try FileIO.writeAtomically(gz, to: NSTemporaryDirectory() + "phases.trip.json.gz")
         mark("durable write")
+        // The same work as `tripsync merge A B -o OUT` does it: parallel reads, in-place merge
+        // with the report, compaction, parallel encode and gzip members, durable write.
+        let out = NSTemporaryDirectory() + "phases-pipeline.trip.json.gz"
+        mark("(untimed gap)")
+        var result = try FileMerger(writer: a.document.deviceID).merge(files: arguments)
+        mark("pipeline: read both (parallel) + merge + report")
+        let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+        mark("pipeline: compact (\(compacted))")
+        _ = result.document.visibleConflictCount
+        mark("pipeline: count conflicts")
+        try result.document.write(to: out)
+        mark("pipeline: encode + gzip + durable write")
         for (name, duration) in marks {
-            print(name.padding(toLength: 34, withPad: " ", startingAt: 0), duration.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1))))
+            print(name.padding(toLength: 50, withPad: " ", startingAt: 0), duration.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1))))
         }
         print("JSON bytes", json.count, "gzip bytes", gz.count)
     }

@@ -1,13 +1,18 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `compare`, `phases`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
       generate --items N --out DIR                 write DIR/trip-N.trip.json and .json.gz
       read-write [--sizes A,B,C] [--repeat R] [--json] [--python-script PATH]
                                                    read/write throughput, peak RSS, Python floors
+      sync-noop [--trips N] [--devices N] [--items N]  first and no-op sync of a large shared folder
+      compare [--sizes A,B] [--repeat R] [--script PATH]
+                                                   `tripsync merge` end to end next to Loro and Yrs
+      phases A B                                   where the time of one merge goes
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
+      peak-merge A B OUT                           (internal) print this process's peak RSS after a merge
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +22,9 @@ do {
     case "read-write": try ReadWriteBenchmark.run(Array(arguments.dropFirst()))
     case "peak-read": try PeakReadCommand.run(Array(arguments.dropFirst()))
     case "phases": try PhaseTiming.run(Array(arguments.dropFirst()))
+    case "compare": try CompareCommand.run(Array(arguments.dropFirst()))
+    case "peak-merge": try PeakMergeCommand.run(Array(arguments.dropFirst()))
+    case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))

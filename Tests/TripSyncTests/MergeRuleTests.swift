@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
@@ -275,5 +276,28 @@ import TripSyncFixtures
         var clock = HybridLogicalClock(highWater: ahead)
         #expect(clock.next(nowMilliseconds: now) == nil)
         #expect(clock.next(nowMilliseconds: now + 7 * 3_600_000) != nil)
+    }
+}
+
+/// Found by the fuzzer: text that differs only in Unicode normalisation is a different value.
+@Suite struct MergeNormalisationTests {
+    @Test func canonicallyEquivalentButDifferentBytesUnderOneDotAreRefusedInEveryOrder() throws {
+        let sample = try TripFileReader().read(path: PackagePaths.samples + "/lisbon-new-york.trip.json").document
+        var decomposed = sample
+        let id = try #require(sample.items.first { $0.value.title?.value.unicodeScalars.contains { $0.value > 0x7F } == true }?.key
+            ?? sample.items.keys.first)
+        let title = try #require(sample.items[id]?.title)
+        // The same rev, the same text to Swift's `==`, different bytes (NFD instead of NFC).
+        let nfd = title.value.decomposedStringWithCanonicalMapping == title.value ? title.value + "e\u{301}" : title.value.decomposedStringWithCanonicalMapping
+        let nfc = nfd.precomposedStringWithCanonicalMapping
+        var composed = sample
+        composed.items[id]?.title = Register(value: nfc, rev: title.rev)
+        decomposed.items[id]?.title = Register(value: nfd, rev: title.rev)
+        #expect(nfc == nfd, "Swift compares them as equal")
+        #expect(Array(nfc.utf8) != Array(nfd.utf8), "their bytes differ")
+        for (x, y) in [(composed, decomposed), (decomposed, composed)] {
+            #expect(throws: MergeError.self) { try DocumentMerger.merge(x, y, writer: sample.deviceID) }
+        }
+        #expect(composed != decomposed, "documents with different canonical bytes are not equal")
     }
 }

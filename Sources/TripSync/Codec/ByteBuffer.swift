@@ -1,3 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Bytes in one malloc'd block, freed with the object: what the inflater and the canonical
+/// writer hand on without copying into an `Array`.
+final class OwnedBytes: @unchecked Sendable {
+    /// The first byte (nil only when empty).
+    let base: UnsafeMutablePointer<UInt8>?
+    /// The number of bytes.
+    let count: Int
+
+    /// Takes ownership of a block from `malloc`/`realloc`.
+    init(takingMalloced base: UnsafeMutablePointer<UInt8>?, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { free(base) }
+
+    /// The bytes as a read-only buffer (valid while this object lives).
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// A copy as an array.
+    func toArray() -> [UInt8] { Array(buffer) }
+
+    /// A read-only window on bytes someone else keeps alive, to hand to other threads.
+    struct View: @unchecked Sendable {
+        var base: UnsafePointer<UInt8>?
+        var count: Int
+
+        init(_ buffer: UnsafeBufferPointer<UInt8>) {
+            base = buffer.baseAddress
+            count = buffer.count
+        }
+    }
+
+    /// A view of these bytes (valid while this object lives).
+    var view: View { View(buffer) }
+}
+
 /// A growable byte buffer for the canonical writer: amortised appends with no per-byte checks
 /// beyond capacity.
 struct ByteBuffer: ~Copyable {
@@ -7,10 +52,23 @@ struct ByteBuffer: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        storage = ByteBuffer.reallocate(nil, self.capacity)
     }
 
-    deinit { storage.deallocate() }
+    /// `realloc`, trapping when the memory is not there (as growing an `Array` would).
+    private static func reallocate(_ block: UnsafeMutablePointer<UInt8>?, _ size: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let memory = realloc(block, size) else { preconditionFailure("out of memory for \(size) bytes") }
+        return memory.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit { free(storage) }
+
+    /// Hands the bytes over without copying; the buffer is gone afterwards.
+    consuming func take() -> OwnedBytes {
+        let owned = OwnedBytes(takingMalloced: storage, count: count)
+        discard self
+        return owned
+    }
 
     @inline(__always)
     mutating func reserve(_ extra: Int) {
@@ -20,10 +78,8 @@ struct ByteBuffer: ~Copyable {
     private mutating func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newStorage.update(from: storage, count: count)
-        storage.deallocate()
-        storage = newStorage
+        // realloc moves large blocks by remapping pages, not by copying them.
+        storage = ByteBuffer.reallocate(storage, newCapacity)
         capacity = newCapacity
     }
 
@@ -53,25 +109,22 @@ struct ByteBuffer: ~Copyable {
     /// Appends an unsigned integer in decimal.
     mutating func append(decimal value: UInt64) {
         reserve(20)
-        if value == 0 {
-            storage[count] = UInt8(ascii: "0")
-            count += 1
-            return
+        // Digits into a small scratch from the end, then one copy.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let written = withUnsafeMutableBytes(of: &scratch) { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            let digits = base.assumingMemoryBound(to: UInt8.self)
+            var position = 24
+            var rest = value
+            repeat {
+                position -= 1
+                digits[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
+                rest /= 10
+            } while rest > 0
+            (storage + count).update(from: digits + position, count: 24 - position)
+            return 24 - position
         }
-        var digits = 0
-        var rest = value
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        rest = value
-        var position = count + digits - 1
-        while rest > 0 {
-            storage[position] = UInt8(truncatingIfNeeded: rest % 10) + 48
-            rest /= 10
-            position -= 1
-        }
-        count += digits
+        count += written
     }
 
     /// Appends 36 bytes of canonical UUID text.

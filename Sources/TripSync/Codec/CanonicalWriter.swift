@@ -10,14 +10,45 @@ struct CanonicalWriter: ~Copyable {
 
     /// The canonical bytes of `document`.
     static func encode(_ document: TripDocument) -> [UInt8] {
-        // About 650 bytes per item is typical; start there to avoid most regrowth.
-        var writer = CanonicalWriter(capacity: 4096 + (document.items.count + document.tombstones.count) * 700)
-        writer.write(document)
-        writer.out.append(UInt8(ascii: "\n"))
-        return writer.out.toArray()
+        let parts = encodeParts(document)
+        return Gzip.concatenate(parts)
     }
 
-    mutating func write(_ document: TripDocument) {
+    /// Items below this count are written on one thread.
+    static let parallelItemThreshold = 4_000
+
+    /// The canonical bytes of `document` in consecutive parts: large documents are written in
+    /// two halves (split between items, in sorted id order) on two threads. The concatenation
+    /// is the same bytes whatever the split.
+    static func encodeParts(_ document: TripDocument) -> [OwnedBytes] {
+        // Sorting (id, item) pairs once avoids a hash lookup per item.
+        let items = document.items.sorted { $0.key < $1.key }
+        let bodySize = (document.items.count + document.tombstones.count) * 700
+        if items.count < parallelItemThreshold {
+            var writer = CanonicalWriter(capacity: 4096 + bodySize)
+            writer.writeHead(document)
+            writer.writeItems(items[...], first: true)
+            writer.writeTail(document)
+            return [writer.out.take()]
+        }
+        let split = items.count / 2
+        let parts = ParallelMap.map([0, 1]) { part -> OwnedBytes in
+            if part == 0 {
+                var writer = CanonicalWriter(capacity: 4096 + split * 700)
+                writer.writeHead(document)
+                writer.writeItems(items[..<split], first: true)
+                return writer.out.take()
+            }
+            var writer = CanonicalWriter(capacity: 4096 + (items.count - split + document.tombstones.count) * 700)
+            writer.writeItems(items[split...], first: false)
+            writer.writeTail(document)
+            return writer.out.take()
+        }
+        return parts
+    }
+
+    /// Everything before the first item: `{"acks":…,"clock":…,"deviceId":…,"devices":…,"items":{`.
+    mutating func writeHead(_ document: TripDocument) {
         out.append("{\"acks\":{")
         var first = true
         for device in document.acks.keys.sorted() {
@@ -43,21 +74,27 @@ struct CanonicalWriter: ~Copyable {
             out.append(UInt8(ascii: "}"))
         }
         out.append("},\"items\":{")
-        first = true
-        for id in document.items.keys.sorted() {
-            guard let item = document.items[id] else { continue }
+    }
+
+    /// Items in the given (sorted) order; `first` when nothing precedes them in `items`.
+    mutating func writeItems(_ items: ArraySlice<(key: ItemID, value: ItemFields)>, first: Bool) {
+        var first = first
+        for (id, item) in items {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.append(identifier: id)
             out.append(UInt8(ascii: ":"))
             write(item)
         }
+    }
+
+    /// Everything after the last item, and the trailing newline.
+    mutating func writeTail(_ document: TripDocument) {
         out.append("},\"schemaVersion\":")
         out.append(decimal: UInt64(TripDocument.currentSchemaVersion))
         out.append(",\"tombstones\":{")
-        first = true
-        for id in document.tombstones.keys.sorted() {
-            guard let tombstone = document.tombstones[id] else { continue }
+        var first = true
+        for (id, tombstone) in document.tombstones.sorted(by: { $0.key < $1.key }) {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.append(identifier: id)
@@ -72,6 +109,7 @@ struct CanonicalWriter: ~Copyable {
         out.append("},\"tripId\":")
         out.append(identifier: document.tripID)
         out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "\n"))
     }
 
     mutating func write(_ clock: VersionVector) {

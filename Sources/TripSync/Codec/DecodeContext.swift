@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Shared state of a schema decoder: the scanner, the JSON Pointer of the current value, and
 /// every issue found so far. Schema problems are recorded and the offending value skipped, so
 /// one pass reports them all; syntax errors are thrown and end the pass.
@@ -12,9 +20,29 @@ struct DecodeContext {
     var issues: [ValidationIssue] = []
     var errorCount = 0
     var droppedIssues = 0
+    /// The validator's per-value rules, checked as values are decoded (see `CrossFieldChecks`).
+    var cross: CrossFieldChecks
+    /// The last few ids read as values (rev devices), with where their text is in the input.
+    private var recentIDs: [(bytes: UnsafePointer<UInt8>, id: Identifier)] = []
+    private var nextRecentID = 0
+    /// Zone ids read so far, with where their text is in the input: a trip uses a few zones,
+    /// and each is kept as one shared string.
+    private var zones: [(bytes: UnsafePointer<UInt8>, count: Int, text: String)] = []
 
-    init(scanner: JSONScanner) {
+    /// The string for a zone id's bytes, shared with earlier occurrences of the same id.
+    mutating func zoneString(_ span: UnsafeBufferPointer<UInt8>) -> String {
+        guard let base = span.baseAddress else { return "" }
+        for index in zones.indices where zones[index].count == span.count && memcmp(zones[index].bytes, base, span.count) == 0 {
+            return zones[index].text
+        }
+        let text = String(decoding: span, as: UTF8.self)
+        if zones.count < 32 { zones.append((base, span.count, text)) }
+        return text
+    }
+
+    init(scanner: JSONScanner, zones: ZoneRules? = nil) {
         self.scanner = scanner
+        cross = CrossFieldChecks(zones: zones)
     }
 
     /// The pointer of the current value.
@@ -173,6 +201,27 @@ struct DecodeContext {
         guard scanner.peekKind() == .string else {
             try mismatch("a lowercase canonical UUID string")
             return nil
+        }
+        // Fast path: 36 bytes and a closing quote. Bytes that parse as a UUID hold no quote,
+        // backslash or control character, so they are the whole string.
+        let start = scanner.offset + 1
+        if start + 36 < scanner.count, scanner.base[start + 36] == UInt8(ascii: "\"") {
+            let bytes = scanner.base + start
+            // A document names a few devices thousands of times: compare with the last ones seen.
+            for slot in 0..<recentIDs.count where memcmp(recentIDs[slot].bytes, bytes, 36) == 0 {
+                scanner.offset = start + 37
+                return recentIDs[slot].id
+            }
+            if let id = Identifier(utf8: UnsafeBufferPointer(start: bytes, count: 36)) {
+                if recentIDs.count < 4 {
+                    recentIDs.append((bytes, id))
+                } else {
+                    recentIDs[nextRecentID] = (bytes, id)
+                    nextRecentID = (nextRecentID + 1) & 3
+                }
+                scanner.offset = start + 37
+                return id
+            }
         }
         let text: String
         if let span = try scanner.readPlainASCIIString() {

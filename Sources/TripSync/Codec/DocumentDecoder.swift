@@ -20,8 +20,10 @@ struct DocumentDecoder {
 
     var version: Version = .missing
 
-    init(scanner: JSONScanner) {
-        context = DecodeContext(scanner: scanner)
+    /// A decoder; with `zones`, it also checks `DocumentValidator`'s per-value rules as it goes
+    /// (`context.cross`).
+    init(scanner: JSONScanner, zones: ZoneRules? = nil) {
+        context = DecodeContext(scanner: scanner, zones: zones)
     }
 
     private static let topKeys: [StaticString] = [
@@ -45,7 +47,10 @@ struct DocumentDecoder {
             } else if key.equals("tombstones") {
                 try c.member(key, 6, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
             } else if key.equals("clock") {
-                try c.member(key, 1, &mask, "clock") { c in clock = try DocumentDecoder.decodeClock(&c) }
+                try c.member(key, 1, &mask, "clock") { c in
+                    clock = try DocumentDecoder.decodeClock(&c)
+                    if let clock { c.cross.setClock(clock) }
+                }
             } else if key.equals("schemaVersion") {
                 try c.member(key, 5, &mask, "schemaVersion") { c in
                     guard c.scanner.peekKind() == .number else {
@@ -99,6 +104,7 @@ struct DocumentDecoder {
         if expectedCount > 0 { result.reserveCapacity(min(expectedCount, limit)) }
         var ok = true
         var entries = 0
+        var last: Identifier?
         let isObject = try c.readObject(expected) { c, key in
             guard let id = try c.identifierKey(key) else {
                 ok = false
@@ -111,7 +117,11 @@ struct DocumentDecoder {
                 try c.scanner.skipValue()
                 return
             }
-            if result[id] != nil {
+            // Canonical files list ids in increasing order: an id above every one before it
+            // cannot be a duplicate, so only out-of-order ids need a lookup.
+            let increasing = last.map { $0 < id } ?? true
+            if increasing { last = id }
+            if !increasing && result.index(forKey: id) != nil {
                 c.report("duplicate key \"\(id)\", expected each id once")
                 ok = false
                 try c.scanner.skipValue()
@@ -173,8 +183,9 @@ struct DocumentDecoder {
     }
 
     static func decodeItems(_ c: inout DecodeContext) throws -> [ItemID: ItemFields]? {
-        // A live item takes about 650 bytes of canonical JSON: reserve for what the file can hold.
-        let estimate = (c.scanner.count - c.scanner.offset) / 700
+        // A live item takes about 650 bytes of canonical JSON: reserve for what the file can hold
+        // (slots hold a key and a pointer, so reserving a little too much is cheap).
+        let estimate = (c.scanner.count - c.scanner.offset) / 640
         return try decodeIDMap(&c, expected: "items (an object of item id → item)", limit: maxItems, what: "items", expectedCount: estimate) { c in
             try decodeItemFields(&c, complete: true)
         }
@@ -198,6 +209,7 @@ struct DocumentDecoder {
             else { return nil }
             c.requireKeys(["deleted", "item"], seen: mask)
             guard let deleted, let item else { return nil }
+            c.checkSeen(deleted)
             return Tombstone(deleted: deleted, item: item)
         }
     }
@@ -205,56 +217,83 @@ struct DocumentDecoder {
     private static let itemKeys: [StaticString] = ["end", "note", "place", "sortKey", "start", "title"]
 
     /// Reads an item's registers; a live item (`complete`) must hold all six.
+    ///
+    /// Written as a plain loop (the same steps as `readObject` and `member`), so the registers
+    /// live in locals and move into the item without copies.
     static func decodeItemFields(_ c: inout DecodeContext, complete: Bool) throws -> ItemFields? {
-        var fields = ItemFields()
+        var title: Register<String>?
+        var sortKey: Register<String>?
+        var start: Register<TripTime?>?
+        var end: Register<TripTime?>?
+        var place: Register<String?>?
+        var note: Register<String?>?
         var ok = true
         var mask: UInt32 = 0
-        let expected = complete ? "an item (an object of registers)" : "a tombstone's item (an object of registers)"
-        guard
-            try c.readObject(expected, { c, key in
-                if key.equals("title") {
-                    try c.member(key, 5, &mask, "title") { c in
-                        fields.title = try decodeRegister(&c, decodeTitle)
-                        ok = ok && fields.title != nil
-                    }
-                } else if key.equals("sortKey") {
-                    try c.member(key, 3, &mask, "sortKey") { c in
-                        fields.sortKey = try decodeRegister(&c, decodeSortKey)
-                        ok = ok && fields.sortKey != nil
-                    }
-                } else if key.equals("start") {
-                    try c.member(key, 4, &mask, "start") { c in
-                        fields.start = try decodeRegister(&c, decodeTime)
-                        ok = ok && fields.start != nil
-                    }
-                } else if key.equals("end") {
-                    try c.member(key, 0, &mask, "end") { c in
-                        fields.end = try decodeRegister(&c, decodeTime)
-                        ok = ok && fields.end != nil
-                    }
-                } else if key.equals("place") {
-                    try c.member(key, 2, &mask, "place") { c in
-                        fields.place = try decodeRegister(&c, decodePlace)
-                        ok = ok && fields.place != nil
-                    }
-                } else if key.equals("note") {
-                    try c.member(key, 1, &mask, "note") { c in
-                        fields.note = try decodeRegister(&c, decodeNote)
-                        ok = ok && fields.note != nil
-                    }
-                } else {
-                    ok = false
-                    try c.unknownKey(key)
-                }
-            })
-        else { return nil }
+        guard c.scanner.peekKind() == .object else {
+            try c.mismatch(complete ? "an item (an object of registers)" : "a tombstone's item (an object of registers)")
+            return nil
+        }
+        try c.scanner.beginObject()
+        var first = true
+        while let key = try c.scanner.nextKey(first: &first) {
+            let bit: Int
+            let name: StaticString
+            if key.equals("title") {
+                (bit, name) = (5, "title")
+            } else if key.equals("sortKey") {
+                (bit, name) = (3, "sortKey")
+            } else if key.equals("start") {
+                (bit, name) = (4, "start")
+            } else if key.equals("end") {
+                (bit, name) = (0, "end")
+            } else if key.equals("place") {
+                (bit, name) = (2, "place")
+            } else if key.equals("note") {
+                (bit, name) = (1, "note")
+            } else {
+                ok = false
+                try c.unknownKey(key)
+                continue
+            }
+            if mask & (1 << bit) != 0 {
+                try c.duplicateKey(key)
+                continue
+            }
+            mask |= 1 << bit
+            c.path.append(.key(name))
+            switch bit {
+            case 5:
+                title = try decodeRegister(&c, decodeTitle)
+                ok = ok && title != nil
+            case 3:
+                sortKey = try decodeRegister(&c, decodeSortKey)
+                ok = ok && sortKey != nil
+            case 4:
+                start = try decodeRegister(&c, decodeTime)
+                ok = ok && start != nil
+            case 0:
+                end = try decodeRegister(&c, decodeTime)
+                ok = ok && end != nil
+            case 2:
+                place = try decodeRegister(&c, decodePlace)
+                ok = ok && place != nil
+            default:
+                note = try decodeRegister(&c, decodeNote)
+                ok = ok && note != nil
+            }
+            c.path.removeLast()
+        }
         if complete && mask != 0b11_1111 {
             c.requireKeys(
                 itemKeys, seen: mask,
                 hint: ": a live item holds every field, and a cleared field is written as \"value\": null, never removed")
             return nil
         }
-        return ok ? fields : nil
+        guard ok else { return nil }
+        c.checkTimes(start: start, end: end)
+        return ItemFields(
+            title: consume title, sortKey: consume sortKey, start: consume start, end: consume end,
+            place: consume place, note: consume note)
     }
 
     // MARK: Registers
@@ -262,7 +301,7 @@ struct DocumentDecoder {
     private static let registerKeys: [StaticString] = ["rev", "value"]
 
     /// Reads `{"value", "rev", "conflicts"}` and checks that the winner's rev is the greatest
-    /// and that no rev repeats.
+    /// and that no rev repeats. (A plain loop with the steps of `readObject` and `member`.)
     static func decodeRegister<V>(
         _ c: inout DecodeContext, _ decodeValue: (inout DecodeContext) throws -> V?
     ) throws -> Register<V>? {
@@ -271,30 +310,51 @@ struct DocumentDecoder {
         var conflicts: [Versioned<V>]?
         var ok = true
         var mask: UInt32 = 0
-        guard
-            try c.readObject("a register (an object with \"value\" and \"rev\")", { c, key in
-                if key.equals("value") {
-                    try c.member(key, 1, &mask, "value") { c in
-                        value = try decodeValue(&c)
-                        ok = ok && value != nil
-                    }
-                } else if key.equals("rev") {
-                    try c.member(key, 0, &mask, "rev") { c in rev = try decodeRev(&c) }
-                } else if key.equals("conflicts") {
-                    try c.member(key, 2, &mask, "conflicts") { c in
-                        conflicts = try decodeConflicts(&c, decodeValue)
-                        ok = ok && conflicts != nil
-                    }
-                } else {
-                    ok = false
-                    try c.unknownKey(key)
+        guard c.scanner.peekKind() == .object else {
+            try c.mismatch("a register (an object with \"value\" and \"rev\")")
+            return nil
+        }
+        try c.scanner.beginObject()
+        var first = true
+        while let key = try c.scanner.nextKey(first: &first) {
+            if key.equals("value") {
+                if mask & 0b10 != 0 {
+                    try c.duplicateKey(key)
+                    continue
                 }
-            })
-        else { return nil }
+                mask |= 0b10
+                c.path.append(.key("value"))
+                value = try decodeValue(&c)
+                ok = ok && value != nil
+                c.path.removeLast()
+            } else if key.equals("rev") {
+                if mask & 0b1 != 0 {
+                    try c.duplicateKey(key)
+                    continue
+                }
+                mask |= 0b1
+                c.path.append(.key("rev"))
+                rev = try decodeRev(&c)
+                c.path.removeLast()
+            } else if key.equals("conflicts") {
+                if mask & 0b100 != 0 {
+                    try c.duplicateKey(key)
+                    continue
+                }
+                mask |= 0b100
+                c.path.append(.key("conflicts"))
+                conflicts = try decodeConflicts(&c, decodeValue)
+                ok = ok && conflicts != nil
+                c.path.removeLast()
+            } else {
+                ok = false
+                try c.unknownKey(key)
+            }
+        }
         c.requireKeys(registerKeys, seen: mask & 0b11)
-        guard ok, let value, let rev else { return nil }
-        var register = Register(value: value, rev: rev)
-        if let conflicts {
+        guard ok, let rev, let decoded = consume value else { return nil }
+        var register = Register(value: consume decoded, rev: rev)
+        if let conflicts = consume conflicts {
             // The winner has the greatest rev; no rev appears twice.
             var seen: Set<Rev> = [rev]
             for (index, conflict) in conflicts.enumerated() {
@@ -317,6 +377,7 @@ struct DocumentDecoder {
             }
             register.conflicts = conflicts.count > 1 ? conflicts.sorted { $0.rev > $1.rev } : conflicts
         }
+        c.checkDots(register)
         return register
     }
 
@@ -421,6 +482,15 @@ struct DocumentDecoder {
             try c.readObject("a time ({\"local\", \"zone\"} or {\"date\"}) or null", { c, key in
                 if key.equals("local") {
                     try c.member(key, 1, &mask, "local") { c in
+                        // Plain ASCII (the only form a valid time has): parsed from the bytes.
+                        if c.scanner.peekKind() == .string, let span = try c.scanner.readPlainASCIIString() {
+                            local = LocalTimeParser.dateTime(utf8: span)
+                            if local == nil {
+                                ok = false
+                                c.report("expected a local date-time YYYY-MM-DDTHH:MM that exists on the calendar, found \"\(String(decoding: span, as: UTF8.self).prefix(40))\"")
+                            }
+                            return
+                        }
                         guard let text = try c.readString("a local date-time string") else { ok = false; return }
                         local = LocalTimeParser.dateTime(text.text)
                         if local == nil {
@@ -430,6 +500,15 @@ struct DocumentDecoder {
                     }
                 } else if key.equals("zone") {
                     try c.member(key, 2, &mask, "zone") { c in
+                        if c.scanner.peekKind() == .string, let span = try c.scanner.readPlainASCIIString() {
+                            if ZoneID.isWellFormed(utf8: span) {
+                                zone = c.zoneString(span)
+                            } else {
+                                ok = false
+                                c.report("expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(String(decoding: span, as: UTF8.self).prefix(70))\"")
+                            }
+                            return
+                        }
                         guard let text = try c.readString("a zone id string") else { ok = false; return }
                         if ZoneID.isWellFormed(text.text) {
                             zone = text.text
@@ -440,6 +519,14 @@ struct DocumentDecoder {
                     }
                 } else if key.equals("date") {
                     try c.member(key, 0, &mask, "date") { c in
+                        if c.scanner.peekKind() == .string, let span = try c.scanner.readPlainASCIIString() {
+                            date = LocalTimeParser.date(utf8: span)
+                            if date == nil {
+                                ok = false
+                                c.report("expected a date YYYY-MM-DD that exists on the calendar, found \"\(String(decoding: span, as: UTF8.self).prefix(40))\"")
+                            }
+                            return
+                        }
                         guard let text = try c.readString("a date string") else { ok = false; return }
                         date = LocalTimeParser.date(text.text)
                         if date == nil {

@@ -81,6 +81,14 @@ public enum FileIO {
     /// target's mode or `mode`), write, fsync, rename over the target, fsync the folder. Either
     /// the old or the new content is there after a crash, never a mix.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+        try bytes.withUnsafeBufferPointer { buffer in
+            try writeAtomically(chunks: [OwnedBytes.View(buffer)], to: path, mode: mode)
+        }
+    }
+
+    /// `writeAtomically` of the concatenation of `chunks`, written one after the other (no
+    /// joined copy in memory).
+    static func writeAtomically(chunks: [OwnedBytes.View], to path: String, mode: mode_t = 0o644) throws {
         let folder = directoryName(of: path)
         var targetMode = mode
         var existing = stat()
@@ -105,16 +113,17 @@ public enum FileIO {
         }
         do {
             defer { close(fd) }
-            var written = 0
-            while written < bytes.count {
-                let result = bytes.withUnsafeBytes { buffer in
-                    write(fd, buffer.baseAddress! + written, bytes.count - written)
+            for chunk in chunks {
+                guard let base = chunk.base else { continue }
+                var written = 0
+                while written < chunk.count {
+                    let result = write(fd, base + written, chunk.count - written)
+                    if result < 0 {
+                        if errno == EINTR { continue }
+                        throw systemError(path, "cannot write")
+                    }
+                    written += result
                 }
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw systemError(path, "cannot write")
-                }
-                written += result
             }
             _ = fchmod(fd, targetMode)
             guard fsync(fd) == 0 else { throw systemError(path, "cannot fsync") }

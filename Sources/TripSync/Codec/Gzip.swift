@@ -1,5 +1,13 @@
 import CZlib
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Limits on what inflating a gzip file may produce, checked before memory is spent.
 public struct InflateLimits: Hashable, Sendable {
     /// The most bytes the decompressed data may have (default 256 MiB).
@@ -42,30 +50,31 @@ enum Gzip {
 
     /// Compresses to a single gzip member (no name, mtime 0), at the given zlib level.
     static func compress(_ input: [UInt8], level: Int32 = 1) throws -> [UInt8] {
+        try input.withUnsafeBufferPointer { try compressMember(UnsafeRawBufferPointer($0), level: level).toArray() }
+    }
+
+    /// Compresses `input` to one gzip member in a block of its own (no zero-filling, no copy).
+    static func compressMember(_ input: UnsafeRawBufferPointer, level: Int32) throws -> OwnedBytes {
         var stream = z_stream()
         guard tripsync_deflateInit2(&stream, level, 15 + 16) == Z_OK else {
             throw GzipError(kind: .corruptGzip, message: "zlib could not start compressing")
         }
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(input.count))) + 64
-        var output = [UInt8](repeating: 0, count: bound)
-        var status: Int32 = Z_OK
-        var produced = 0
-        input.withUnsafeBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
-                stream.avail_in = uInt(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(outBuffer.count)
-                status = deflate(&stream, Z_FINISH)
-                produced = outBuffer.count - Int(stream.avail_out)
-            }
+        guard let output = malloc(bound)?.assumingMemoryBound(to: UInt8.self) else {
+            throw GzipError(kind: .tooLarge, message: "out of memory while compressing")
         }
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        stream.avail_in = uInt(input.count)
+        stream.next_out = output
+        stream.avail_out = uInt(bound)
+        let status = deflate(&stream, Z_FINISH)
         guard status == Z_STREAM_END else {
+            free(output)
             throw GzipError(kind: .corruptGzip, message: "zlib could not compress (status \(status))")
         }
-        output.removeSubrange(produced...)
-        return output
+        let produced = bound - Int(stream.avail_out)
+        return OwnedBytes(takingMalloced: realloc(output, max(produced, 1))?.assumingMemoryBound(to: UInt8.self) ?? output, count: produced)
     }
 
     /// The size of the independent gzip members a large output is cut into, so they can be
@@ -76,29 +85,93 @@ enum Gzip {
     /// A gzip reader inflates concatenated members as one stream (RFC 1952, section 2.2).
     static func compressParallel(_ input: [UInt8], level: Int32 = 1) throws -> [UInt8] {
         if input.count <= memberSize { return try compress(input, level: level) }
-        let chunks = stride(from: 0, to: input.count, by: memberSize).map { start in
-            Array(input[start..<min(start + memberSize, input.count)])
+        let members = try input.withUnsafeBufferPointer { buffer in
+            try compressMembers([OwnedBytes.View(buffer)], level: level)
         }
-        let results = ParallelMap.map(chunks) { chunk in Result { try compress(chunk, level: level) } }
-        var output: [UInt8] = []
-        output.reserveCapacity(results.reduce(0) { $0 + ((try? $1.get().count) ?? 0) })
-        for result in results { output += try result.get() }
-        return output
+        return concatenate(members)
+    }
+
+    /// The members of the concatenation of `parts`, cut every `memberSize` bytes (exactly as
+    /// `compressParallel` cuts one array), compressed on every core. A member that spans two
+    /// parts is compressed from a copy of its bytes.
+    static func compressMembers(_ parts: [OwnedBytes.View], level: Int32) throws -> [OwnedBytes] {
+        let total = parts.reduce(0) { $0 + $1.count }
+        if total == 0 {
+            return [try compressMember(UnsafeRawBufferPointer(start: nil, count: 0), level: level)]
+        }
+        let memberCount = (total + memberSize - 1) / memberSize
+        let results = ParallelMap.map(Array(0..<memberCount)) { index -> Result<OwnedBytes, Error> in
+            let start = index * memberSize
+            let end = min(start + memberSize, total)
+            // Find the part holding `start`; most members lie inside one part.
+            var offset = 0
+            for part in parts {
+                if start < offset + part.count {
+                    if end <= offset + part.count {
+                        let slice = UnsafeRawBufferPointer(start: part.base.map { UnsafeRawPointer($0 + (start - offset)) }, count: end - start)
+                        return Result { try compressMember(slice, level: level) }
+                    }
+                    break
+                }
+                offset += part.count
+            }
+            var copy = [UInt8]()
+            copy.reserveCapacity(end - start)
+            var position = 0
+            for part in parts {
+                let lower = max(start, position)
+                let upper = min(end, position + part.count)
+                if lower < upper, let base = part.base {
+                    copy.append(contentsOf: UnsafeBufferPointer(start: base + (lower - position), count: upper - lower))
+                }
+                position += part.count
+            }
+            return Result { try copy.withUnsafeBytes { try compressMember($0, level: level) } }
+        }
+        return try results.map { try $0.get() }
+    }
+
+    /// The blocks one after the other in one array.
+    static func concatenate(_ blocks: [OwnedBytes]) -> [UInt8] {
+        let total = blocks.reduce(0) { $0 + $1.count }
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var position = 0
+            for block in blocks {
+                guard let source = block.base, let target = buffer.baseAddress, block.count > 0 else { continue }
+                (target + position).initialize(from: source, count: block.count)
+                position += block.count
+            }
+            initialized = position
+        }
     }
 
     /// Inflates every gzip member in `input`, checking CRC32 and length (zlib does both) and
     /// stopping with an error before the output passes the limits.
     static func decompress(_ input: UnsafeRawBufferPointer, limits: InflateLimits) throws -> [UInt8] {
+        try decompressOwned(input, limits: limits).toArray()
+    }
+
+    /// `decompress`, straight into one malloc'd block (grown by `realloc`, no chunk copies).
+    static func decompressOwned(_ input: UnsafeRawBufferPointer, limits: InflateLimits) throws -> OwnedBytes {
         let budget = limits.budget(forInput: input.count)
-        // ISIZE of the last member is a hint for the first allocation (trusted only within the budget).
+        // ISIZE of the last member is a hint for the first allocation (trusted only within the
+        // budget); files of several members inflate to about 7 times their size.
         var initial = 64 << 10
         if input.count >= 18 {
             let end = input.count
             let hint = Int(input[end - 4]) | Int(input[end - 3]) << 8 | Int(input[end - 2]) << 16 | Int(input[end - 1]) << 24
             if hint > 0 && hint <= budget { initial = hint + 1 }
         }
-        var output = [UInt8]()
-        output.reserveCapacity(min(initial, budget + 1))
+        // Several members: the last one's ISIZE says little. Untouched pages of an oversized
+        // block cost nothing, and the block shrinks to fit at the end.
+        initial = max(initial, input.count.multipliedReportingOverflow(by: 8).overflow ? Int.max : input.count * 8)
+        var capacity = max(min(initial, budget + 1), 1)
+        guard var output = malloc(capacity)?.assumingMemoryBound(to: UInt8.self) else {
+            throw GzipError(kind: .tooLarge, message: "zlib ran out of memory while inflating")
+        }
+        var produced = 0
+        var succeeded = false
+        defer { if !succeeded { free(output) } }
         var stream = z_stream()
         guard tripsync_inflateInit2(&stream, 15 + 16) == Z_OK else {
             throw GzipError(kind: .corruptGzip, message: "zlib could not start inflating")
@@ -109,28 +182,37 @@ enum Gzip {
         }
         stream.next_in = UnsafeMutablePointer(mutating: base)
         stream.avail_in = uInt(input.count)
-        var chunk = [UInt8](repeating: 0, count: 256 << 10)
         var members = 0
+        func finish() -> OwnedBytes {
+            succeeded = true
+            let shrunk = realloc(output, max(produced, 1))?.assumingMemoryBound(to: UInt8.self) ?? output
+            return OwnedBytes(takingMalloced: shrunk, count: produced)
+        }
         while true {
-            let status: Int32 = chunk.withUnsafeMutableBufferPointer { buffer in
-                stream.next_out = buffer.baseAddress
-                stream.avail_out = uInt(buffer.count)
-                return inflate(&stream, Z_NO_FLUSH)
+            if produced == capacity {
+                // Full: grow (by remapping, for large blocks), but never past one byte over the
+                // budget, so the limit is detected before the memory is spent.
+                if produced > budget { break }
+                let grown = min(capacity * 2, budget + 1)
+                guard let bigger = realloc(output, grown)?.assumingMemoryBound(to: UInt8.self) else {
+                    throw GzipError(kind: .tooLarge, message: "zlib ran out of memory while inflating")
+                }
+                output = bigger
+                capacity = grown
             }
-            let produced = chunk.count - Int(stream.avail_out)
-            if output.count + produced > budget {
-                let which = budget == limits.maxOutputBytes
-                    ? "the size limit of \(limits.maxOutputBytes) bytes"
-                    : "\(limits.maxRatio) times its compressed size (\(input.count) bytes)"
-                throw GzipError(kind: .tooLarge, message: "gzip data inflates past \(which), expected a smaller trip file; refused before reading further")
-            }
-            output.append(contentsOf: chunk[0..<produced])
+            // At most 256 KiB per call, as before, so the limit check runs as often.
+            let room = min(capacity - produced, 256 << 10)
+            stream.next_out = output + produced
+            stream.avail_out = uInt(room)
+            let status = inflate(&stream, Z_NO_FLUSH)
+            produced += room - Int(stream.avail_out)
+            if produced > budget { break }
             switch status {
             case Z_OK:
                 continue
             case Z_STREAM_END:
                 members += 1
-                if stream.avail_in == 0 { return output }
+                if stream.avail_in == 0 { return finish() }
                 // Concatenated members: another one must follow.
                 let next = stream.next_in
                 if stream.avail_in >= 2, let next, next[0] == 0x1F, next[1] == 0x8B {
@@ -154,5 +236,9 @@ enum Gzip {
                 throw GzipError(kind: .corruptGzip, message: "gzip data could not be inflated (zlib status \(status))")
             }
         }
+        let which = budget == limits.maxOutputBytes
+            ? "the size limit of \(limits.maxOutputBytes) bytes"
+            : "\(limits.maxRatio) times its compressed size (\(input.count) bytes)"
+        throw GzipError(kind: .tooLarge, message: "gzip data inflates past \(which), expected a smaller trip file; refused before reading further")
     }
 }

@@ -217,6 +217,12 @@ struct JSONScanner {
         offset += 1
         let start = offset
         var hasEscapes = false
+        // 8 bytes at a time while none needs a closer look (as in `readString`).
+        while offset + 8 <= count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            if JSONScanner.needsAttention(word) { break }
+            offset += 8
+        }
         while true {
             guard offset < count else { throw error("unterminated string, expected '\"'") }
             let byte = base[offset]
@@ -253,7 +259,14 @@ struct JSONScanner {
         var scalars = 0
         var hasControl = false
         var hasNewlineOrTab = false
-        // Fast path: plain ASCII with no escapes.
+        // Fast path: plain ASCII with no escapes, 8 bytes at a time while none of them is a
+        // quote, a backslash, a control character, DEL or non-ASCII.
+        while offset + 8 <= count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            if JSONScanner.needsAttention(word) { break }
+            offset += 8
+            scalars += 8
+        }
         while offset < count {
             let byte = base[offset]
             if byte == UInt8(ascii: "\"") {
@@ -301,6 +314,19 @@ struct JSONScanner {
         offset += 1
         let text = scratch.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
         return ScannedString(text: text, scalarCount: scalars, hasControl: hasControl, hasNewlineOrTab: hasNewlineOrTab)
+    }
+
+    /// Whether any of the 8 bytes in `word` is `"`, `\`, below 0x20, 0x7F or 0x80 and above.
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs  // some byte < 0x20 (or >= 0x80, caught below)
+        let quote = hasZeroByte(word ^ (ones &* 0x22))
+        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
+        let delete = hasZeroByte(word ^ (ones &* 0x7F))
+        return (control | quote | backslash | delete | (word & highs)) != 0
     }
 
     /// Reads the raw bytes of a string with no escapes (for UUIDs and other ASCII tokens); nil
@@ -439,6 +465,12 @@ struct JSONScanner {
             offset += 1
             if offset < count && isDigit(base[offset]) { throw error("leading zero in a number, expected JSON number syntax") }
         } else {
+            // Up to 18 digits cannot overflow: no checks needed for them.
+            let fastEnd = min(count, offset + 18)
+            while offset < fastEnd && isDigit(base[offset]) {
+                value = value &* 10 &+ Int64(base[offset] &- 48)
+                offset += 1
+            }
             while offset < count && isDigit(base[offset]) {
                 let digit = Int64(base[offset] - 48)
                 let (times, o1) = value.multipliedReportingOverflow(by: 10)

@@ -12,12 +12,21 @@ enum LocalTimeParser {
     /// `YYYY-MM-DDTHH:MM` that exists on the calendar.
     static func dateTime(_ text: String) -> LocalDateTime? {
         var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count == 16, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
-                let date = parseDate(bytes, 0), let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2)
-            else { return nil }
-            return LocalDateTime(date: date, hour: hour, minute: minute)
-        }
+        return text.withUTF8 { dateTime(utf8: $0) }
+    }
+
+    /// `YYYY-MM-DDTHH:MM` that exists on the calendar, from its bytes.
+    static func dateTime(utf8 bytes: UnsafeBufferPointer<UInt8>) -> LocalDateTime? {
+        guard bytes.count == 16, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+            let date = parseDate(bytes, 0), let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2)
+        else { return nil }
+        return LocalDateTime(date: date, hour: hour, minute: minute)
+    }
+
+    /// `YYYY-MM-DD` that exists on the calendar, from its bytes.
+    static func date(utf8 bytes: UnsafeBufferPointer<UInt8>) -> LocalDate? {
+        guard bytes.count == 10 else { return nil }
+        return parseDate(bytes, 0)
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds).
@@ -58,7 +67,12 @@ public enum ZoneID {
     /// Whether `id` has the shape of an IANA zone id (`Area/Location`, letters, digits, `_+-`),
     /// at most 64 characters; fixed offsets such as `+01:00` are refused.
     public static func isWellFormed(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
+        var id = id
+        return id.withUTF8 { isWellFormed(utf8: $0) }
+    }
+
+    /// `isWellFormed` on the UTF-8 bytes of an id.
+    static func isWellFormed(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 64 else { return false }
         var segmentStart = true
         for (index, byte) in bytes.enumerated() {

@@ -9,7 +9,8 @@ extension TripDocument {
     /// measured fastest for the size; see README).
     public func gzipData(level: Int32 = 1) throws -> [UInt8] {
         do {
-            return try Gzip.compressParallel(canonicalJSON(), level: level)
+            let parts = CanonicalWriter.encodeParts(self)
+            return Gzip.concatenate(try withExtendedLifetime(parts) { try Gzip.compressMembers(parts.map(\.view), level: level) })
         } catch let error as GzipError {
             throw FileSystemError(path: "", message: error.message)
         }
@@ -18,7 +19,19 @@ extension TripDocument {
     /// Writes the document durably (temp file, fsync, rename, fsync the folder): gzip when the
     /// path ends in `.gz`, canonical JSON otherwise.
     public func write(to path: String) throws {
-        let bytes = path.hasSuffix(".gz") ? try gzipData() : canonicalJSON()
-        try FileIO.writeAtomically(bytes, to: path)
+        // Written part by part: the JSON and its gzip members are never joined in memory.
+        let parts = CanonicalWriter.encodeParts(self)
+        try withExtendedLifetime(parts) {
+            guard path.hasSuffix(".gz") else {
+                return try FileIO.writeAtomically(chunks: parts.map(\.view), to: path)
+            }
+            let members: [OwnedBytes]
+            do {
+                members = try Gzip.compressMembers(parts.map(\.view), level: 1)
+            } catch let error as GzipError {
+                throw FileSystemError(path: "", message: error.message)
+            }
+            try withExtendedLifetime(members) { try FileIO.writeAtomically(chunks: members.map(\.view), to: path) }
+        }
     }
 }

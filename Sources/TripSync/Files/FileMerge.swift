@@ -73,32 +73,51 @@ public struct FileMerger: Sendable {
                 throw .refused(file: file, MergeError(.clockFromTheFuture, message: ClockGuard.describe(device: device, skewMilliseconds: skew)))
             }
         }
-        guard let first = loaded.first else {
+        guard !loaded.isEmpty else {
             throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
         }
-        var document = first.1.document
+        // The documents move out of `loaded`, so the merge can reuse the first one's maps in
+        // place (no other copy holds them) and each input is freed once merged.
+        let names = loaded.map(\.0)
+        let metadata = loaded.map { (schemaVersion: $0.1.sourceSchemaVersion, deviceID: $0.1.document.deviceID, warnings: $0.1.warnings) }
+        var documents: [TripDocument?] = loaded.map { $0.1.document }
+        loaded = []
+        var document = Self.take(&documents[0])
         document.deviceID = writer
         var inputs: [MergeInput] = []
-        var previous = TripDocument(tripID: document.tripID, deviceID: writer, clock: VersionVector(), trip: document.trip)
-        for (index, (file, trip)) in loaded.enumerated() {
-            if index > 0 {
+        let empty = TripDocument(tripID: document.tripID, deviceID: writer, clock: VersionVector(), trip: document.trip)
+        for index in names.indices {
+            let file = names[index]
+            let brought: MergeContribution
+            if index == 0 {
+                brought = MergeContribution(before: empty, after: document)
+            } else {
+                let other = Self.take(&documents[index])
                 do {
-                    document = try DocumentMerger.merge(document, trip.document, writer: writer)
+                    brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true)
                 } catch {
                     var error = error
                     if error.kind == .sameDotDifferentValues {
-                        error.message += " (while merging \(file) into \(loaded[0..<index].map(\.0).joined(separator: ", ")))"
+                        error.message += " (while merging \(file) into \(names[0..<index].joined(separator: ", ")))"
                     }
                     throw .refused(file: file, error)
                 }
             }
+            let info = metadata[index]
             inputs.append(
                 MergeInput(
-                    file: file, schemaVersion: trip.sourceSchemaVersion, deviceID: trip.document.deviceID,
-                    brought: MergeContribution(before: previous, after: document), warnings: trip.warnings))
-            previous = document
+                    file: file, schemaVersion: info.schemaVersion, deviceID: info.deviceID,
+                    brought: brought, warnings: info.warnings))
         }
         return FileMergeResult(document: document, inputs: inputs)
+    }
+
+    /// Moves a document out of its slot, leaving nil (so the slot holds no second reference).
+    private static func take(_ slot: inout TripDocument?) -> TripDocument {
+        var taken: TripDocument?
+        swap(&taken, &slot)
+        guard let taken else { preconditionFailure("each input document is taken once") }
+        return taken
     }
 
     /// Milliseconds since 1970 from the system clock.

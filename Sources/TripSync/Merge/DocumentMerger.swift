@@ -37,6 +37,18 @@ public enum DocumentMerger {
     ///
     /// - Throws: `MergeError` when the trips differ or one dot carries two different values.
     public static func merge(_ a: TripDocument, _ b: TripDocument, writer: DeviceID) throws(MergeError) -> TripDocument {
+        var document = a
+        _ = try mergeInPlace(&document, b, writer: writer, report: false)
+        return document
+    }
+
+    /// Merges `b` into `a` (replaced by the merge; untouched when it throws) and returns what
+    /// `b` brought when `report` is set: the same numbers as `MergeContribution(before: a,
+    /// after: merged)`, computed from the ids the merge changes. When the caller holds no other
+    /// copy of `a`, its maps are changed in place instead of being copied.
+    static func mergeInPlace(
+        _ a: inout TripDocument, _ b: TripDocument, writer: DeviceID, report: Bool
+    ) throws(MergeError) -> MergeContribution {
         guard a.tripID == b.tripID else {
             throw MergeError(.differentTrips, message: "the files are of different trips (\(a.tripID) and \(b.tripID)), expected one trip")
         }
@@ -58,10 +70,22 @@ public enum DocumentMerger {
         }
         // Items and tombstones: every id on either side, each merged once. Most ids are the same
         // on both sides, or on one side only and unseen by the other: those are kept as they are,
-        // so the result starts from A's maps and changes only what the merge decides.
-        result.items = a.items
-        result.tombstones = a.tombstones
-        func store(_ id: ItemID, _ outcome: RegisterMerge.ItemOutcome) {
+        // so the result starts from A's maps and changes only what the merge decides. The
+        // changes are collected first (reading A and B only), then applied to A's maps.
+        let changes = try changedItems(a, b, context: &context)
+        var brought = MergeContribution()
+        if report {
+            brought = MergeContribution(before: a, changes: changes, mergedTripName: result.trip.name)
+        }
+        // Acks: pointwise maximum per device.
+        result.acks = a.acks
+        for (device, vector) in b.acks {
+            result.acks[device] = (result.acks[device] ?? VersionVector()).union(vector)
+        }
+        // A's maps move into the result (no copy when the caller gave up its own).
+        swap(&result.items, &a.items)
+        swap(&result.tombstones, &a.tombstones)
+        for (id, outcome) in changes {
             switch outcome {
             case .live(let fields):
                 result.items[id] = fields
@@ -71,40 +95,58 @@ public enum DocumentMerger {
                 result.items[id] = nil
             }
         }
+        a = result
+        return brought
+    }
+
+    /// The ids whose entry in the merge differs from A's, with their merged outcome, in the order
+    /// the merge visits them (B's items, B's tombstones, then ids only A holds). Reads only.
+    private static func changedItems(
+        _ a: TripDocument, _ b: TripDocument, context: inout RegisterMerge
+    ) throws(MergeError) -> [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] {
+        var changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] = []
+        var matchedA = 0
         func visit(_ id: ItemID, b fieldsB: ItemFields, deletedB: Register<Deletion>?) throws(MergeError) {
             let liveA = a.items[id]
             let tombA = liveA == nil ? a.tombstones[id] : nil
             if liveA == nil && tombA == nil {
                 // Only B has it: keep what A has not seen.
-                if context.unseenByA(fieldsB, deletedB) { return store(id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB)) }
-            } else if let liveA, deletedB == nil, liveA == fieldsB {
-                return  // identical live items
-            } else if let tombA, let deletedB, tombA.deleted == deletedB, tombA.item == fieldsB {
-                return  // identical tombstones
+                if context.unseenByA(fieldsB, deletedB) {
+                    changes.append((id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB)))
+                    return
+                }
+            } else {
+                matchedA += 1
+                if let liveA, deletedB == nil, liveA == fieldsB {
+                    return  // identical live items
+                } else if let tombA, let deletedB, tombA.deleted == deletedB, tombA.item == fieldsB {
+                    return  // identical tombstones
+                }
             }
-            store(id, try context.mergeItem(
+            changes.append((id, try context.mergeItem(
                 fields: (liveA ?? tombA?.item, fieldsB), deleted: (tombA?.deleted, deletedB),
-                isLive: (liveA != nil, deletedB == nil), id: id))
+                isLive: (liveA != nil, deletedB == nil), id: id)))
         }
         for (id, fields) in b.items { try visit(id, b: fields, deletedB: nil) }
-        for (id, tombstone) in b.tombstones { try visit(id, b: tombstone.item, deletedB: tombstone.deleted) }
-        // Only A has it: keep what B has not seen.
-        for (id, fields) in a.items where b.items[id] == nil && b.tombstones[id] == nil {
-            if !context.unseenByB(fields, nil) {
-                store(id, try context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id))
+        for (id, tombstone) in b.tombstones {
+            // An id in both of B's maps (an unvalidated B) must not count as two matches of A's ids.
+            if b.items.index(forKey: id) != nil { matchedA -= a.items.index(forKey: id) != nil || a.tombstones.index(forKey: id) != nil ? 1 : 0 }
+            try visit(id, b: tombstone.item, deletedB: tombstone.deleted)
+        }
+        // Only A has it: keep what B has not seen. (Nothing to look for when B held every id of A.)
+        if matchedA < a.items.count + a.tombstones.count {
+            for (id, fields) in a.items where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
+                if !context.unseenByB(fields, nil) {
+                    changes.append((id, try context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id)))
+                }
+            }
+            for (id, tombstone) in a.tombstones where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
+                if !context.unseenByB(tombstone.item, tombstone.deleted) {
+                    changes.append((id, try context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id)))
+                }
             }
         }
-        for (id, tombstone) in a.tombstones where b.items[id] == nil && b.tombstones[id] == nil {
-            if !context.unseenByB(tombstone.item, tombstone.deleted) {
-                store(id, try context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id))
-            }
-        }
-        // Acks: pointwise maximum per device.
-        result.acks = a.acks
-        for (device, vector) in b.acks {
-            result.acks[device] = (result.acks[device] ?? VersionVector()).union(vector)
-        }
-        return result
+        return changes
     }
 
 }
@@ -128,7 +170,7 @@ struct RegisterMerge {
     /// Merges two registers (either may be absent = empty): keep every value whose dot the
     /// other side has not seen or still holds; the greatest rev wins.
     @inline(__always)
-    mutating func merge<V>(_ a: Register<V>?, _ b: Register<V>?, pointer: @autoclosure () -> String) throws(MergeError) -> Register<V>? {
+    mutating func merge<V: ExactValue>(_ a: Register<V>?, _ b: Register<V>?, pointer: @autoclosure () -> String) throws(MergeError) -> Register<V>? {
         switch (a, b) {
         case (nil, nil):
             return nil
@@ -139,7 +181,7 @@ struct RegisterMerge {
         case (let a?, let b?):
             // Fast path: the same single value on both sides.
             if a.conflicts.isEmpty && b.conflicts.isEmpty && a.rev == b.rev {
-                guard a.value == b.value else { throw sameDot(a.rev, pointer()) }
+                guard a.value.hasSameBytes(as: b.value) else { throw sameDot(a.rev, pointer()) }
                 return a
             }
             var kept: [Versioned<V>] = []
@@ -147,7 +189,7 @@ struct RegisterMerge {
             let versionsA = a.versions
             for version in versionsA {
                 if let other = versionsB.first(where: { $0.rev == version.rev }) {
-                    guard other.value == version.value else { throw sameDot(version.rev, pointer()) }
+                    guard other.value.hasSameBytes(as: version.value) else { throw sameDot(version.rev, pointer()) }
                     kept.append(version)
                 } else if !clockB.sees(version.rev) {
                     kept.append(version)

@@ -16,8 +16,18 @@ public struct MergeContribution: Hashable, Sendable {
 
     /// Compares the state before and after merging one input.
     public init(before: TripDocument, after: TripDocument) {
+        if before.items.isEmpty && before.tombstones.isEmpty {
+            // Everything live is new: no lookups, and items without conflicts add nothing more.
+            itemsAdded = after.items.count
+            for item in after.items.values where item.hasConflicts {
+                conflictsCreated += Self.newConflicts(ItemFields(), item)
+            }
+            if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
+            return
+        }
         for (id, item) in after.items {
             if let old = before.items[id] {
+                if old.isIdentical(to: item) { continue }
                 fieldsChanged += Self.changedFields(old, item)
                 conflictsCreated += Self.newConflicts(old, item)
             } else if before.tombstones[id] != nil {
@@ -31,6 +41,28 @@ public struct MergeContribution: Hashable, Sendable {
             deletesApplied += 1
         }
         if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
+    }
+
+    /// What a merge brought, from the ids it changed in `before` (every other id keeps its
+    /// entry from `before`, so contributes nothing): the same counts as `init(before:after:)`.
+    init(before: TripDocument, changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)], mergedTripName: Register<String>) {
+        for (id, outcome) in changes {
+            switch outcome {
+            case .live(let item):
+                if let old = before.items[id] {
+                    fieldsChanged += Self.changedFields(old, item)
+                    conflictsCreated += Self.newConflicts(old, item)
+                } else if before.tombstones.index(forKey: id) != nil {
+                    itemsRestored += 1
+                } else {
+                    itemsAdded += 1
+                    conflictsCreated += Self.newConflicts(ItemFields(), item)
+                }
+            case .deleted:
+                if before.items.index(forKey: id) != nil { deletesApplied += 1 }
+            }
+        }
+        if before.trip.name.value != mergedTripName.value { fieldsChanged += 1 }
     }
 
     /// Whether the input changed nothing.
@@ -60,7 +92,7 @@ extension TripDocument {
     /// The number of registers (live items, trip and device names) with a visible conflict.
     public var visibleConflictCount: Int {
         var count = trip.name.hasVisibleConflict ? 1 : 0
-        for item in items.values {
+        for item in items.values where item.hasConflicts {
             if item.title?.hasVisibleConflict == true { count += 1 }
             if item.sortKey?.hasVisibleConflict == true { count += 1 }
             if item.start?.hasVisibleConflict == true { count += 1 }

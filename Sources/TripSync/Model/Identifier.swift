@@ -77,18 +77,29 @@ public struct Identifier: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Writes the 36 canonical bytes at `out`.
     func writeUTF8(into out: UnsafeMutablePointer<UInt8>) {
-        let hex: StaticString = "0123456789abcdef"
-        let table = hex.utf8Start
-        var position = 0
-        for digit in 0..<32 {
-            if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
-                out[position] = UInt8(ascii: "-")
-                position += 1
-            }
-            let word = digit < 16 ? high : low
-            let shift = UInt64(60 - 4 * (digit % 16))
-            out[position] = table[Int((word >> shift) & 0xF)]
-            position += 1
+        // Straight-line: each 64-bit half becomes 16 hex digits, the hyphens go in fixed places.
+        Identifier.writeHex(high >> 32, digits: 8, into: out)
+        out[8] = UInt8(ascii: "-")
+        Identifier.writeHex(high >> 16, digits: 4, into: out + 9)
+        out[13] = UInt8(ascii: "-")
+        Identifier.writeHex(high, digits: 4, into: out + 14)
+        out[18] = UInt8(ascii: "-")
+        Identifier.writeHex(low >> 48, digits: 4, into: out + 19)
+        out[23] = UInt8(ascii: "-")
+        Identifier.writeHex(low, digits: 12, into: out + 24)
+    }
+
+    /// Writes the low `digits` hex digits of `value`, most significant first, in lowercase.
+    @inline(__always)
+    private static func writeHex(_ value: UInt64, digits: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var rest = value
+        var index = digits - 1
+        while index >= 0 {
+            let nibble = UInt8(truncatingIfNeeded: rest & 0xF)
+            // 0…9 → '0'…'9', 10…15 → 'a'…'f', without a table or a branch.
+            out[index] = nibble &+ 48 &+ (nibble > 9 ? 39 : 0)
+            rest >>= 4
+            index -= 1
         }
     }
 

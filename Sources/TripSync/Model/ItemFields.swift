@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The editable fields of an itinerary item, in canonical (byte) order of their names.
 public enum ItemField: String, CaseIterable, Hashable, Sendable, Comparable {
     /// When the item ends (a time or a day), or null.
@@ -21,34 +29,167 @@ public enum ItemField: String, CaseIterable, Hashable, Sendable, Comparable {
 
 /// The registers of one item. A live item holds all six; a tombstone's body may hold any subset
 /// (fields dropped by compaction, or written by a late edit to a compacted stub).
+///
+/// A value type with copy-on-write storage: copying an item (into a dictionary, out of one, into
+/// a merged document) costs one reference count, not one per string, and a dictionary of items
+/// holds one pointer per slot instead of six inline registers.
 public struct ItemFields: Hashable, Sendable {
+    /// The six registers, shared between copies until one of them is mutated.
+    final class Storage: @unchecked Sendable {
+        /// Whether any register holds conflicts (false: no register has a visible conflict),
+        /// kept up to date by every write, so scans over many items can skip most of them.
+        @exclusivity(unchecked) var hasConflicts = false
+        @exclusivity(unchecked) var title: Register<String>?
+        @exclusivity(unchecked) var sortKey: Register<String>?
+        @exclusivity(unchecked) var start: Register<TripTime?>?
+        @exclusivity(unchecked) var end: Register<TripTime?>?
+        @exclusivity(unchecked) var place: Register<String?>?
+        @exclusivity(unchecked) var note: Register<String?>?
+
+        init() {}
+
+        init(
+            title: Register<String>?, sortKey: Register<String>?, start: Register<TripTime?>?,
+            end: Register<TripTime?>?, place: Register<String?>?, note: Register<String?>?
+        ) {
+            self.title = title
+            self.sortKey = sortKey
+            self.start = start
+            self.end = end
+            self.place = place
+            self.note = note
+            refresh()
+        }
+
+        /// Recomputes `hasConflicts`.
+        @inline(__always)
+        func refresh() {
+            hasConflicts = !(title?.conflicts.isEmpty ?? true) || !(sortKey?.conflicts.isEmpty ?? true)
+                || !(start?.conflicts.isEmpty ?? true) || !(end?.conflicts.isEmpty ?? true)
+                || !(place?.conflicts.isEmpty ?? true) || !(note?.conflicts.isEmpty ?? true)
+        }
+
+        func copy() -> Storage {
+            Storage(title: title, sortKey: sortKey, start: start, end: end, place: place, note: note)
+        }
+    }
+
+    /// Every empty body shares this storage until it is written to.
+    private static let emptyStorage = Storage()
+
+    var storage: Storage
+
+    @inline(__always)
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Wraps decoded storage (the decoder fills it in place).
+    init(storage: Storage) {
+        storage.refresh()
+        self.storage = storage
+    }
+
+    /// Whether any register holds conflicts; false means none has a visible conflict.
+    @inline(__always)
+    var hasConflicts: Bool { storage.hasConflicts }
+
+    /// Whether both values share one storage (then they are certainly equal).
+    @inline(__always)
+    func isIdentical(to other: ItemFields) -> Bool { storage === other.storage }
+
     /// The title register.
-    public var title: Register<String>?
+    public var title: Register<String>? {
+        _read { yield storage.title }
+        _modify {
+            makeUnique()
+            defer { storage.refresh() }
+            yield &storage.title
+        }
+    }
     /// The order key register.
-    public var sortKey: Register<String>?
+    public var sortKey: Register<String>? {
+        _read { yield storage.sortKey }
+        _modify {
+            makeUnique()
+            defer { storage.refresh() }
+            yield &storage.sortKey
+        }
+    }
     /// The start register.
-    public var start: Register<TripTime?>?
+    public var start: Register<TripTime?>? {
+        _read { yield storage.start }
+        _modify {
+            makeUnique()
+            defer { storage.refresh() }
+            yield &storage.start
+        }
+    }
     /// The end register.
-    public var end: Register<TripTime?>?
+    public var end: Register<TripTime?>? {
+        _read { yield storage.end }
+        _modify {
+            makeUnique()
+            defer { storage.refresh() }
+            yield &storage.end
+        }
+    }
     /// The place register.
-    public var place: Register<String?>?
+    public var place: Register<String?>? {
+        _read { yield storage.place }
+        _modify {
+            makeUnique()
+            defer { storage.refresh() }
+            yield &storage.place
+        }
+    }
     /// The note register.
-    public var note: Register<String?>?
+    public var note: Register<String?>? {
+        _read { yield storage.note }
+        _modify {
+            makeUnique()
+            defer { storage.refresh() }
+            yield &storage.note
+        }
+    }
 
     /// An item body with no registers.
-    public init() {}
+    public init() {
+        storage = ItemFields.emptyStorage
+    }
 
     /// Creates an item body.
     public init(
         title: Register<String>?, sortKey: Register<String>?, start: Register<TripTime?>?,
         end: Register<TripTime?>?, place: Register<String?>?, note: Register<String?>?
     ) {
-        self.title = title
-        self.sortKey = sortKey
-        self.start = start
-        self.end = end
-        self.place = place
-        self.note = note
+        storage = Storage(title: title, sortKey: sortKey, start: start, end: end, place: place, note: note)
+    }
+
+    /// Field by field equality (shared storage is equal without looking). Revs are compared
+    /// first (cheap), then values byte for byte: text that differs only in Unicode
+    /// normalisation is a different value here, unlike `String ==`.
+    public static func == (lhs: ItemFields, rhs: ItemFields) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let a = lhs.storage
+        let b = rhs.storage
+        guard a.title?.rev == b.title?.rev, a.sortKey?.rev == b.sortKey?.rev, a.start?.rev == b.start?.rev,
+            a.end?.rev == b.end?.rev, a.place?.rev == b.place?.rev, a.note?.rev == b.note?.rev
+        else { return false }
+        return FastEquality.same(a.title, b.title, FastEquality.text) && FastEquality.same(a.sortKey, b.sortKey, FastEquality.text)
+            && FastEquality.same(a.start, b.start, FastEquality.time) && FastEquality.same(a.end, b.end, FastEquality.time)
+            && FastEquality.same(a.place, b.place, FastEquality.optionalText) && FastEquality.same(a.note, b.note, FastEquality.optionalText)
+    }
+
+    /// Hashes every field.
+    public func hash(into hasher: inout Hasher) {
+        let s = storage
+        hasher.combine(s.title)
+        hasher.combine(s.sortKey)
+        hasher.combine(s.start)
+        hasher.combine(s.end)
+        hasher.combine(s.place)
+        hasher.combine(s.note)
     }
 
     /// Whether every field is present (as a live item requires).
@@ -130,5 +271,61 @@ public struct DeviceInfo: Hashable, Sendable {
     /// Creates a device record.
     public init(name: Register<String>) {
         self.name = name
+    }
+}
+
+/// Equality with the same meaning as `==` (strings compare by Unicode canonical equivalence),
+/// but answering from the bytes when they are identical, which is the common case when two
+/// copies of a trip are compared (and spares normalizing non-ASCII text).
+enum FastEquality {
+    @inline(__always)
+    static func text(_ a: String, _ b: String) -> Bool {
+        let sameBytes = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                guard x.count == y.count else { return false }
+                guard let first = x.baseAddress, let second = y.baseAddress else { return x.count == 0 }
+                return memcmp(first, second, x.count) == 0
+            }
+        }
+        if let known = sameBytes ?? nil { return known }
+        // Exact bytes, never Unicode canonical equivalence: "Graça" precomposed and decomposed
+        // are different values (different canonical files, different fingerprints).
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
+    @inline(__always)
+    static func optionalText(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let x?, let y?): return text(x, y)
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    static func time(_ a: TripTime?, _ b: TripTime?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (.local(let x, let zoneX)?, .local(let y, let zoneY)?): return x == y && text(zoneX, zoneY)
+        case (.date(let x)?, .date(let y)?): return x == y
+        default: return false
+        }
+    }
+
+    /// Two optional registers: same rev, value and conflicts.
+    @inline(__always)
+    static func same<V>(_ a: Register<V>?, _ b: Register<V>?, _ equal: (V, V) -> Bool) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let x?, let y?):
+            guard x.rev == y.rev, x.conflicts.count == y.conflicts.count, equal(x.value, y.value) else { return false }
+            for index in x.conflicts.indices {
+                let cx = x.conflicts[index]
+                let cy = y.conflicts[index]
+                guard cx.rev == cy.rev, equal(cx.value, cy.value) else { return false }
+            }
+            return true
+        default: return false
+        }
     }
 }

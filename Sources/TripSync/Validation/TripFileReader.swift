@@ -50,7 +50,7 @@ public struct TripFileReader: Sendable {
 
     /// Reads and checks the file at `path`; throws `TripFileError` naming the file.
     public func read(path: String) throws(TripFileError) -> LoadedTrip {
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         do {
             bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
         } catch let error as FileSystemError {
@@ -58,23 +58,31 @@ public struct TripFileReader: Sendable {
         } catch {
             throw TripFileError(.unreadable, file: path, message: "\(error)")
         }
-        return try read(bytes: bytes, file: path)
+        guard bytes.withUnsafeBytes({ Gzip.isGzip($0) }) else {
+            return try readJSON(bytes, file: path, wasGzip: false)
+        }
+        let json = try inflate(bytes, file: path)
+        bytes = []  // the compressed bytes are not needed while decoding
+        return try readJSON(json.buffer, file: path, wasGzip: true)
     }
 
     /// Reads and checks file contents; `file` names them in errors.
     public func read(bytes: [UInt8], file: String) throws(TripFileError) -> LoadedTrip {
-        let gzip = bytes.withUnsafeBytes { Gzip.isGzip($0) }
-        var json = bytes
-        if gzip {
-            do {
-                json = try bytes.withUnsafeBytes { try Gzip.decompress($0, limits: inflateLimits) }
-            } catch let error as GzipError {
-                throw TripFileError(error.kind, file: file, message: error.message)
-            } catch {
-                throw TripFileError(.corruptGzip, file: file, message: "\(error)")
-            }
+        guard bytes.withUnsafeBytes({ Gzip.isGzip($0) }) else {
+            return try readJSON(bytes, file: file, wasGzip: false)
         }
-        return try readJSON(json, file: file, wasGzip: gzip)
+        let json = try inflate(bytes, file: file)
+        return try readJSON(json.buffer, file: file, wasGzip: true)
+    }
+
+    private func inflate(_ bytes: [UInt8], file: String) throws(TripFileError) -> OwnedBytes {
+        do {
+            return try bytes.withUnsafeBytes { try Gzip.decompressOwned($0, limits: inflateLimits) }
+        } catch let error as GzipError {
+            throw TripFileError(error.kind, file: file, message: error.message)
+        } catch {
+            throw TripFileError(.corruptGzip, file: file, message: "\(error)")
+        }
     }
 
     /// Validates a file and reports every problem; never throws.
@@ -97,20 +105,21 @@ public struct TripFileReader: Sendable {
     }
 
     private func readJSON(_ json: [UInt8], file: String, wasGzip: Bool) throws(TripFileError) -> LoadedTrip {
-        if json.isEmpty {
-            throw TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document")
-        }
         let result: Result<LoadedTrip, TripFileError> = json.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else {
-                return .failure(TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document"))
-            }
-            return decode(JSONScanner(base: base, count: buffer.count), file: file, wasGzip: wasGzip, size: buffer.count)
+            Result { () throws(TripFileError) -> LoadedTrip in try readJSON(buffer, file: file, wasGzip: wasGzip) }
         }
         return try result.get()
     }
 
+    private func readJSON(_ buffer: UnsafeBufferPointer<UInt8>, file: String, wasGzip: Bool) throws(TripFileError) -> LoadedTrip {
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            throw TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document")
+        }
+        return try decode(JSONScanner(base: base, count: buffer.count), file: file, wasGzip: wasGzip, size: buffer.count).get()
+    }
+
     private func decode(_ scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
-        var decoder = DocumentDecoder(scanner: scanner)
+        var decoder = DocumentDecoder(scanner: scanner, zones: zones)
         let document: TripDocument?
         do {
             document = try decoder.decode()
@@ -152,6 +161,13 @@ public struct TripFileReader: Sendable {
         guard let document, issues.isEmpty else {
             return .failure(TripFileError(.invalid, file: file, issues: issues))
         }
+        let cross = decoder.context.cross
+        if cross.complete && cross.clock != nil {
+            // The decoder checked every value against the clock as it read it; what is left
+            // needs the finished maps.
+            let found = DocumentValidator.ordered(cross.issues + DocumentValidator.finalIssues(in: document))
+            return finish(document, issues: found, file: file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: wasGzip, size: size)
+        }
         return finish(document, file: file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: wasGzip, size: size)
     }
 
@@ -159,7 +175,15 @@ public struct TripFileReader: Sendable {
     func finish(
         _ document: TripDocument, file: String, sourceVersion: Int, wasGzip: Bool, size: Int
     ) -> Result<LoadedTrip, TripFileError> {
-        let issues = DocumentValidator(zones: zones).issues(in: document)
+        finish(
+            document, issues: DocumentValidator(zones: zones).issues(in: document), file: file, sourceVersion: sourceVersion,
+            wasGzip: wasGzip, size: size)
+    }
+
+    /// A decoded document with its cross-field issues: refused when any is an error.
+    private func finish(
+        _ document: TripDocument, issues: [ValidationIssue], file: String, sourceVersion: Int, wasGzip: Bool, size: Int
+    ) -> Result<LoadedTrip, TripFileError> {
         if issues.contains(where: { $0.severity == .error }) {
             return .failure(TripFileError(.invalid, file: file, issues: issues))
         }

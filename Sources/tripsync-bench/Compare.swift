@@ -1,0 +1,197 @@
+import Foundation
+import TripSync
+
+/// What `scripts/bench-crdt.py compare --json` reports for one engine (the fields used here).
+struct CRDTEngineResult: Decodable {
+    struct Milliseconds: Decodable {
+        var median: Double
+        var min: Double
+    }
+
+    var engine: String
+    var version: String?
+    var totalMS: Milliseconds
+    var peakRSSKiB: Int
+    var conflictValuesKept: Int
+    var conflictValuesLost: Int
+
+    enum CodingKeys: String, CodingKey {
+        case engine, version
+        case totalMS = "total_ms"
+        case peakRSSKiB = "peak_rss_kib"
+        case conflictValuesKept = "conflict_values_kept"
+        case conflictValuesLost = "conflict_values_lost"
+    }
+}
+
+/// The part of the script's report this benchmark reads.
+struct CRDTReport: Decodable {
+    struct Expected: Decodable {
+        var conflictingFields: Int
+        enum CodingKeys: String, CodingKey { case conflictingFields = "conflicting_fields" }
+    }
+
+    var expected: Expected
+    var repeats: Int
+    var engines: [CRDTEngineResult]
+}
+
+/// What one `peak-merge` child process reports.
+struct PeakMergeResult: Codable {
+    /// `VmHWM` of the child after merging, compacting and writing, in bytes.
+    var peakRSSBytes: Int
+    /// Registers with a visible conflict in the merged document.
+    var conflicts: Int
+}
+
+/// One size of the comparison.
+struct CompareRow {
+    var items: Int
+    var ours: [Double]
+    var ourPeakBytes: Int
+    var conflictingFields: Int
+    var engines: [CRDTEngineResult]
+}
+
+/// `tripsync-bench compare [--sizes 10000,100000] [--repeat R]`: `tripsync merge A B -o M`
+/// end to end (a child process of the release `tripsync` next to this binary: read gzip,
+/// validate, merge, write gzip durably) side by side with Loro and Yrs loading, merging and saving
+/// the same scenario (`scripts/bench-crdt.py`), in one run, alternating. Prints a Markdown table.
+enum CompareCommand {
+    static let usage = "usage: tripsync-bench compare [--sizes 10000,100000] [--repeat R] [--script PATH]"
+
+    static func run(_ arguments: [String]) throws {
+        var parser = ArgumentParser(arguments, usage: usage)
+        var sizes = [10_000, 100_000]
+        var explicitRepeats: Int?
+        var script = "scripts/bench-crdt.py"
+        while let option = parser.nextOption() {
+            switch option {
+            case "--sizes": sizes = try parser.positiveIntList(for: option)
+            case "--repeat": explicitRepeats = try parser.positiveInt(for: option)
+            case "--script": script = try parser.value(for: option)
+            default: throw UsageError(message: "unknown option \(option)", usage: usage)
+            }
+        }
+        guard FileManager.default.fileExists(atPath: script) else {
+            throw BenchError("cannot find \(script) (run from the package root or pass --script)")
+        }
+        let bench = ChildProcess.currentExecutable()
+        let tripsync = (bench as NSString).deletingLastPathComponent + "/tripsync"
+        guard FileManager.default.isExecutableFile(atPath: tripsync) else {
+            throw BenchError("cannot find the tripsync binary next to \(bench) (build it: swift build -c release)")
+        }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tripsync-compare-\(ProcessInfo.processInfo.processIdentifier)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let home = directory + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRIPSYNC_HOME"] = home
+
+        var rows: [CompareRow] = []
+        for items in sizes {
+            let repeats = explicitRepeats ?? (items <= 10_000 ? 5 : 3)
+            let folder = directory + "/n\(items)"
+            ReadWriteBenchmark.progress("\(items) items: writing the scenario pair")
+            let pair = try GenerateCommand.writeMergePair(items: items, into: folder)
+            let output = folder + "/m.trip.json.gz"
+            let merge = { () throws -> Double in
+                let clock = ContinuousClock()
+                let elapsed = try clock.measure {
+                    _ = try ChildProcess.run(executable: tripsync, arguments: ["merge", pair.a, pair.b, "-o", output], environment: environment)
+                }
+                return Stats.seconds(elapsed) * 1000
+            }
+            ReadWriteBenchmark.progress("\(items) items: tripsync merge, 1 warm-up + \(repeats) runs, the engines in between")
+            _ = try merge()
+            var ours: [Double] = []
+            for _ in 0..<(repeats + 1) / 2 { ours.append(try merge()) }
+            ReadWriteBenchmark.progress("\(items) items: \(script) compare (Loro, Yrs)")
+            let report = try crdt(script: script, a: pair.a, b: pair.b, repeats: explicitRepeats)
+            while ours.count < repeats { ours.append(try merge()) }
+            ReadWriteBenchmark.progress("\(items) items: peak memory of the merge")
+            let peak = try peakInChild(a: pair.a, b: pair.b, output: folder + "/peak.trip.json.gz", environment: environment)
+            rows.append(
+                CompareRow(
+                    items: items, ours: ours, ourPeakBytes: peak.peakRSSBytes,
+                    conflictingFields: report.expected.conflictingFields, engines: report.engines))
+        }
+        print(markdown(rows))
+    }
+
+    /// Runs the engines' script once and decodes its JSON report.
+    static func crdt(script: String, a: String, b: String, repeats: Int?) throws -> CRDTReport {
+        var arguments = ["python3", script, "compare", "--a", a, "--b", b, "--json"]
+        if let repeats { arguments += ["--repeat", String(repeats)] }
+        let output = try ChildProcess.run(executable: "/usr/bin/env", arguments: arguments)
+        return try JSONDecoder().decode(CRDTReport.self, from: Data(output.utf8))
+    }
+
+    /// Runs `peak-merge` in a fresh child of this executable, so the peak is the merge's alone.
+    static func peakInChild(a: String, b: String, output: String, environment: [String: String]) throws -> PeakMergeResult {
+        let printed = try ChildProcess.run(
+            executable: ChildProcess.currentExecutable(), arguments: ["peak-merge", a, b, output], environment: environment)
+        guard let line = printed.split(separator: "\n").last,
+            let result = try? JSONDecoder().decode(PeakMergeResult.self, from: Data(line.utf8))
+        else { throw BenchError("peak-merge printed no result: \(printed)") }
+        return result
+    }
+
+    static func markdown(_ rows: [CompareRow]) -> String {
+        let ms = { (value: Double) in Stats.format(value, decimals: 0) }
+        let mb = { (bytes: Int) in Stats.format(Stats.megabytes(bytes), decimals: 0) }
+        func engine(_ row: CompareRow, _ name: String) -> CRDTEngineResult? { row.engines.first { $0.engine == name } }
+        var lines = [
+            "Command: `\(CommandLine.arguments.joined(separator: " "))`",
+            "nproc: \(ProcessInfo.processInfo.activeProcessorCount)" + (ReadWriteBenchmark.cpuModel().map { ", CPU: \($0)" } ?? ""),
+            "",
+            "| size (items) | TripSync ms (median / min) | Loro ms (median / min) | Yrs ms (median / min) | TripSync peak MB | Loro peak MB | Yrs peak MB | conflicting values kept |",
+            "|---:|---:|---:|---:|---:|---:|---:|---|",
+        ]
+        for row in rows {
+            let loro = engine(row, "loro")
+            let yrs = engine(row, "pycrdt")
+            let time = { (result: CRDTEngineResult?) in result.map { "\(ms($0.totalMS.median)) / \(ms($0.totalMS.min))" } ?? "n/a" }
+            let peak = { (result: CRDTEngineResult?) in result.map { mb($0.peakRSSKiB * 1024) } ?? "n/a" }
+            let lost = { (result: CRDTEngineResult?) in result.map { "lost \($0.conflictValuesLost)" } ?? "n/a" }
+            let cells = [
+                String(row.items),
+                "\(ms(Stats.median(row.ours))) / \(ms(row.ours.min() ?? 0))",
+                time(loro), time(yrs),
+                mb(row.ourPeakBytes), peak(loro), peak(yrs),
+                "TripSync: all \(2 * row.conflictingFields) / Loro: \(lost(loro)) / Yrs: \(lost(yrs))",
+            ]
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        lines += [
+            "",
+            "MB = 10^6 bytes. TripSync: wall time of `tripsync merge A B -o M.trip.json.gz` as a child process of",
+            "the release binary (start, read both gzip files, validate, merge, compact, write gzip with fsync), after",
+            "one warm-up run; the engines' script ran once per size between TripSync's runs. Loro and Yrs (PyPI",
+            "`loro`, `pycrdt`): load A, import B, save, inside one Python process (`scripts/bench-crdt.py`, its own",
+            "median and min). Peak: VmHWM of a fresh process doing the whole merge (`tripsync-bench peak-merge`) and",
+            "of the engines' timed-run process. Conflicting values: both values of every field the two sides changed;",
+            "TripSync keeps the loser in `conflicts`, the engines keep one value per map key.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `tripsync-bench peak-merge A B OUT`: merges A and B with `FileMerger` as `tripsync merge`
+/// does (compaction included), writes OUT, and prints the process's peak RSS as one JSON line.
+enum PeakMergeCommand {
+    static let usage = "usage: tripsync-bench peak-merge A B OUT"
+
+    static func run(_ arguments: [String]) throws {
+        guard arguments.count == 3 else { throw UsageError(message: "expected A B OUT", usage: usage) }
+        let now = FileMerger.wallClockMilliseconds()
+        var result = try FileMerger(writer: Identifier.random()).merge(files: Array(arguments[0..<2]), nowMilliseconds: now)
+        result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)))
+        try result.document.write(to: arguments[2])
+        let conflicts = result.document.visibleConflictCount
+        guard let peak = Stats.peakResidentBytes() else { throw BenchError("cannot read VmHWM from /proc/self/status") }
+        let line = try JSONEncoder().encode(PeakMergeResult(peakRSSBytes: peak, conflicts: conflicts))
+        print(String(decoding: line, as: UTF8.self))
+    }
+}
