@@ -18,9 +18,11 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: [.product(name: "TripSync", package: "TripSync")]
         ),
+        // zlib for FuzzRead's gzip-wrapping mode (the library's gzip code is internal).
+        .systemLibrary(name: "FuzzZlib", path: "Sources/FuzzZlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "FuzzRead",
-            dependencies: ["FuzzSupport", .product(name: "TripSync", package: "TripSync")],
+            dependencies: ["FuzzSupport", "FuzzZlib", .product(name: "TripSync", package: "TripSync")],
             swiftSettings: fuzzerEntry
         ),
         .executableTarget(

@@ -188,10 +188,13 @@ struct Simulation {
             Properties.requireRoundTrip(document, "document \(index)\n\(history)")
             Properties.requireIdempotent(document, "document \(index)\n\(history)")
         }
-        for i in documents.indices {
+        // Every pair with at least one replica in it (documents 0..<replicas.count); the
+        // reader's side of merged documents is FuzzRead's job, so no round trip here.
+        for i in replicas.indices {
             for j in documents.indices where j > i {
                 let writer = documents[i].deviceID
-                let merged = Properties.requireMergeLaws(documents[i], documents[j], writer: writer, "documents \(i) · \(j)\n\(history)")
+                let merged = Properties.requireMergeLaws(
+                    documents[i], documents[j], writer: writer, roundTrip: false, "documents \(i) · \(j)\n\(history)")
                 if merged == nil { violated("documents \(i) and \(j) of one trip do not merge\n\(history)") }
             }
         }
@@ -214,5 +217,6 @@ struct Simulation {
         for (index, replica) in replicas.enumerated() {
             Properties.requireValid(replica, "replica \(index) after the full exchange\n\(history)")
         }
+        Properties.requireRoundTrip(replicas[0], "replica 0 after the full exchange\n\(history)")
     }
 }

@@ -1,4 +1,5 @@
 import FuzzSupport
+import FuzzZlib
 import TripSync
 
 /// libFuzzer entry point: the whole public read path on arbitrary bytes.
@@ -7,6 +8,10 @@ import TripSync
 /// schema 1 migration). A refusal is the expected outcome for almost every input and ends the
 /// run; crashes, hangs and memory blow-ups are what libFuzzer looks for. When the reader
 /// accepts the input, `ReadTarget.check` holds the accepted document to every property.
+///
+/// An input starting with byte 0x00 (never JSON, never gzip) is *wrapped*: the rest is gzipped
+/// first (see `ReadTarget.wrap`), so mutations of the JSON reach the reader through valid gzip,
+/// in one or several members, sometimes truncated or followed by stray bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReadTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes: [UInt8] = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -21,14 +26,90 @@ enum ReadTarget {
     /// The id of the item the derived copies add.
     static let newItem = Identifier("f0220000-0000-4000-8000-0000000000a1")!
 
+    /// How the reader got the input.
+    enum Form {
+        /// The fuzz bytes as they are.
+        case asIs
+        /// Gzipped by the harness: the reader must see exactly `json`.
+        case wrapped(json: [UInt8])
+        /// Gzipped by the harness, then cut short or followed by a stray byte: must be refused.
+        case damaged
+    }
+
     static func run(_ bytes: [UInt8]) {
+        let (input, form) = bytes.first == 0x00 ? wrap(bytes) : (bytes, .asIs)
         let loaded: LoadedTrip
         do {
-            loaded = try TripFileReader().read(bytes: bytes, file: "fuzz")
+            loaded = try TripFileReader().read(bytes: input, file: "fuzz")
         } catch {
             return
         }
+        // Strictness is a feature: whatever JSON text the reader accepts, an independent
+        // RFC 8259 checker accepts too.
+        switch form {
+        case .asIs:
+            if !loaded.wasGzip, let problem = StrictJSON.problem(in: bytes) {
+                violated("the reader accepted bytes that are not strict JSON: \(problem)")
+            }
+        case .wrapped(let json):
+            if let problem = StrictJSON.problem(in: json) {
+                violated("the reader accepted gzipped JSON that is not strict JSON: \(problem)")
+            }
+            if !loaded.wasGzip || loaded.jsonByteCount != json.count {
+                violated("a gzip file was read as \(loaded.wasGzip ? "gzip" : "plain") of \(loaded.jsonByteCount) JSON bytes, expected gzip of \(json.count)")
+            }
+        case .damaged:
+            violated("a gzip file missing its last byte or followed by a stray byte was accepted")
+        }
         check(loaded)
+    }
+
+    /// `[0x00, control, json…]` → the gzip form of `json`. `control`: bits 0–1 the number of
+    /// members minus one (the text cut evenly), bits 2–3 the zlib level (1, 6, 9, 0 = stored),
+    /// bit 7 the last byte dropped, bit 6 a stray byte appended.
+    static func wrap(_ bytes: [UInt8]) -> ([UInt8], Form) {
+        let control = bytes.count > 1 ? Int(bytes[1]) : 0
+        let json = bytes.count > 2 ? Array(bytes[2...]) : []
+        let members = 1 + control & 3
+        let level: Int32 = [1, 6, 9, 0][control >> 2 & 3]
+        var gzip: [UInt8] = []
+        let step = max(1, (json.count + members - 1) / members)
+        var start = 0
+        repeat {
+            let end = min(json.count, start + step)
+            gzip += deflateMember(json[start..<end], level: level)
+            start = end
+        } while start < json.count
+        var damaged = false
+        if control & 0x80 != 0 {
+            gzip.removeLast()
+            damaged = true
+        }
+        if control & 0x40 != 0 {
+            gzip.append(0x0A)  // never the ISIZE byte just dropped (0 below 16 MiB)
+            damaged = true
+        }
+        return (gzip, damaged ? .damaged : .wrapped(json: json))
+    }
+
+    /// One gzip member of `input` (zlib, windowBits 31).
+    static func deflateMember(_ input: ArraySlice<UInt8>, level: Int32) -> [UInt8] {
+        var stream = z_stream()
+        guard fuzz_deflateInit2(&stream, level) == Z_OK else { violated("zlib deflateInit2 failed") }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
+        let produced: Int = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                guard deflate(&stream, Z_FINISH) == Z_STREAM_END else { violated("zlib deflate failed") }
+                return target.count - Int(stream.avail_out)
+            }
+        }
+        output.removeLast(output.count - produced)
+        return output
     }
 
     /// Every property of an accepted document.
@@ -51,10 +132,14 @@ enum ReadTarget {
         Properties.requireAssociative(document, b, c, writer: document.deviceID, "document, B, C")
 
         // The bundled sample, when the input is of the same trip (seeds derived from it are).
+        // A mutated copy of the sample is often *inconsistent* with it: both clocks cover a
+        // dot that one file holds and the other does not (say the same value under rev 3 in
+        // one file and rev 4 in the other). Each file is valid alone and the merge keeps every
+        // value (commutative, idempotent, valid), but absorption and associativity do not hold
+        // for such pairs (Fuzz/regressions/README.md), so they are checked only for B and C.
         if let sample = Sample.document, sample.tripID == document.tripID {
             Properties.requireMergeLaws(document, sample, writer: document.deviceID, absorption: false, "document · sample")
             Properties.requireMergeLaws(b, sample, writer: sample.deviceID, absorption: false, "B · sample")
-            Properties.requireAssociative(document, sample, c, writer: deviceC, "document, sample, C")
         }
     }
 
