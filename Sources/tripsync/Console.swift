@@ -47,6 +47,18 @@ enum Console {
         err("tripsync: error: " + message)
     }
 
+    /// Shows a progress line on stderr, only when stderr is a terminal (overwritten in place).
+    static func progress(_ text: String) {
+        guard stderrIsTerminal else { return }
+        err("\r\u{1B}[2K" + text, newline: false)
+    }
+
+    /// Clears the progress line, if any.
+    static func clearProgress() {
+        guard stderrIsTerminal else { return }
+        err("\r\u{1B}[2K", newline: false)
+    }
+
     /// Whether stderr is a terminal (progress is shown only then).
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
 

@@ -46,6 +46,8 @@ public struct FolderSync {
     public var reader = TripFileReader()
     /// Retention for compaction after merging.
     public var retention = RetentionPolicy.standard
+    /// Called before each trip with (trips done, trips in all); for progress on a terminal.
+    public var progress: (@Sendable (Int, Int) -> Void)?
 
     /// Creates a sync of `home` with `folder`.
     public init(home: Home, folder: String) {
@@ -80,7 +82,8 @@ public struct FolderSync {
             }
             tripIDs.insert(id)
         }
-        for tripID in tripIDs.sorted() {
+        for (index, tripID) in tripIDs.sorted().enumerated() {
+            progress?(index, tripIDs.count)
             if unchanged(tripID, identity: identity, state: state, report: &report) { continue }
             let localPath = LocalReplica.path(in: home, tripID: tripID)
             var local: TripDocument?

@@ -37,29 +37,36 @@ enum MergeCommand: Command {
         let identity = try HomeAccess.identity(global)
         let now = FileMerger.wallClockMilliseconds()
         var result: FileMergeResult
+        Console.progress("reading and validating \(plural(parser.positionals.count, "file"))…")
         do {
             result = try FileMerger(writer: identity.deviceID).merge(files: parser.positionals, nowMilliseconds: now)
         } catch {
+            Console.clearProgress()
             throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
         }
+        Console.progress(dryRun(parser) ? "merged" : "writing \(output)…")
         let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
         for input in result.inputs {
             for warning in input.warnings { Console.warning("\(input.file): \(warning)") }
         }
-        let dryRun = parser.has("--dry-run")
+        let dryRun = dryRun(parser)
         if !dryRun {
             do {
                 try result.document.write(to: output)
             } catch {
+                Console.clearProgress()
                 throw CLIError.refused("\(output): cannot write: \(error)")
             }
         }
+        Console.clearProgress()
         if parser.has("--json") {
             Console.out(json(result, output: output, dryRun: dryRun, compacted: compacted).text)
         } else {
             Console.out(human(result, output: output, dryRun: dryRun, compacted: compacted))
         }
     }
+
+    static func dryRun(_ parser: Arguments) -> Bool { parser.has("--dry-run") }
 
     static func json(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> JSONValue {
         let document = result.document

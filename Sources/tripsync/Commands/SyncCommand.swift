@@ -27,7 +27,10 @@ enum SyncCommand: Command {
         guard parser.positionals.count == 1, let folder = parser.positionals.first else {
             throw CLIError.usage("sync needs exactly one FOLDER", command: name)
         }
-        let sync = FolderSync(home: HomeAccess.home(global), folder: folder)
+        var sync = FolderSync(home: HomeAccess.home(global), folder: folder)
+        if Console.stderrIsTerminal {
+            sync.progress = { done, total in if total > 5 { Console.progress("syncing trip \(done + 1) of \(total)…") } }
+        }
         _ = try HomeAccess.identity(global)
         try once(sync, json: parser.has("--json"))
         guard parser.has("--watch") else { return }
@@ -62,7 +65,9 @@ enum SyncCommand: Command {
         let report: SyncReport
         do {
             report = try sync.run()
+            Console.clearProgress()
         } catch {
+            Console.clearProgress()
             throw CLIError.refused("\(sync.folder): \(error)")
         }
         for skipped in report.skipped { Console.warning("\(skipped.file): skipped: \(skipped.reason)") }
