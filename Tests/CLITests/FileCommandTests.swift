@@ -118,4 +118,14 @@ import Testing
         let none = try CLI.run([])
         #expect(none.status == 2)
     }
+
+    @Test func demoShowsAConflictMergedAndResolved() throws {
+        let result = try CLI.run(["demo"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("alex$ tripsync conflicts"))
+        #expect(result.stdout.contains("changed the title to \"Lunch at Time Out Market\""))
+        #expect(result.stdout.contains("saved: kept \"Lunch at Time Out Market\""))
+        #expect(result.stdout.contains("was deleted by Sam's laptop while edited"))
+        #expect(result.stdout.hasSuffix("Both laptops hold the same trip: nothing anyone typed was lost.\n"))
+    }
 }
