@@ -21,15 +21,11 @@ enum HomeAccess {
     /// The trip chosen by `--trip` (id, id prefix or exact name), or the only one.
     static func trip(_ global: GlobalOptions, selector: String?) throws -> LoadedTrip {
         let home = home(global)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: home.tripsPath)) ?? [])
-            .filter { $0.hasSuffix(".trip.json.gz") }.sorted()
-        var trips: [LoadedTrip] = []
-        for file in files {
-            do {
-                trips.append(try TripFileReader().read(path: home.tripsPath + "/" + file))
-            } catch {
-                throw CLIError.file(error)
-            }
+        let trips: [LoadedTrip]
+        do {
+            trips = try home.trips()
+        } catch let error as TripFileError {
+            throw CLIError.file(error)
         }
         let chosen: [LoadedTrip]
         if let selector {

@@ -62,8 +62,6 @@ public struct FolderSync {
         var report = SyncReport()
         var state = SyncState.load(home)
         var identity = try home.identity()
-        let identityAtStart = identity
-        defer { _ = identityAtStart }
         guard let (_, _, _, isFolder) = SyncState.stamp(folder), isFolder else {
             throw FileSystemError(path: folder, message: "is not a folder, expected the shared folder (Dropbox, Syncthing, a NAS, a USB stick)")
         }

@@ -13,7 +13,7 @@ public enum Rekey {
         var document = ours
         let split = min(ours.acks[old]?[old] ?? 0, input.clock[old])
         let held = heldDots(input)
-        func restamp<V>(_ register: Register<V>?, in item: String) throws -> Register<V>? {
+        func restamp<V>(_ register: Register<V>?) throws -> Register<V>? {
             guard let register else { return nil }
             var versions: [Versioned<V>] = []
             for version in register.versions {
@@ -32,16 +32,16 @@ public enum Rekey {
         }
         func restampItem(_ item: ItemFields) throws -> ItemFields {
             ItemFields(
-                title: try restamp(item.title, in: ""), sortKey: try restamp(item.sortKey, in: ""), start: try restamp(item.start, in: ""),
-                end: try restamp(item.end, in: ""), place: try restamp(item.place, in: ""), note: try restamp(item.note, in: ""))
+                title: try restamp(item.title), sortKey: try restamp(item.sortKey), start: try restamp(item.start),
+                end: try restamp(item.end), place: try restamp(item.place), note: try restamp(item.note))
         }
-        if let name = try restamp(document.trip.name, in: "") { document.trip.name = name }
+        if let name = try restamp(document.trip.name) { document.trip.name = name }
         for (id, info) in document.devices {
-            if let name = try restamp(info.name, in: "") { document.devices[id] = DeviceInfo(name: name) }
+            if let name = try restamp(info.name) { document.devices[id] = DeviceInfo(name: name) }
         }
         for (id, item) in document.items { document.items[id] = try restampItem(item) }
         for (id, tombstone) in document.tombstones {
-            let deleted = try restamp(tombstone.deleted, in: "") ?? tombstone.deleted
+            let deleted = try restamp(tombstone.deleted) ?? tombstone.deleted
             document.tombstones[id] = Tombstone(deleted: deleted, item: try restampItem(tombstone.item))
         }
         // Merge with our claim on the old id withdrawn, so the other copy's old-id writes count as unseen.

@@ -47,23 +47,18 @@ enum ImportCommand: Command {
         } else if mode == nil || !parser.has("--yes") {
             throw CLIError.usage("not on a terminal: give --merge or --replace together with --yes (nothing was changed)", command: name)
         }
-        var document: TripDocument
-        if mode == "replace" || existing == nil {
-            document = incoming
-            if let existing {
-                let status = DeliveryStatus(existing.document, me: identity.deviceID, now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)))
-                if status.unpublished > 0 {
-                    Console.warning("replacing discards \(plural(status.unpublished, "change")) of this device that were never published")
-                }
-            }
-        } else if let existing {
+        var document = incoming
+        if let existing, mode == "merge" {
             do {
                 document = try DocumentMerger.merge(existing.document, incoming, writer: identity.deviceID)
             } catch {
                 throw CLIError.refused("\(file): \(error)")
             }
-        } else {
-            document = incoming
+        } else if let existing {
+            let status = DeliveryStatus(existing.document, me: identity.deviceID, now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)))
+            if status.unpublished > 0 {
+                Console.warning("replacing discards \(plural(status.unpublished, "change")) of this device that were never published")
+            }
         }
         var replica = LocalReplica(home: home, identity: identity, document: document)
         for notice in replica.notices { Console.warning(notice) }

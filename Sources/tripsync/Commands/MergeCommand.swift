@@ -34,6 +34,7 @@ enum MergeCommand: Command {
             }
             retention = RetentionPolicy(retentionDays: value)
         }
+        let dryRun = parser.has("--dry-run")
         let identity = try HomeAccess.identity(global)
         let now = FileMerger.wallClockMilliseconds()
         var result: FileMergeResult
@@ -44,12 +45,11 @@ enum MergeCommand: Command {
             Console.clearProgress()
             throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
         }
-        Console.progress(dryRun(parser) ? "merged" : "writing \(output)…")
+        Console.progress(dryRun ? "merged" : "writing \(output)…")
         let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
         for input in result.inputs {
             for warning in input.warnings { Console.warning("\(input.file): \(warning)") }
         }
-        let dryRun = dryRun(parser)
         if !dryRun {
             do {
                 try result.document.write(to: output)
@@ -65,8 +65,6 @@ enum MergeCommand: Command {
             Console.out(human(result, output: output, dryRun: dryRun, compacted: compacted))
         }
     }
-
-    static func dryRun(_ parser: Arguments) -> Bool { parser.has("--dry-run") }
 
     static func json(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> JSONValue {
         let document = result.document
