@@ -36,14 +36,6 @@ struct CRDTReport: Decodable {
     var engines: [CRDTEngineResult]
 }
 
-/// What one `peak-merge` child process reports.
-struct PeakMergeResult: Codable {
-    /// `VmHWM` of the child after merging, compacting and writing, in bytes.
-    var peakRSSBytes: Int
-    /// Registers with a visible conflict in the merged document.
-    var conflicts: Int
-}
-
 /// One size of the comparison.
 struct CompareRow {
     var items: Int
@@ -96,12 +88,12 @@ enum CompareCommand {
             ReadWriteBenchmark.progress("\(items) items: writing the scenario pair")
             let pair = try GenerateCommand.writeMergePair(items: items, into: folder)
             let output = folder + "/m.trip.json.gz"
+            var ourPeak = 0
             let merge = { () throws -> Double in
-                let clock = ContinuousClock()
-                let elapsed = try clock.measure {
-                    _ = try ChildProcess.run(executable: tripsync, arguments: ["merge", pair.a, pair.b, "-o", output], environment: environment)
-                }
-                return Stats.seconds(elapsed) * 1000
+                let run = try ChildProcess.timed(
+                    executable: tripsync, arguments: ["merge", pair.a, pair.b, "-o", output], environment: environment)
+                ourPeak = max(ourPeak, run.peakRSSBytes)
+                return run.milliseconds
             }
             ReadWriteBenchmark.progress("\(items) items: tripsync merge, 1 warm-up + \(repeats) runs, the engines in between")
             _ = try merge()
@@ -110,11 +102,9 @@ enum CompareCommand {
             ReadWriteBenchmark.progress("\(items) items: \(script) compare (Loro, Yrs)")
             let report = try crdt(script: script, a: pair.a, b: pair.b, repeats: explicitRepeats)
             while ours.count < repeats { ours.append(try merge()) }
-            ReadWriteBenchmark.progress("\(items) items: peak memory of the merge")
-            let peak = try peakInChild(a: pair.a, b: pair.b, output: folder + "/peak.trip.json.gz", environment: environment)
             rows.append(
                 CompareRow(
-                    items: items, ours: ours, ourPeakBytes: peak.peakRSSBytes,
+                    items: items, ours: ours, ourPeakBytes: ourPeak,
                     conflictingFields: report.expected.conflictingFields, engines: report.engines))
         }
         print(markdown(rows))
@@ -126,16 +116,6 @@ enum CompareCommand {
         if let repeats { arguments += ["--repeat", String(repeats)] }
         let output = try ChildProcess.run(executable: "/usr/bin/env", arguments: arguments)
         return try JSONDecoder().decode(CRDTReport.self, from: Data(output.utf8))
-    }
-
-    /// Runs `peak-merge` in a fresh child of this executable, so the peak is the merge's alone.
-    static func peakInChild(a: String, b: String, output: String, environment: [String: String]) throws -> PeakMergeResult {
-        let printed = try ChildProcess.run(
-            executable: ChildProcess.currentExecutable(), arguments: ["peak-merge", a, b, output], environment: environment)
-        guard let line = printed.split(separator: "\n").last,
-            let result = try? JSONDecoder().decode(PeakMergeResult.self, from: Data(line.utf8))
-        else { throw BenchError("peak-merge printed no result: \(printed)") }
-        return result
     }
 
     static func markdown(_ rows: [CompareRow]) -> String {
@@ -167,31 +147,13 @@ enum CompareCommand {
         lines += [
             "",
             "MB = 10^6 bytes. TripSync: wall time of `tripsync merge A B -o M.trip.json.gz` as a child process of",
-            "the release binary (start, read both gzip files, validate, merge, compact, write gzip with fsync), after",
-            "one warm-up run; the engines' script ran once per size between TripSync's runs. Loro and Yrs (PyPI",
-            "`loro`, `pycrdt`): load A, import B, save, inside one Python process (`scripts/bench-crdt.py`, its own",
-            "median and min). Peak: VmHWM of a fresh process doing the whole merge (`tripsync-bench peak-merge`) and",
-            "of the engines' timed-run process. Conflicting values: both values of every field the two sides changed;",
+            "the release binary, from `posix_spawn` to `wait4` (start, read both gzip files, validate, merge, compact,",
+            "write gzip with fsync, exit), after one warm-up run; the engines' script ran once per size between",
+            "TripSync's runs. Loro and Yrs (PyPI `loro`, `pycrdt`): load A, import B, save, inside one Python process",
+            "(`scripts/bench-crdt.py`, its own median and min). Peak: the largest `ru_maxrss` of the timed `tripsync",
+            "merge` processes, and VmHWM of the engines' timed-run process. Conflicting values: both values of every field the two sides changed;",
             "TripSync keeps the loser in `conflicts`, the engines keep one value per map key.",
         ]
         return lines.joined(separator: "\n")
-    }
-}
-
-/// `tripsync-bench peak-merge A B OUT`: merges A and B with `FileMerger` as `tripsync merge`
-/// does (compaction included), writes OUT, and prints the process's peak RSS as one JSON line.
-enum PeakMergeCommand {
-    static let usage = "usage: tripsync-bench peak-merge A B OUT"
-
-    static func run(_ arguments: [String]) throws {
-        guard arguments.count == 3 else { throw UsageError(message: "expected A B OUT", usage: usage) }
-        let now = FileMerger.wallClockMilliseconds()
-        var result = try FileMerger(writer: Identifier.random()).merge(files: Array(arguments[0..<2]), nowMilliseconds: now)
-        result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)))
-        try result.document.write(to: arguments[2])
-        let conflicts = result.document.visibleConflictCount
-        guard let peak = Stats.peakResidentBytes() else { throw BenchError("cannot read VmHWM from /proc/self/status") }
-        let line = try JSONEncoder().encode(PeakMergeResult(peakRSSBytes: peak, conflicts: conflicts))
-        print(String(decoding: line, as: UTF8.self))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `compare`, `phases`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -12,7 +12,6 @@ let topUsage = """
                                                    `tripsync merge` end to end next to Loro and Yrs
       phases A B                                   where the time of one merge goes
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
-      peak-merge A B OUT                           (internal) print this process's peak RSS after a merge
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,7 +22,6 @@ do {
     case "peak-read": try PeakReadCommand.run(Array(arguments.dropFirst()))
     case "phases": try PhaseTiming.run(Array(arguments.dropFirst()))
     case "compare": try CompareCommand.run(Array(arguments.dropFirst()))
-    case "peak-merge": try PeakMergeCommand.run(Array(arguments.dropFirst()))
     case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
