@@ -14,37 +14,48 @@ struct CanonicalWriter: ~Copyable {
         return Gzip.concatenate(parts)
     }
 
-    /// Items below this count are written on one thread.
-    static let parallelItemThreshold = 4_000
+    /// Sorted items per part when a document is written in parts (about 1 MB of JSON). The cut
+    /// depends on the item count alone, never on the machine, so the parts (and the gzip members
+    /// made of them) are the same bytes everywhere.
+    static let itemsPerPart = 1_500
 
-    /// The canonical bytes of `document` in consecutive parts: large documents are written in
-    /// two halves (split between items, in sorted id order) on two threads. The concatenation
-    /// is the same bytes whatever the split.
-    static func encodeParts(_ document: TripDocument) -> [OwnedBytes] {
-        // Sorting (id, item) pairs once avoids a hash lookup per item.
-        let items = document.items.sorted { $0.key < $1.key }
-        let bodySize = (document.items.count + document.tombstones.count) * 700
-        if items.count < parallelItemThreshold {
-            var writer = CanonicalWriter(capacity: 4096 + bodySize)
-            writer.writeHead(document)
-            writer.writeItems(items[...], first: true)
-            writer.writeTail(document)
-            return [writer.out.take()]
+    /// A document cut into parts for writing: the sorted items, and how many parts.
+    struct Parts: Sendable {
+        let document: TripDocument
+        /// The live items in id order (sorted once: no hash lookup per item).
+        let items: [(key: ItemID, value: ItemFields)]
+        /// The number of parts: one per `itemsPerPart` items, at least one.
+        let count: Int
+
+        init(_ document: TripDocument) {
+            self.document = document
+            items = document.items.sorted { $0.key < $1.key }
+            count = max(1, (items.count + CanonicalWriter.itemsPerPart - 1) / CanonicalWriter.itemsPerPart)
         }
-        let split = items.count / 2
-        let parts = ParallelMap.map([0, 1]) { part -> OwnedBytes in
-            if part == 0 {
-                var writer = CanonicalWriter(capacity: 4096 + split * 700)
-                writer.writeHead(document)
-                writer.writeItems(items[..<split], first: true)
-                return writer.out.take()
-            }
-            var writer = CanonicalWriter(capacity: 4096 + (items.count - split + document.tombstones.count) * 700)
-            writer.writeItems(items[split...], first: false)
-            writer.writeTail(document)
+
+        /// The bytes of part `index`: the head with the first part, the tail with the last.
+        /// Concatenated in order, the parts are the canonical bytes.
+        func encode(_ index: Int) -> OwnedBytes {
+            let lower = index * CanonicalWriter.itemsPerPart
+            let upper = min(lower + CanonicalWriter.itemsPerPart, items.count)
+            let isFirst = index == 0
+            let isLast = index == count - 1
+            var capacity = max(upper - lower, 0) * 700
+            if isFirst { capacity += 4096 + (document.devices.count + document.acks.count) * 128 }
+            if isLast { capacity += 4096 + document.tombstones.count * 700 }
+            var writer = CanonicalWriter(capacity: capacity)
+            if isFirst { writer.writeHead(document) }
+            if lower < upper { writer.writeItems(items[lower..<upper], first: isFirst) }
+            if isLast { writer.writeTail(document) }
             return writer.out.take()
         }
-        return parts
+    }
+
+    /// The canonical bytes of `document` in consecutive parts (`Parts`), written on every core.
+    static func encodeParts(_ document: TripDocument) -> [OwnedBytes] {
+        let parts = Parts(document)
+        if parts.count == 1 { return [parts.encode(0)] }
+        return ParallelMap.map(Array(0..<parts.count)) { parts.encode($0) }
     }
 
     /// Everything before the first item: `{"acks":…,"clock":…,"deviceId":…,"devices":…,"items":{`.

@@ -46,20 +46,20 @@ public enum FileIO {
         guard size <= maxBytes else {
             throw FileSystemError(path: path, message: "the file has \(size) bytes, more than the limit of \(maxBytes)", code: EFBIG)
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var total = 0
-        while total < size {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                read(fd, buffer.baseAddress! + total, size - total)
+        // Read straight into uninitialized storage: zero-filling first would touch every page twice.
+        var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            while initialized < size {
+                let got = read(fd, base + initialized, size - initialized)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw systemError(path, "cannot read")
+                }
+                if got == 0 { break }  // the file shrank while we read it
+                initialized += got
             }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw systemError(path, "cannot read")
-            }
-            if got == 0 { break }  // the file shrank while we read it
-            total += got
         }
-        if total < size { bytes.removeSubrange(total...) }
         // A file that grew while we read it: read what is left, up to the limit.
         var extra = [UInt8](repeating: 0, count: 64 << 10)
         while true {

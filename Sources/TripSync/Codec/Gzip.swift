@@ -48,13 +48,8 @@ enum Gzip {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
-    /// Compresses to a single gzip member (no name, mtime 0), at the given zlib level.
-    static func compress(_ input: [UInt8], level: Int32 = 1) throws -> [UInt8] {
-        try input.withUnsafeBufferPointer { try compressMember(UnsafeRawBufferPointer($0), level: level).toArray() }
-    }
-
     /// Compresses `input` to one gzip member in a block of its own (no zero-filling, no copy).
-    static func compressMember(_ input: UnsafeRawBufferPointer, level: Int32) throws -> OwnedBytes {
+    static func compressMember(_ input: UnsafeRawBufferPointer, level: Int32) throws(GzipError) -> OwnedBytes {
         var stream = z_stream()
         guard tripsync_deflateInit2(&stream, level, 15 + 16) == Z_OK else {
             throw GzipError(kind: .corruptGzip, message: "zlib could not start compressing")
@@ -75,60 +70,6 @@ enum Gzip {
         }
         let produced = bound - Int(stream.avail_out)
         return OwnedBytes(takingMalloced: realloc(output, max(produced, 1))?.assumingMemoryBound(to: UInt8.self) ?? output, count: produced)
-    }
-
-    /// The size of the independent gzip members a large output is cut into, so they can be
-    /// compressed on several cores; fixed (not per machine) so the bytes never depend on the core count.
-    static let memberSize = 2 << 20
-
-    /// Compresses as consecutive gzip members of `memberSize` input bytes each, in parallel.
-    /// A gzip reader inflates concatenated members as one stream (RFC 1952, section 2.2).
-    static func compressParallel(_ input: [UInt8], level: Int32 = 1) throws -> [UInt8] {
-        if input.count <= memberSize { return try compress(input, level: level) }
-        let members = try input.withUnsafeBufferPointer { buffer in
-            try compressMembers([OwnedBytes.View(buffer)], level: level)
-        }
-        return concatenate(members)
-    }
-
-    /// The members of the concatenation of `parts`, cut every `memberSize` bytes (exactly as
-    /// `compressParallel` cuts one array), compressed on every core. A member that spans two
-    /// parts is compressed from a copy of its bytes.
-    static func compressMembers(_ parts: [OwnedBytes.View], level: Int32) throws -> [OwnedBytes] {
-        let total = parts.reduce(0) { $0 + $1.count }
-        if total == 0 {
-            return [try compressMember(UnsafeRawBufferPointer(start: nil, count: 0), level: level)]
-        }
-        let memberCount = (total + memberSize - 1) / memberSize
-        let results = ParallelMap.map(Array(0..<memberCount)) { index -> Result<OwnedBytes, Error> in
-            let start = index * memberSize
-            let end = min(start + memberSize, total)
-            // Find the part holding `start`; most members lie inside one part.
-            var offset = 0
-            for part in parts {
-                if start < offset + part.count {
-                    if end <= offset + part.count {
-                        let slice = UnsafeRawBufferPointer(start: part.base.map { UnsafeRawPointer($0 + (start - offset)) }, count: end - start)
-                        return Result { try compressMember(slice, level: level) }
-                    }
-                    break
-                }
-                offset += part.count
-            }
-            var copy = [UInt8]()
-            copy.reserveCapacity(end - start)
-            var position = 0
-            for part in parts {
-                let lower = max(start, position)
-                let upper = min(end, position + part.count)
-                if lower < upper, let base = part.base {
-                    copy.append(contentsOf: UnsafeBufferPointer(start: base + (lower - position), count: upper - lower))
-                }
-                position += part.count
-            }
-            return Result { try copy.withUnsafeBytes { try compressMember($0, level: level) } }
-        }
-        return try results.map { try $0.get() }
     }
 
     /// The blocks one after the other in one array.

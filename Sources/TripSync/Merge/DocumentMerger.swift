@@ -99,42 +99,53 @@ public enum DocumentMerger {
         return brought
     }
 
+    /// Ids whose merged entry differs from A's, with the outcome, and how many of the visited
+    /// ids A holds.
+    private struct Scan: Sendable {
+        var changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] = []
+        var matchedA = 0
+
+        mutating func append(_ other: Scan) {
+            changes += other.changes
+            matchedA += other.matchedA
+        }
+    }
+
+    /// B's live items at least this many are scanned in two halves on two cores.
+    static let parallelItemThreshold = 4096
+
     /// The ids whose entry in the merge differs from A's, with their merged outcome, in the order
     /// the merge visits them (B's items, B's tombstones, then ids only A holds). Reads only.
     private static func changedItems(
         _ a: TripDocument, _ b: TripDocument, context: inout RegisterMerge
     ) throws(MergeError) -> [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] {
-        var changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] = []
-        var matchedA = 0
-        func visit(_ id: ItemID, b fieldsB: ItemFields, deletedB: Register<Deletion>?) throws(MergeError) {
-            let liveA = a.items[id]
-            let tombA = liveA == nil ? a.tombstones[id] : nil
-            if liveA == nil && tombA == nil {
-                // Only B has it: keep what A has not seen.
-                if context.unseenByA(fieldsB, deletedB) {
-                    changes.append((id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB)))
-                    return
-                }
-            } else {
-                matchedA += 1
-                if let liveA, deletedB == nil, liveA == fieldsB {
-                    return  // identical live items
-                } else if let tombA, let deletedB, tombA.deleted == deletedB, tombA.item == fieldsB {
-                    return  // identical tombstones
+        var scan = Scan()
+        if b.items.count >= parallelItemThreshold {
+            // Each half is read-only work on A and B; the halves join in order, and the first
+            // refusal in visiting order is the one thrown, as in one pass.
+            let context = context
+            let halves = ParallelMap.map([0, 1]) { half -> Result<Scan, MergeError> in
+                let middle = b.items.index(b.items.startIndex, offsetBy: b.items.count / 2)
+                let range = half == 0 ? b.items.startIndex..<middle : middle..<b.items.endIndex
+                var context = context
+                return Result { () throws(MergeError) -> Scan in
+                    var part = Scan()
+                    for (id, fields) in b.items[range] { try visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &part) }
+                    return part
                 }
             }
-            changes.append((id, try context.mergeItem(
-                fields: (liveA ?? tombA?.item, fieldsB), deleted: (tombA?.deleted, deletedB),
-                isLive: (liveA != nil, deletedB == nil), id: id)))
+            for half in halves { scan.append(try half.get()) }
+        } else {
+            for (id, fields) in b.items { try visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &scan) }
         }
-        for (id, fields) in b.items { try visit(id, b: fields, deletedB: nil) }
         for (id, tombstone) in b.tombstones {
             // An id in both of B's maps (an unvalidated B) must not count as two matches of A's ids.
-            if b.items.index(forKey: id) != nil { matchedA -= a.items.index(forKey: id) != nil || a.tombstones.index(forKey: id) != nil ? 1 : 0 }
-            try visit(id, b: tombstone.item, deletedB: tombstone.deleted)
+            if b.items.index(forKey: id) != nil { scan.matchedA -= a.items.index(forKey: id) != nil || a.tombstones.index(forKey: id) != nil ? 1 : 0 }
+            try visit(id, b: tombstone.item, deletedB: tombstone.deleted, a: a, context: &context, into: &scan)
         }
+        var changes = scan.changes
         // Only A has it: keep what B has not seen. (Nothing to look for when B held every id of A.)
-        if matchedA < a.items.count + a.tombstones.count {
+        if scan.matchedA < a.items.count + a.tombstones.count {
             for (id, fields) in a.items where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
                 if !context.unseenByB(fields, nil) {
                     changes.append((id, try context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id)))
@@ -147,6 +158,34 @@ public enum DocumentMerger {
             }
         }
         return changes
+    }
+
+    /// Merges one id of B's (live when `deletedB` is nil) with A's entry, recording the outcome
+    /// when it differs from A's.
+    @inline(__always)
+    private static func visit(
+        _ id: ItemID, b fieldsB: ItemFields, deletedB: Register<Deletion>?, a: TripDocument,
+        context: inout RegisterMerge, into scan: inout Scan
+    ) throws(MergeError) {
+        let liveA = a.items[id]
+        let tombA = liveA == nil ? a.tombstones[id] : nil
+        if liveA == nil && tombA == nil {
+            // Only B has it: keep what A has not seen.
+            if context.unseenByA(fieldsB, deletedB) {
+                scan.changes.append((id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB)))
+                return
+            }
+        } else {
+            scan.matchedA += 1
+            if let liveA, deletedB == nil, liveA == fieldsB {
+                return  // identical live items
+            } else if let tombA, let deletedB, tombA.deleted == deletedB, tombA.item == fieldsB {
+                return  // identical tombstones
+            }
+        }
+        scan.changes.append((id, try context.mergeItem(
+            fields: (liveA ?? tombA?.item, fieldsB), deleted: (tombA?.deleted, deletedB),
+            isLive: (liveA != nil, deletedB == nil), id: id)))
     }
 
 }

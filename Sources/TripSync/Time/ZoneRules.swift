@@ -26,6 +26,8 @@ public struct ZoneRules: Sendable {
     private final class Cache: @unchecked Sendable {
         let lock = NSLock()
         var zones: [String: TimeZone?] = [:]
+        /// Per zone and day (days since 1970): whether the offset is one value around that day.
+        var steadyDays: [String: [Int: Bool]] = [:]
     }
 
     private let cache = Cache()
@@ -84,6 +86,25 @@ public struct ZoneRules: Sendable {
         }
     }
 
+    /// Whether the zone's UTC offset is one value from three days before `date` to four days
+    /// after it (no transition of any kind: DST or a change of standard offset), so two local
+    /// times on that date resolve with that one offset. False when the zone is unknown.
+    func isSteady(around date: LocalDate, zone id: String) -> Bool {
+        let day = date.daysSinceEpoch
+        cache.lock.lock()
+        let cached = cache.steadyDays[id]?[day]
+        cache.lock.unlock()
+        if let cached { return cached }
+        guard let zone = timeZone(id) else { return false }
+        let start = Date(timeIntervalSince1970: TimeInterval(Int64(day - 3) * 86_400))
+        let end = Date(timeIntervalSince1970: TimeInterval(Int64(day + 4) * 86_400))
+        let steady = zone.nextDaylightSavingTimeTransition(after: start).map { $0 > end } ?? true
+        cache.lock.lock()
+        if cache.steadyDays[id]?.count ?? 0 < 10_000 { cache.steadyDays[id, default: [:]][day] = steady }
+        cache.lock.unlock()
+        return steady
+    }
+
     /// Whether `a` happens before `b`: by instant when both are timed in known zones, otherwise
     /// by local date (and local time when both are timed).
     public func isBefore(_ a: TripTime, _ b: TripTime) -> Bool {
@@ -92,6 +113,8 @@ public struct ZoneRules: Sendable {
             if za == zb, la.date == lb.date || abs(la.date.daysSinceEpoch - lb.date.daysSinceEpoch) > 2 {
                 // Same zone: the wall clock orders them except inside a gap or overlap hour.
                 if la.date != lb.date { return la < lb }
+                // The same date with no transition near it: both resolve with one offset.
+                if isSteady(around: la.date, zone: za) { return la < lb }
             }
             if let ia = resolve(la, zone: za), let ib = resolve(lb, zone: zb) {
                 return ia.secondsSinceEpoch < ib.secondsSinceEpoch

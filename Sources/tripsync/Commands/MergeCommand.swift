@@ -40,7 +40,9 @@ enum MergeCommand: Command {
         var result: FileMergeResult
         Console.progress("reading and validating \(plural(parser.positionals.count, "file"))…")
         do {
-            result = try FileMerger(writer: identity.deviceID).merge(files: parser.positionals, nowMilliseconds: now)
+            var merger = FileMerger(writer: identity.deviceID)
+            merger.keepsInputs = true
+            result = try merger.merge(files: parser.positionals, nowMilliseconds: now)
         } catch {
             Console.clearProgress()
             throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
@@ -59,6 +61,8 @@ enum MergeCommand: Command {
             }
         }
         Console.clearProgress()
+        // The process exits next: the documents are left to it rather than freed one by one.
+        defer { ProcessLifetime.keepUntilExit(result) }
         if parser.has("--json") {
             Console.out(json(result, output: output, dryRun: dryRun, compacted: compacted).text)
         } else {
