@@ -32,6 +32,24 @@ enum Stats {
         return median(samples)
     }
 
+    /// The median time in seconds of `repeats` runs of `body`, after one untimed warm-up run,
+    /// timing only the making of each result: results are kept until every run is done, so
+    /// freeing them is not timed.
+    static func medianSeconds<T>(repeats: Int, producing body: () throws -> T) rethrows -> Double {
+        let clock = ContinuousClock()
+        var kept: [T] = []
+        kept.append(try body())
+        var samples: [Double] = []
+        for _ in 0..<max(1, repeats) {
+            let start = clock.now
+            let result = try body()
+            samples.append(seconds(clock.now - start))
+            kept.append(result)
+        }
+        blackHole(kept)
+        return median(samples)
+    }
+
     /// Throughput in MB/s of `bytes` processed in `seconds`.
     static func throughput(bytes: Int, seconds: Double) -> Double {
         megabytes(bytes) / seconds
