@@ -115,13 +115,18 @@ enum InputParser {
         return text
     }
 
-    static func text(_ value: String, option: String, max: Int, allowNewlines: Bool = false, command: String, allowEmpty: Bool = true) throws -> String {
-        if !allowEmpty && value.isEmpty { throw CLIError.usage("\(option) cannot be empty", command: command) }
-        if value.unicodeScalars.count > max { throw CLIError.usage("\(option) is longer than \(max) characters", command: command) }
-        let control = value.unicodeScalars.contains { scalar in
-            (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)) && !(allowNewlines && (scalar == "\n" || scalar == "\t"))
+    /// Typed text checked against the rule files are read by, so nothing typed can make a trip
+    /// file that readers refuse.
+    static func text(_ value: String, option: String, rule: TextRule, command: String) throws -> String {
+        switch rule.violation(in: value) {
+        case nil:
+            return value
+        case .length(let found) where found < rule.minimumLength:
+            throw CLIError.usage("\(option) cannot be empty", command: command)
+        case .length:
+            throw CLIError.usage("\(option) is longer than \(rule.maximumLength) characters", command: command)
+        case .controlCharacter:
+            throw CLIError.usage("\(option) contains control characters", command: command)
         }
-        if control { throw CLIError.usage("\(option) contains control characters", command: command) }
-        return value
     }
 }

@@ -248,16 +248,12 @@ struct DecodeContext {
     }
 
     /// Reads a text value with length limits and the control-character rule.
-    mutating func readText(min: Int, max: Int, allowNewlineTab: Bool, what: String) throws -> String? {
+    mutating func readText(_ rule: TextRule, what: String) throws -> String? {
         guard let scanned = try readString("\(what) (a string)") else { return nil }
-        if scanned.scalarCount < min || scanned.scalarCount > max {
-            let range = min == 0 ? "at most \(max)" : "\(min) to \(max)"
-            report("expected \(what) of \(range) characters, found \(scanned.scalarCount)")
-            return nil
-        }
-        if scanned.hasControl || (scanned.hasNewlineOrTab && !allowNewlineTab) {
-            let allowed = allowNewlineTab ? " other than newline and tab" : ""
-            report("expected \(what) with no control characters\(allowed)")
+        if let violation = rule.violation(
+            scalarCount: scanned.scalarCount, hasControl: scanned.hasControl, hasNewlineOrTab: scanned.hasNewlineOrTab)
+        {
+            report(rule.message(for: violation, what: what))
             return nil
         }
         return scanned.text

@@ -442,22 +442,22 @@ struct DocumentDecoder {
     // MARK: Values
 
     static func decodeName(_ c: inout DecodeContext) throws -> String? {
-        try c.readText(min: 1, max: 200, allowNewlineTab: false, what: "a name")
+        try c.readText(.name, what: "a name")
     }
 
     static func decodeTitle(_ c: inout DecodeContext) throws -> String? {
-        try c.readText(min: 1, max: 200, allowNewlineTab: false, what: "a title")
+        try c.readText(.title, what: "a title")
     }
 
     static func decodePlace(_ c: inout DecodeContext) throws -> String?? {
         if c.scanner.consumeNull() { return .some(nil) }
-        guard let text = try c.readText(min: 0, max: 500, allowNewlineTab: false, what: "a place (or null)") else { return nil }
+        guard let text = try c.readText(.place, what: "a place (or null)") else { return nil }
         return .some(text)
     }
 
     static func decodeNote(_ c: inout DecodeContext) throws -> String?? {
         if c.scanner.consumeNull() { return .some(nil) }
-        guard let text = try c.readText(min: 0, max: 10_000, allowNewlineTab: true, what: "a note (or null)") else { return nil }
+        guard let text = try c.readText(.note, what: "a note (or null)") else { return nil }
         return .some(text)
     }
 

@@ -56,9 +56,41 @@ extension TripDocument {
         return rev
     }
 
+    /// Refuses a value that readers of the file would refuse (`TextRule`, `SortKeyRules`, zone
+    /// ids of IANA shape), naming the field: an edit never writes a trip others cannot read.
+    public static func check(_ field: ItemField, _ value: FieldValue) throws(EditError) {
+        func text(_ text: String?, _ rule: TextRule, what: String) throws(EditError) {
+            guard let text else { return }
+            if let violation = rule.violation(in: text) { throw EditError("\(field.rawValue): " + rule.message(for: violation, what: what)) }
+        }
+        func time(_ time: TripTime?) throws(EditError) {
+            if case .local(_, let zone)? = time, !ZoneID.isWellFormed(zone) {
+                throw EditError("\(field.rawValue): expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(zone.prefix(70))\"")
+            }
+        }
+        switch (field, value) {
+        case (.title, .text(let value?)): try text(value, .title, what: "a title")
+        case (.sortKey, .text(let value?)):
+            guard SortKeyRules.isValid(value) else {
+                throw EditError("sortKey: expected 1 to 128 characters from 0-9A-Za-z not ending in '0', found \"\(value.prefix(140))\"")
+            }
+        case (.place, .text(let value)): try text(value, .place, what: "a place")
+        case (.note, .text(let value)): try text(value, .note, what: "a note")
+        case (.start, .time(let value)), (.end, .time(let value)): try time(value)
+        default: throw EditError("\(field.rawValue) cannot take that value")
+        }
+    }
+
     /// Adds a live item with every field stamped; returns nothing (the id is the caller's).
+    /// Values readers would refuse are refused here (`check`), and nothing is written.
     public mutating func addItem(_ id: ItemID, _ values: NewItem, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
         guard items[id] == nil, tombstones[id] == nil else { throw EditError("item \(id) already exists") }
+        try Self.check(.title, .text(values.title))
+        try Self.check(.sortKey, .text(values.sortKey))
+        try Self.check(.start, .time(values.start))
+        try Self.check(.end, .time(values.end))
+        try Self.check(.place, .text(values.place))
+        try Self.check(.note, .text(values.note))
         items[id] = ItemFields(
             title: Register(value: values.title, rev: try stamp(&hlc, now: now)),
             sortKey: Register(value: values.sortKey, rev: try stamp(&hlc, now: now)),
@@ -70,7 +102,8 @@ extension TripDocument {
 
     /// Writes one field of a live item. Returns false (and writes nothing) when the value is
     /// already current and there is no conflict to settle; with `force` it always writes (used
-    /// to resolve a conflict by keeping the current value).
+    /// to resolve a conflict by keeping the current value). A value readers would refuse is
+    /// refused (`check`).
     @discardableResult
     public mutating func set(
         _ field: ItemField, of id: ItemID, to value: FieldValue, force: Bool = false, hlc: inout HybridLogicalClock, now: UInt64
@@ -78,6 +111,7 @@ extension TripDocument {
         guard var item = items[id] else {
             throw EditError(tombstones[id] != nil ? "item \(id) is deleted; restore it first" : "no item \(id)")
         }
+        try Self.check(field, value)
         func write<V>(_ register: inout Register<V>?, _ newValue: V) throws(EditError) -> Bool {
             if let current = register, current.value == newValue, current.conflicts.isEmpty || !force { return false }
             register = Register(value: newValue, rev: try stamp(&hlc, now: now))

@@ -68,7 +68,7 @@ struct DocumentDecoderV1 {
                 try c.member(key, 0, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
             } else if key.equals("name") {
                 try c.member(key, 2, &mask, "name") { c in
-                    name = try c.readText(min: 1, max: 200, allowNewlineTab: false, what: "a name")
+                    name = try c.readText(.name, what: "a name")
                 }
             } else {
                 try c.unknownKey(key)

@@ -49,9 +49,13 @@ public struct LocalReplica: Sendable {
     /// Milliseconds since 1970 now.
     public static func nowMilliseconds() -> UInt64 { FileMerger.wallClockMilliseconds() }
 
-    /// Makes sure the trip names this device (a device-name register write when missing or different).
+    /// Makes sure the trip names this device (a device-name register write when missing or
+    /// different); a name readers would refuse (`TextRule.name`) is refused.
     public mutating func registerDevice(now: UInt64 = LocalReplica.nowMilliseconds()) throws {
         if document.devices[identity.deviceID]?.name.value == identity.name { return }
+        if let violation = TextRule.name.violation(in: identity.name) {
+            throw EditError("device name: " + TextRule.name.message(for: violation, what: "a device name"))
+        }
         let rev = try document.stamp(&clock, now: now)
         var info = document.devices[identity.deviceID] ?? DeviceInfo(name: Register(value: identity.name, rev: rev))
         info.name.write(identity.name, rev: rev)

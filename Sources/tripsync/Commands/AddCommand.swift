@@ -26,9 +26,9 @@ enum AddCommand: Command {
         if parser.value("--after") != nil && parser.value("--before") != nil {
             throw CLIError.usage("give --after or --before, not both", command: name)
         }
-        let title = try InputParser.text(rawTitle, option: "TITLE", max: 200, command: name, allowEmpty: false)
-        let place = try parser.value("--place").map { try InputParser.text($0, option: "--place", max: 500, command: name) }
-        let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", max: 10_000, allowNewlines: true, command: name) }
+        let title = try InputParser.text(rawTitle, option: "TITLE", rule: .title, command: name)
+        let place = try parser.value("--place").map { try InputParser.text($0, option: "--place", rule: .place, command: name) }
+        let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let id = Identifier.random()
         try Session.edit(global, trip: parser.value("--trip")) { replica in
             let defaultZone = replica.home.defaultZone(for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)

@@ -23,9 +23,9 @@ enum EditCommand: Command {
         if let clear, !["start", "end", "place", "note"].contains(clear) {
             throw CLIError.usage("--clear takes start, end, place or note (a title and order always have a value), got '\(clear)'", command: name)
         }
-        let title = try parser.value("--title").map { try InputParser.text($0, option: "--title", max: 200, command: name, allowEmpty: false) }
-        let place = try parser.value("--place").map { try InputParser.text($0, option: "--place", max: 500, command: name) }
-        let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", max: 10_000, allowNewlines: true, command: name) }
+        let title = try parser.value("--title").map { try InputParser.text($0, option: "--title", rule: .title, command: name) }
+        let place = try parser.value("--place").map { try InputParser.text($0, option: "--place", rule: .place, command: name) }
+        let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let changed: [ItemField] = try Session.edit(global, trip: parser.value("--trip")) { replica in
             let id = try ItemSelector.resolve(selector, in: replica.document)
             guard let item = replica.document.items[id] else { throw CLIError.refused("no item \(selector)") }

@@ -19,7 +19,7 @@ enum InitCommand: Command {
         let lock = try HomeLockAccess.take(home)
         var identity = try HomeAccess.identity(global)
         if let deviceName = parser.value("--device-name") {
-            identity.name = try InputParser.text(deviceName, option: "--device-name", max: 200, command: name, allowEmpty: false)
+            identity.name = try InputParser.text(deviceName, option: "--device-name", rule: .name, command: name)
             do { try home.save(identity) } catch { throw CLIError.refused("\(home.path): cannot save: \(error)") }
         }
         withExtendedLifetime(lock) {}

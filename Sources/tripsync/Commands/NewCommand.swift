@@ -17,7 +17,7 @@ enum NewCommand: Command {
         guard parser.positionals.count == 1, let tripName = parser.positionals.first else {
             throw CLIError.usage("new needs exactly one NAME (quote it if it has spaces)", command: name)
         }
-        let title = try InputParser.text(tripName, option: "NAME", max: 200, command: name, allowEmpty: false)
+        let title = try InputParser.text(tripName, option: "NAME", rule: .name, command: name)
         let zone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let home = HomeAccess.home(global)
         let lock = try HomeLockAccess.take(home)
