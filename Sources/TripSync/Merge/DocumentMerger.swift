@@ -112,7 +112,7 @@ public enum DocumentMerger {
     }
 
     /// B's live items at least this many are scanned in two halves on two cores.
-    static let parallelItemThreshold = 4096
+    public static let parallelItemThreshold = 4096
 
     /// The ids whose entry in the merge differs from A's, with their merged outcome, in the order
     /// the merge visits them (B's items, B's tombstones, then ids only A holds). Reads only.

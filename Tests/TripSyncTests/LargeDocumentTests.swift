@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TripSync
+import TripSyncFixtures
+
+/// Documents large enough to take the parallel paths: the writer's 1,500-item parts (encoded
+/// and gzipped on every core) and the merge's two-core scan of B's items (from 4,096 items).
+@Suite struct LargeDocumentTests {
+    @Test func partsJoinIntoTheCanonicalBytes() throws {
+        var generator = TripGenerator(seed: 11)
+        let document = generator.document(itemCount: 4_600)  // four parts
+        let json = document.canonicalJSON()
+        // An independent writer (the generic JSON value, keys sorted) gives the same bytes.
+        #expect(Array((try JSONValue.parse(json).text + "\n").utf8) == json)
+        #expect(try readTrip(json).get().document == document)
+        let gzip = try document.gzipData()
+        #expect(try readTrip(gzip, file: "large.trip.json.gz").get().document == document)
+
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try document.write(to: folder + "/large.trip.json")
+        try document.write(to: folder + "/large.trip.json.gz")
+        #expect(try FileIO.readFile(folder + "/large.trip.json", maxBytes: 1 << 30) == json)
+        #expect(try TripFileReader().read(path: folder + "/large.trip.json.gz").document == document)
+    }
+
+    @Test func mergingLargeDocumentsEqualsMergingEachIdAlone() throws {
+        let scenario = try MergeScenario(items: 6_000)
+        let (a, b) = (scenario.a, scenario.b)
+        #expect(b.items.count >= DocumentMerger.parallelItemThreshold)
+        let merged = try DocumentMerger.merge(a, b, writer: a.deviceID)
+        let swapped = try DocumentMerger.merge(b, a, writer: a.deviceID)
+        #expect(merged == swapped)
+
+        // Each id merged on its own (documents of one item: the one-thread path) must come out
+        // exactly as in the whole merge.
+        func alone(_ document: TripDocument, _ id: ItemID) -> TripDocument {
+            var single = document
+            single.items = document.items[id].map { [id: $0] } ?? [:]
+            single.tombstones = document.tombstones[id].map { [id: $0] } ?? [:]
+            return single
+        }
+        let ids = Set(a.items.keys).union(a.tombstones.keys).union(b.items.keys).union(b.tombstones.keys)
+        var mismatches = 0
+        for id in ids {
+            let expected = try DocumentMerger.merge(alone(a, id), alone(b, id), writer: a.deviceID)
+            if merged.items[id] != expected.items[id] || merged.tombstones[id] != expected.tombstones[id] { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+        #expect(merged.items.count + merged.tombstones.count == ids.count)
+    }
+
+    @Test func keptInputsChangeNothingButWhenTheyAreFreed() throws {
+        let scenario = try MergeScenario(items: 5_000)
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = [folder + "/a.trip.json.gz", folder + "/b.trip.json.gz"]
+        try scenario.a.write(to: files[0])
+        try scenario.b.write(to: files[1])
+        let writer = Identifier.random()
+        var keeping = FileMerger(writer: writer)
+        keeping.keepsInputs = true
+        let kept = try keeping.merge(files: files)
+        let freed = try FileMerger(writer: writer).merge(files: files)
+        #expect(kept.document == freed.document)
+        #expect(kept.keptInputs.count == 1)
+        #expect(kept.keptInputs.first?.tripID == scenario.b.tripID)
+        #expect(freed.keptInputs.isEmpty)
+        #expect(kept.document == (try DocumentMerger.merge(scenario.a, scenario.b, writer: writer)))
+    }
+}
