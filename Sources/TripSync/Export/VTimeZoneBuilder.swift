@@ -54,7 +54,7 @@ struct VTimeZoneBuilder {
                 offsetBefore: zone.secondsFromGMT(for: before),
                 offsetAfter: zone.secondsFromGMT(for: next),
                 isDaylight: zone.isDaylightSavingTime(for: next),
-                name: zone.abbreviation(for: next))
+                name: LocalTimeFormat.abbreviation(zone, next, offset: zone.secondsFromGMT(for: next)))
             if change.offsetBefore == change.offsetAfter, change.isDaylight == zone.isDaylightSavingTime(for: before) {
                 continue  // only a name changed: nothing a calendar needs
             }
@@ -65,7 +65,7 @@ struct VTimeZoneBuilder {
             let offset = zone.secondsFromGMT(for: start)
             onset = Transition(
                 instant: spanStart, offsetBefore: offset, offsetAfter: offset,
-                isDaylight: zone.isDaylightSavingTime(for: start), name: zone.abbreviation(for: start))
+                isDaylight: zone.isDaylightSavingTime(for: start), name: LocalTimeFormat.abbreviation(zone, start, offset: offset))
         }
 
         var lines = ["BEGIN:VTIMEZONE", "TZID:" + id]

@@ -125,9 +125,17 @@ public enum LocalTimeFormat {
         return "all day"
     }
 
-    /// The zone's abbreviation at an instant, or `GMT±H[:MM]` when it has only a numeric one.
+    /// The zone's abbreviation at an instant ("WEST", from the zone's own file, else Foundation's
+    /// when it is not just an offset), or `UTC±H[:MM]` when the zone has only a numeric one.
     public static func abbreviation(_ zone: TimeZone, _ date: Date, offset: Int) -> String {
-        if let name = zone.abbreviation(for: date), !name.hasPrefix("GMT+"), !name.hasPrefix("GMT-"), name.rangeOfCharacter(from: .decimalDigits) == nil {
+        // The zone's own file first: Foundation says "GMT+1" on Linux, and "GMT" for Lisbon's "WET".
+        let instant = Int64(date.timeIntervalSince1970.rounded(.down))
+        if let name = TZifAbbreviations.cached(zone: zone.identifier)?.abbreviation(
+            atSecondsSinceEpoch: instant, utcOffset: offset, isDaylight: zone.isDaylightSavingTime(for: date))
+        {
+            return name
+        }
+        if let name = zone.abbreviation(for: date), !name.hasPrefix("GMT"), name.rangeOfCharacter(from: .decimalDigits) == nil {
             return name
         }
         return utcOffset(offset)
