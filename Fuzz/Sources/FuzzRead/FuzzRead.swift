@@ -37,6 +37,7 @@ enum ReadTarget {
     }
 
     static func run(_ bytes: [UInt8]) {
+        if bytes.starts(with: "TZif".utf8) { return zoneFile(bytes) }
         let (input, form) = bytes.first == 0x00 ? wrap(bytes) : (bytes, .asIs)
         let loaded: LoadedTrip
         do {
@@ -62,6 +63,23 @@ enum ReadTarget {
             violated("a gzip file missing its last byte or followed by a stray byte was accepted")
         }
         check(loaded)
+    }
+
+    /// A zone file (the abbreviations' source): parsed as untrusted bytes; whatever parses gives,
+    /// for any instant, nil or a name of letters only.
+    static func zoneFile(_ bytes: [UInt8]) {
+        guard let table = TZifAbbreviations.parse(bytes) else { return }
+        for instant: Int64 in [Int64.min, -2_000_000_000, 0, 1_812_000_000, 4_000_000_000, Int64.max] {
+            for offset in [-36_000, 0, 3_600, 20_700] {
+                for daylight in [false, true] {
+                    if let name = table.abbreviation(atSecondsSinceEpoch: instant, utcOffset: offset, isDaylight: daylight),
+                        name.count < 2 || !name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
+                    {
+                        violated("a zone file gave the abbreviation \(name.debugDescription)")
+                    }
+                }
+            }
+        }
     }
 
     /// `[0x00, control, json…]` → the gzip form of `json`. `control`: bits 0–1 the number of
