@@ -464,7 +464,7 @@ struct DocumentDecoder {
     static func decodeSortKey(_ c: inout DecodeContext) throws -> String? {
         guard let scanned = try c.readString("a sortKey (a string)") else { return nil }
         guard SortKeyRules.isValid(scanned.text) else {
-            c.report("expected a sortKey of 1 to 128 characters from 0-9A-Za-z not ending in '0', found \"\(scanned.text.prefix(140))\"")
+            c.report("expected a sortKey of \(SortKeyRules.requirement), found \"\(scanned.text.prefix(140))\"")
             return nil
         }
         return scanned.text
@@ -505,7 +505,7 @@ struct DocumentDecoder {
                                 zone = c.zoneString(span)
                             } else {
                                 ok = false
-                                c.report("expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(String(decoding: span, as: UTF8.self).prefix(70))\"")
+                                c.report(ZoneID.expectation(found: String(decoding: span, as: UTF8.self)))
                             }
                             return
                         }
@@ -514,7 +514,7 @@ struct DocumentDecoder {
                             zone = text.text
                         } else {
                             ok = false
-                            c.report("expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(text.text.prefix(70))\"")
+                            c.report(ZoneID.expectation(found: text.text))
                         }
                     }
                 } else if key.equals("date") {

@@ -293,7 +293,7 @@ struct JSONScanner {
                 scalars += 1
                 if scalar == 0x0A || scalar == 0x09 {
                     hasNewlineOrTab = true
-                } else if scalar < 0x20 || (scalar >= 0x7F && scalar <= 0x9F) {
+                } else if TextRule.isControl(scalar) {
                     hasControl = true
                 }
                 continue

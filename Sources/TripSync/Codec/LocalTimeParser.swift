@@ -71,6 +71,12 @@ public enum ZoneID {
         return id.withUTF8 { isWellFormed(utf8: $0) }
     }
 
+    /// What a refused zone id is told, with the id found (its first 70 characters): the one
+    /// wording of the reader, the schema 1 reader and the editing API.
+    public static func expectation(found id: some StringProtocol) -> String {
+        "expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(id.prefix(70))\""
+    }
+
     /// `isWellFormed` on the UTF-8 bytes of an id.
     static func isWellFormed(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.count <= 64 else { return false }
@@ -97,6 +103,9 @@ public enum ZoneID {
 public enum SortKeyRules {
     /// The longest key a document may hold.
     public static let maxLength = 128
+
+    /// The rule in words, for messages about a refused key.
+    public static let requirement = "1 to 128 characters from 0-9A-Za-z not ending in '0'"
 
     /// Whether `key` is 1–128 digits of `0-9A-Za-z` and does not end in `0`.
     public static func isValid(_ key: String) -> Bool {

@@ -65,14 +65,14 @@ extension TripDocument {
         }
         func time(_ time: TripTime?) throws(EditError) {
             if case .local(_, let zone)? = time, !ZoneID.isWellFormed(zone) {
-                throw EditError("\(field.rawValue): expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(zone.prefix(70))\"")
+                throw EditError("\(field.rawValue): " + ZoneID.expectation(found: zone))
             }
         }
         switch (field, value) {
         case (.title, .text(let value?)): try text(value, .title, what: "a title")
         case (.sortKey, .text(let value?)):
             guard SortKeyRules.isValid(value) else {
-                throw EditError("sortKey: expected 1 to 128 characters from 0-9A-Za-z not ending in '0', found \"\(value.prefix(140))\"")
+                throw EditError("sortKey: expected \(SortKeyRules.requirement), found \"\(value.prefix(140))\"")
             }
         case (.place, .text(let value)): try text(value, .place, what: "a place")
         case (.note, .text(let value)): try text(value, .note, what: "a note")

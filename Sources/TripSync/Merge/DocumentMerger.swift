@@ -124,9 +124,8 @@ public enum DocumentMerger {
             // Each half is read-only work on A and B; the halves join in order, and the first
             // refusal in visiting order is the one thrown, as in one pass.
             let context = context
-            let halves = ParallelMap.map([0, 1]) { half -> Result<Scan, MergeError> in
-                let middle = b.items.index(b.items.startIndex, offsetBy: b.items.count / 2)
-                let range = half == 0 ? b.items.startIndex..<middle : middle..<b.items.endIndex
+            let middle = b.items.index(b.items.startIndex, offsetBy: b.items.count / 2)
+            let halves = ParallelMap.map([b.items.startIndex..<middle, middle..<b.items.endIndex]) { range -> Result<Scan, MergeError> in
                 var context = context
                 return Result { () throws(MergeError) -> Scan in
                     var part = Scan()

@@ -157,7 +157,7 @@ struct DocumentDecoderV1 {
                     if ZoneID.isWellFormed(text.text) {
                         startZone = .some(text.text)
                     } else {
-                        c.report("expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(text.text.prefix(70))\"")
+                        c.report(ZoneID.expectation(found: text.text))
                     }
                 }
             } else if key.equals("place") {
