@@ -127,6 +127,50 @@ struct ByteBuffer: ~Copyable {
         count += written
     }
 
+    /// Appends `"YYYY-MM-DD"`, or `"YYYY-MM-DDTHH:MM"` with a time, quoted: the same bytes as
+    /// `append(string: date.description)` (digits need no escaping) without building a String.
+    /// A field out of its width (possible only through the public `var`s) takes that slow path.
+    mutating func append(quoted date: LocalDate, hour: Int? = nil, minute: Int = 0) {
+        guard (0...9999).contains(date.year), (0...99).contains(date.month), (0...99).contains(date.day),
+            (0...99).contains(hour ?? 0), (0...99).contains(minute)
+        else {
+            let text = hour.map { date.description + "T" + pad($0, 2) + ":" + pad(minute, 2) } ?? date.description
+            append(string: text)
+            return
+        }
+        reserve(18)
+        var at = storage + count
+        @inline(__always) func digits(_ value: Int, _ width: Int) {
+            var rest = max(value, 0)
+            var position = width
+            while position > 0 {
+                position -= 1
+                at[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 48
+                rest /= 10
+            }
+            at += width
+        }
+        at.pointee = UInt8(ascii: "\"")
+        at += 1
+        digits(date.year, 4)
+        at.pointee = UInt8(ascii: "-")
+        at += 1
+        digits(date.month, 2)
+        at.pointee = UInt8(ascii: "-")
+        at += 1
+        digits(date.day, 2)
+        if let hour {
+            at.pointee = UInt8(ascii: "T")
+            at += 1
+            digits(hour, 2)
+            at.pointee = UInt8(ascii: ":")
+            at += 1
+            digits(minute, 2)
+        }
+        at.pointee = UInt8(ascii: "\"")
+        count = at + 1 - storage
+    }
+
     /// Appends 36 bytes of canonical UUID text.
     mutating func append(identifier: Identifier) {
         reserve(38)
