@@ -22,6 +22,15 @@ final class OwnedBytes: @unchecked Sendable {
 
     deinit { free(base) }
 
+    /// A malloc'd copy of `bytes`.
+    convenience init(copying bytes: [UInt8]) {
+        let block = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: UInt8.self)
+        if let block { bytes.withUnsafeBufferPointer { source in
+            if let from = source.baseAddress { block.update(from: from, count: source.count) }
+        } }
+        self.init(takingMalloced: block, count: block == nil ? 0 : bytes.count)
+    }
+
     /// The bytes as a read-only buffer (valid while this object lives).
     var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 

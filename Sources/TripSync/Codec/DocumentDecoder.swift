@@ -20,6 +20,18 @@ struct DocumentDecoder {
 
     var version: Version = .missing
 
+    /// When set, live items are only delimited, not decoded: `items` comes back empty and
+    /// `deferredItems` says where each item's bytes are, for `DeferredItems` to decode later
+    /// (on every core, and only once for bytes another input holds too).
+    var defersItems = false
+    /// Each deferred item's id → its index in `itemSpans`.
+    var deferredItems: [ItemID: Int] = [:]
+    /// Each deferred item's id and byte range in the input, in file order.
+    var itemSpans: [(id: ItemID, bytes: Range<Int>)] = []
+    /// Whether the clock was decoded before the items were reached (what makes the decoder's
+    /// per-value checks complete, see `CrossFieldChecks`).
+    var clockBeforeItems = false
+
     /// A decoder; with `zones`, it also checks `DocumentValidator`'s per-value rules as it goes
     /// (`context.cross`).
     init(scanner: JSONScanner, zones: ZoneRules? = nil) {
@@ -41,9 +53,23 @@ struct DocumentDecoder {
         var tombstones: [ItemID: Tombstone]?
         var acks: [DeviceID: VersionVector]?
         var mask: UInt32 = 0
+        let defersItems = self.defersItems
+        var deferred: [ItemID: Int] = [:]
+        var spans: [(id: ItemID, bytes: Range<Int>)] = []
+        var clockBeforeItems = false
         let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
             if key.equals("items") {
-                try c.member(key, 4, &mask, "items") { c in items = try DocumentDecoder.decodeItems(&c) }
+                try c.member(key, 4, &mask, "items") { c in
+                    guard defersItems else {
+                        items = try DocumentDecoder.decodeItems(&c)
+                        return
+                    }
+                    clockBeforeItems = c.cross.hasClock
+                    if let map = try DocumentDecoder.delimitItems(&c, into: &spans) {
+                        deferred = map
+                        items = [:]
+                    }
+                }
             } else if key.equals("tombstones") {
                 try c.member(key, 6, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
             } else if key.equals("clock") {
@@ -80,6 +106,9 @@ struct DocumentDecoder {
             }
         }
         try context.scanner.expectEnd()
+        deferredItems = deferred
+        itemSpans = spans
+        self.clockBeforeItems = clockBeforeItems
         guard isObject else { return nil }
         if case .missing = version {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
@@ -188,6 +217,26 @@ struct DocumentDecoder {
         let estimate = (c.scanner.count - c.scanner.offset) / 640
         return try decodeIDMap(&c, expected: "items (an object of item id → item)", limit: maxItems, what: "items", expectedCount: estimate) { c in
             try decodeItemFields(&c, complete: true)
+        }
+    }
+
+    /// Why a deferred item could not be delimited (the data ends inside it): the reader then
+    /// decodes the file in one strict pass, which says precisely what is wrong.
+    struct UndelimitedItem: Error {}
+
+    /// The items object with each value delimited, not decoded: id → index of its byte range
+    /// in `spans`. Keys are checked as `decodeItems` checks them.
+    static func delimitItems(_ c: inout DecodeContext, into spans: inout [(id: ItemID, bytes: Range<Int>)]) throws -> [ItemID: Int]? {
+        let estimate = (c.scanner.count - c.scanner.offset) / 640
+        spans.reserveCapacity(estimate)
+        return try decodeIDMap(&c, expected: "items (an object of item id → item)", limit: maxItems, what: "items", expectedCount: estimate) { c in
+            // decodeIDMap has put the item's id on the path.
+            guard case .id(let id)? = c.path.last else { throw UndelimitedItem() }
+            c.scanner.skipWhitespace()
+            let start = c.scanner.offset
+            guard c.scanner.skipValueUnchecked() else { throw UndelimitedItem() }
+            spans.append((id, start..<c.scanner.offset))
+            return spans.count - 1
         }
     }
 

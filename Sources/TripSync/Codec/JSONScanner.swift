@@ -533,6 +533,71 @@ struct JSONScanner {
         }
     }
 
+    /// Moves past one value assuming it is well formed, and checks nothing: only strings (with
+    /// their escapes) and bracket nesting are followed, several bytes at a time inside strings.
+    /// For bytes that are decoded strictly later or compared with bytes that were (see
+    /// `DocumentDecoder.defersItems`); false when the data ends before the value does.
+    mutating func skipValueUnchecked() -> Bool {
+        skipWhitespace()
+        var level = 0
+        while offset < count {
+            switch base[offset] {
+            case UInt8(ascii: "\""):
+                offset += 1
+                while true {
+                    while offset + 8 <= count {
+                        let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                        if JSONScanner.hasQuoteOrBackslash(word) { break }
+                        offset += 8
+                    }
+                    guard offset < count else {
+                        offset = count
+                        return false
+                    }
+                    let byte = base[offset]
+                    if byte == UInt8(ascii: "\"") { break }
+                    offset += byte == UInt8(ascii: "\\") ? 2 : 1
+                }
+                offset += 1
+                if level == 0 { return true }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                level += 1
+                offset += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard level > 0 else { return false }
+                level -= 1
+                offset += 1
+                if level == 0 { return true }
+            default:
+                if level == 0 {
+                    // A number or literal on its own: up to the next delimiter.
+                    while offset < count {
+                        let byte = base[offset]
+                        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
+                            || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+                        {
+                            break
+                        }
+                        offset += 1
+                    }
+                    return true
+                }
+                offset += 1
+            }
+        }
+        return false
+    }
+
+    /// Whether any of the 8 bytes in `word` is `"` or `\`.
+    @inline(__always)
+    static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs != 0
+    }
+
     /// A short description of the next value's kind, for messages.
     mutating func describeNext() -> String {
         switch peekKind() {

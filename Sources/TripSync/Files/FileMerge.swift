@@ -65,9 +65,9 @@ public struct FileMerger: Sendable {
 
     /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
     public func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
-        // Inputs are independent: read and validate them on every core.
-        let reader = self.reader
-        let results = ParallelMap.map(files) { file in Result { () throws(TripFileError) -> LoadedTrip in try reader.read(path: file) } }
+        // Read and validate every input on every core; items the inputs share byte for byte are
+        // decoded once.
+        let results = reader.read(paths: files)
         var loaded: [(String, LoadedTrip)] = []
         for (file, result) in zip(files, results) {
             switch result {

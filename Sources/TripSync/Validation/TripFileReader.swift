@@ -40,6 +40,11 @@ public struct TripFileReader: Sendable {
     public var inflateLimits: InflateLimits
     /// Zone rules for warnings and migration.
     public var zones: ZoneRules
+    /// From this many bytes of JSON, a file's live items are decoded on every core after a
+    /// first strict pass has delimited them, and items byte-identical to an item of the same id
+    /// in an earlier file of one `read(paths:)` are decoded once (`DeferredItems`). The answer
+    /// is the same either way; below this size one strict pass is quicker. `Int.max` turns it off.
+    public var deferredDecodingMinimumBytes = 256 << 10
 
     /// Creates a reader with the given limits.
     public init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
@@ -50,29 +55,98 @@ public struct TripFileReader: Sendable {
 
     /// Reads and checks the file at `path`; throws `TripFileError` naming the file.
     public func read(path: String) throws(TripFileError) -> LoadedTrip {
-        var bytes: [UInt8]
-        do {
-            bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
-        } catch let error as FileSystemError {
-            throw TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message)
-        } catch {
-            throw TripFileError(.unreadable, file: path, message: "\(error)")
-        }
-        guard bytes.withUnsafeBytes({ Gzip.isGzip($0) }) else {
-            return try readJSON(bytes, file: path, wasGzip: false)
-        }
-        let json = try inflate(bytes, file: path)
-        bytes = []  // the compressed bytes are not needed while decoding
-        return try readJSON(json.buffer, file: path, wasGzip: true)
+        try read(paths: [path])[0].get()
+    }
+
+    /// Reads and checks several files, each as `read(path:)` would, on every core; results in
+    /// the order given. Items two files hold byte for byte under the same id are decoded once
+    /// and shared (replicas of one trip mostly agree), so merging inputs costs little more than
+    /// reading one.
+    public func read(paths: [String]) -> [Result<LoadedTrip, TripFileError>] {
+        let passes = ParallelMap.map(paths) { path in firstPass(path: path) }
+        return finishing(passes)
     }
 
     /// Reads and checks file contents; `file` names them in errors.
     public func read(bytes: [UInt8], file: String) throws(TripFileError) -> LoadedTrip {
-        guard bytes.withUnsafeBytes({ Gzip.isGzip($0) }) else {
-            return try readJSON(bytes, file: file, wasGzip: false)
+        try finishing([firstPass(bytes: bytes, file: file)])[0].get()
+    }
+
+    /// A file after its first pass: finished, or with its live items still to decode.
+    private enum FirstPass: Sendable {
+        case finished(Result<LoadedTrip, TripFileError>)
+        case delimited(DeferredItems.Delimited)
+    }
+
+    private func firstPass(path: String) -> FirstPass {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
+        } catch let error as FileSystemError {
+            return .finished(.failure(TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message)))
+        } catch {
+            return .finished(.failure(TripFileError(.unreadable, file: path, message: "\(error)")))
         }
-        let json = try inflate(bytes, file: file)
-        return try readJSON(json.buffer, file: file, wasGzip: true)
+        return firstPass(bytes: bytes, file: path)
+    }
+
+    private func firstPass(bytes: [UInt8], file: String) -> FirstPass {
+        guard bytes.withUnsafeBytes({ Gzip.isGzip($0) }) else {
+            if bytes.count < deferredDecodingMinimumBytes {
+                return .finished(Result { () throws(TripFileError) -> LoadedTrip in try readJSON(bytes, file: file, wasGzip: false) })
+            }
+            return delimit(OwnedBytes(copying: bytes), file: file, wasGzip: false)
+        }
+        let json: OwnedBytes
+        do {
+            json = try inflate(bytes, file: file)
+        } catch {
+            return .finished(.failure(error))
+        }
+        if json.count < deferredDecodingMinimumBytes {
+            return .finished(Result { () throws(TripFileError) -> LoadedTrip in try readJSON(json.buffer, file: file, wasGzip: true) })
+        }
+        return delimit(json, file: file, wasGzip: true)
+    }
+
+    /// The first strict pass with live items only delimited; a file that is not a clean current
+    /// schema document with its clock before its items is read in one strict pass instead.
+    private func delimit(_ json: OwnedBytes, file: String, wasGzip: Bool) -> FirstPass {
+        let strict = { () -> FirstPass in .finished(Result { () throws(TripFileError) -> LoadedTrip in try readJSON(json.buffer, file: file, wasGzip: wasGzip) }) }
+        guard let base = json.base, json.count > 0 else { return strict() }
+        var decoder = DocumentDecoder(scanner: JSONScanner(base: base, count: json.count), zones: zones)
+        decoder.defersItems = true
+        guard let document = try? decoder.decode(), case .number(let version) = decoder.version,
+            version == Int64(TripDocument.currentSchemaVersion), decoder.context.issues.isEmpty,
+            decoder.context.droppedIssues == 0, decoder.clockBeforeItems, decoder.context.cross.complete,
+            decoder.context.cross.clock != nil, !decoder.context.cross.issues.contains(where: { $0.severity == .error })
+        else { return strict() }
+        return .delimited(
+            DeferredItems.Delimited(
+                json: json, document: document, spans: decoder.itemSpans, index: decoder.deferredItems,
+                warnings: decoder.context.cross.issues, file: file, wasGzip: wasGzip))
+    }
+
+    /// Every file's answer, decoding the delimited files' items together.
+    private func finishing(_ passes: [FirstPass]) -> [Result<LoadedTrip, TripFileError>] {
+        var delimited: [DeferredItems.Delimited] = []
+        for pass in passes { if case .delimited(let file) = pass { delimited.append(file) } }
+        var finished = DeferredItems.finish(
+            delimited, zones: zones,
+            strict: { file in
+                Result { () throws(TripFileError) -> LoadedTrip in try readJSON(file.json.buffer, file: file.file, wasGzip: file.wasGzip) }
+            },
+            finish: { document, issues, file in
+                self.finish(document, issues: issues, file: file.file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: file.wasGzip, size: file.json.count)
+            }
+        ).makeIterator()
+        return passes.map { pass in
+            switch pass {
+            case .finished(let result): return result
+            case .delimited(let file):
+                return finished.next() ?? .failure(TripFileError(.unreadable, file: file.file, message: "internal error: no result"))
+            }
+        }
     }
 
     private func inflate(_ bytes: [UInt8], file: String) throws(TripFileError) -> OwnedBytes {
@@ -111,7 +185,7 @@ public struct TripFileReader: Sendable {
         return try result.get()
     }
 
-    private func readJSON(_ buffer: UnsafeBufferPointer<UInt8>, file: String, wasGzip: Bool) throws(TripFileError) -> LoadedTrip {
+    func readJSON(_ buffer: UnsafeBufferPointer<UInt8>, file: String, wasGzip: Bool) throws(TripFileError) -> LoadedTrip {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document")
         }
@@ -181,7 +255,7 @@ public struct TripFileReader: Sendable {
     }
 
     /// A decoded document with its cross-field issues: refused when any is an error.
-    private func finish(
+    func finish(
         _ document: TripDocument, issues: [ValidationIssue], file: String, sourceVersion: Int, wasGzip: Bool, size: Int
     ) -> Result<LoadedTrip, TripFileError> {
         if issues.contains(where: { $0.severity == .error }) {
