@@ -39,6 +39,7 @@ enum ReadTarget {
     static func run(_ bytes: [UInt8]) {
         if bytes.starts(with: "TZif".utf8) { return zoneFile(bytes) }
         let (input, form) = bytes.first == 0x00 ? wrap(bytes) : (bytes, .asIs)
+        sameAnswerBothWays(input)
         let loaded: LoadedTrip
         do {
             loaded = try TripFileReader().read(bytes: input, file: "fuzz")
@@ -63,6 +64,40 @@ enum ReadTarget {
             violated("a gzip file missing its last byte or followed by a stray byte was accepted")
         }
         check(loaded)
+    }
+
+    /// Readers that take the two-step path (items delimited, then decoded on every core) for
+    /// every input, and never.
+    static let deferredReader: TripFileReader = {
+        var reader = TripFileReader()
+        reader.deferredDecodingMinimumBytes = 0
+        return reader
+    }()
+    static let strictReader: TripFileReader = {
+        var reader = TripFileReader()
+        reader.deferredDecodingMinimumBytes = .max
+        return reader
+    }()
+
+    /// The two-step read gives exactly the one-pass answer: the same document and warnings, or
+    /// the same refusal (message and pointer).
+    static func sameAnswerBothWays(_ input: [UInt8]) {
+        let strict = Result { () throws(TripFileError) -> LoadedTrip in try strictReader.read(bytes: input, file: "fuzz") }
+        let deferred = Result { () throws(TripFileError) -> LoadedTrip in try deferredReader.read(bytes: input, file: "fuzz") }
+        switch (strict, deferred) {
+        case (.failure(let one), .failure(let two)):
+            if one != two { violated("the two-step read refused with \(two), one pass with \(one)") }
+        case (.success(let one), .success(let two)):
+            if one.document != two.document || one.warnings != two.warnings || one.jsonByteCount != two.jsonByteCount
+                || one.sourceSchemaVersion != two.sourceSchemaVersion || one.wasGzip != two.wasGzip
+            {
+                violated("the two-step read accepted a different document or warnings than one pass")
+            }
+        case (.success, .failure(let error)):
+            violated("the two-step read refused what one pass accepts: \(error)")
+        case (.failure(let error), .success):
+            violated("the two-step read accepted what one pass refuses: \(error)")
+        }
     }
 
     /// A zone file (the abbreviations' source): parsed as untrusted bytes; whatever parses gives,
