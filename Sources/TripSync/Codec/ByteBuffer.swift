@@ -137,16 +137,13 @@ struct ByteBuffer: ~Copyable {
     }
 
     /// Appends `"YYYY-MM-DD"`, or `"YYYY-MM-DDTHH:MM"` with a time, quoted: the same bytes as
-    /// `append(string: date.description)` (digits need no escaping) without building a String.
-    /// A field out of its width (possible only through the public `var`s) takes that slow path.
-    mutating func append(quoted date: LocalDate, hour: Int? = nil, minute: Int = 0) {
+    /// `append(string:)` of the value's `description` (digits need no escaping) without building
+    /// a String. Appends nothing and returns false when a field does not fit its width (possible
+    /// only through the public `var`s); the caller then writes the description.
+    mutating func appendQuotedDigits(_ date: LocalDate, hour: Int? = nil, minute: Int = 0) -> Bool {
         guard (0...9999).contains(date.year), (0...99).contains(date.month), (0...99).contains(date.day),
             (0...99).contains(hour ?? 0), (0...99).contains(minute)
-        else {
-            let text = hour.map { date.description + "T" + pad($0, 2) + ":" + pad(minute, 2) } ?? date.description
-            append(string: text)
-            return
-        }
+        else { return false }
         reserve(18)
         var at = storage + count
         @inline(__always) func digits(_ value: Int, _ width: Int) {
@@ -178,6 +175,7 @@ struct ByteBuffer: ~Copyable {
         }
         at.pointee = UInt8(ascii: "\"")
         count = at + 1 - storage
+        return true
     }
 
     /// Appends 36 bytes of canonical UUID text.

@@ -201,11 +201,13 @@ struct CanonicalWriter: ~Copyable {
         case nil: writer.out.append("null")
         case .date(let date)?:
             writer.out.append("{\"date\":")
-            writer.out.append(quoted: date)
+            if !writer.out.appendQuotedDigits(date) { writer.out.append(string: date.description) }
             writer.out.append(UInt8(ascii: "}"))
         case .local(let local, let zone)?:
             writer.out.append("{\"local\":")
-            writer.out.append(quoted: local.date, hour: local.hour, minute: local.minute)
+            if !writer.out.appendQuotedDigits(local.date, hour: local.hour, minute: local.minute) {
+                writer.out.append(string: local.description)
+            }
             writer.out.append(",\"zone\":")
             writer.out.append(string: zone)
             writer.out.append(UInt8(ascii: "}"))

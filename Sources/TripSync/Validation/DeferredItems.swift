@@ -44,13 +44,10 @@ enum DeferredItems {
     /// The most items one task decodes.
     static let chunkSize = 512
 
-    /// Decodes the items of every delimited file; results in input order. `strict` reads a file
-    /// again in one strict pass (the fallback); `finish` applies the last checks.
-    static func finish(
-        _ files: [Delimited], zones: ZoneRules,
-        strict: @Sendable (Delimited) -> Result<LoadedTrip, TripFileError>,
-        finish: @Sendable (TripDocument, [ValidationIssue], Delimited) -> Result<LoadedTrip, TripFileError>
-    ) -> [Result<LoadedTrip, TripFileError>] {
+    /// Decodes the items of every delimited file with `reader`'s zone rules; results in input
+    /// order. A file the second step cannot finish is read again by `reader` in one strict pass.
+    static func finish(_ files: [Delimited], reader: TripFileReader) -> [Result<LoadedTrip, TripFileError>] {
+        let zones = reader.zones
         // Every file's items in runs of `chunkSize`, decoded on every core; an item whose bytes
         // an earlier file holds under the same id points there instead.
         var chunks: [Chunk] = []
@@ -67,7 +64,7 @@ enum DeferredItems {
         let entries = ParallelMap.map(chunks) { chunk in decode(chunk, in: files, zones: zones) }
         let table = Entries(chunks: entries, firstChunk: firstChunk)
         return ParallelMap.map(Array(files.indices)) { k in
-            assemble(files[k], number: k, files: files, entries: table, strict: strict, finish: finish)
+            assemble(files[k], number: k, files: files, entries: table, reader: reader)
         }
     }
 
@@ -155,10 +152,9 @@ enum DeferredItems {
     /// A file's document with its items, or the strict pass's answer when an item is missing
     /// or a shared item holds a dot above this file's clock.
     private static func assemble(
-        _ file: Delimited, number k: Int, files: [Delimited], entries: Entries,
-        strict: (Delimited) -> Result<LoadedTrip, TripFileError>,
-        finish: (TripDocument, [ValidationIssue], Delimited) -> Result<LoadedTrip, TripFileError>
+        _ file: Delimited, number k: Int, files: [Delimited], entries: Entries, reader: TripFileReader
     ) -> Result<LoadedTrip, TripFileError> {
+        let strict = { reader.onePass(file.json, file: file.file, wasGzip: file.wasGzip) }
         // A shared item was checked against its own file's clock; only dots of devices that
         // clock counts further than this file's can be above this file's clock.
         let clock = file.document.clock
@@ -169,7 +165,7 @@ enum DeferredItems {
         fields.reserveCapacity(file.spans.count)
         var warnings = file.warnings
         for span in file.spans.indices {
-            guard let entry = entries.entry(file: k, span: span) else { return strict(file) }
+            guard let entry = entries.entry(file: k, span: span) else { return strict() }
             switch entry {
             case .decoded(let item):
                 fields.append(item.fields)
@@ -177,7 +173,7 @@ enum DeferredItems {
             case .shared(let j, let i):
                 guard case .decoded(let item)? = entries.entry(file: j, span: i),
                     limits[j].isEmpty || item.fields.dots(within: limits[j])
-                else { return strict(file) }
+                else { return strict() }
                 fields.append(item.fields)
                 warnings += item.warnings
             }
@@ -185,7 +181,9 @@ enum DeferredItems {
         var document = file.document
         document.items = file.index.mapValues { fields[$0] }
         let issues = DocumentValidator.ordered(warnings + DocumentValidator.finalIssues(in: document))
-        return finish(document, issues, file)
+        return reader.finish(
+            document, issues: issues, file: file.file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: file.wasGzip,
+            size: file.json.count)
     }
 }
 

@@ -103,16 +103,19 @@ public struct TripFileReader: Sendable {
         } catch {
             return .finished(.failure(error))
         }
-        if json.count < deferredDecodingMinimumBytes {
-            return .finished(Result { () throws(TripFileError) -> LoadedTrip in try readJSON(json.buffer, file: file, wasGzip: true) })
-        }
+        if json.count < deferredDecodingMinimumBytes { return .finished(onePass(json, file: file, wasGzip: true)) }
         return delimit(json, file: file, wasGzip: true)
+    }
+
+    /// `json` read in one strict pass (what the two-step read falls back to).
+    func onePass(_ json: OwnedBytes, file: String, wasGzip: Bool) -> Result<LoadedTrip, TripFileError> {
+        Result { () throws(TripFileError) -> LoadedTrip in try readJSON(json.buffer, file: file, wasGzip: wasGzip) }
     }
 
     /// The first strict pass with live items only delimited; a file that is not a clean current
     /// schema document with its clock before its items is read in one strict pass instead.
     private func delimit(_ json: OwnedBytes, file: String, wasGzip: Bool) -> FirstPass {
-        let strict = { () -> FirstPass in .finished(Result { () throws(TripFileError) -> LoadedTrip in try readJSON(json.buffer, file: file, wasGzip: wasGzip) }) }
+        let strict = { FirstPass.finished(onePass(json, file: file, wasGzip: wasGzip)) }
         guard let base = json.base, json.count > 0 else { return strict() }
         var decoder = DocumentDecoder(scanner: JSONScanner(base: base, count: json.count), zones: zones)
         decoder.defersItems = true
@@ -131,15 +134,7 @@ public struct TripFileReader: Sendable {
     private func finishing(_ passes: [FirstPass]) -> [Result<LoadedTrip, TripFileError>] {
         var delimited: [DeferredItems.Delimited] = []
         for pass in passes { if case .delimited(let file) = pass { delimited.append(file) } }
-        var finished = DeferredItems.finish(
-            delimited, zones: zones,
-            strict: { file in
-                Result { () throws(TripFileError) -> LoadedTrip in try readJSON(file.json.buffer, file: file.file, wasGzip: file.wasGzip) }
-            },
-            finish: { document, issues, file in
-                self.finish(document, issues: issues, file: file.file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: file.wasGzip, size: file.json.count)
-            }
-        ).makeIterator()
+        var finished = DeferredItems.finish(delimited, reader: self).makeIterator()
         return passes.map { pass in
             switch pass {
             case .finished(let result): return result
