@@ -16,7 +16,14 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "TripSync", dependencies: ["CZlib"]),
-        .executableTarget(name: "tripsync", dependencies: ["TripSync"]),
+        // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
+        // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
+        // (no shared libraries to load and relocate; README, "Speed").
+        .executableTarget(
+            name: "tripsync", dependencies: ["TripSync"],
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+        ),
         .target(name: "TripSyncFixtures", dependencies: ["TripSync"]),
         .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncFixtures"]),
