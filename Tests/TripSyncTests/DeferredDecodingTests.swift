@@ -185,4 +185,57 @@ import TripSyncFixtures
             }
         }
     }
+
+    /// The skip passes whole words inside strings; on any bytes at all (broken JSON too) it
+    /// stops where a skip of one byte at a time stops, with the same answer.
+    @Test func theUncheckedSkipMatchesOneByteAtATime() throws {
+        // One byte at a time: strings (with escapes) and bracket depth, as the skip promises.
+        func reference(_ bytes: [UInt8]) -> (Bool, Int) {
+            var offset = 0
+            while offset < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[offset]) { offset += 1 }
+            var level = 0
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x22:
+                    offset += 1
+                    while offset < bytes.count, bytes[offset] != 0x22 { offset += bytes[offset] == 0x5C ? 2 : 1 }
+                    guard offset < bytes.count else { return (false, bytes.count) }
+                    offset += 1
+                    if level == 0 { return (true, offset) }
+                case 0x7B, 0x5B:
+                    level += 1
+                    offset += 1
+                case 0x7D, 0x5D:
+                    guard level > 0 else { return (false, offset) }
+                    level -= 1
+                    offset += 1
+                    if level == 0 { return (true, offset) }
+                default:
+                    if level == 0 {
+                        while offset < bytes.count, ![0x2C, 0x7D, 0x5D, 0x20, 0x0A, 0x0D, 0x09].contains(bytes[offset]) { offset += 1 }
+                        return (true, offset)
+                    }
+                    offset += 1
+                }
+            }
+            return (false, offset)
+        }
+        var random = SeededGenerator(seed: 2026)
+        // Structural bytes, bytes one bit away from them (near misses for a word-at-a-time test),
+        // and ordinary text.
+        let alphabet: [UInt8] = Array("\"\\{}[]:,0123456789 \n\tYy_aZ".utf8) + [0x5A, 0x5C, 0x7A, 0x7C, 0x7E, 0x7F, 0x3B, 0x3D, 0x01, 0x00, 0x80, 0xA2, 0xDB, 0xFB, 0xFD, 0xFF]
+        for round in 0..<20_000 {
+            let length = Int.random(in: 0...48, using: &random)
+            var bytes = (0..<length).map { _ in alphabet.randomElement(using: &random) ?? 0x61 }
+            // Most inputs open a container, so the skip goes on past the first string.
+            if round % 4 != 0 { bytes.insert(round % 2 == 0 ? 0x7B : 0x5B, at: 0) }
+            let expected = reference(bytes)
+            try bytes.withUnsafeBufferPointer { buffer in
+                let base = try #require(buffer.baseAddress ?? UnsafePointer(bitPattern: 1))
+                var scanner = JSONScanner(base: base, count: buffer.count)
+                let ended = scanner.skipValueUnchecked()
+                #expect(ended == expected.0 && scanner.offset == expected.1, "\(bytes)")
+            }
+        }
+    }
 }
