@@ -1,14 +1,31 @@
 import Foundation
 import Testing
-import TripSync
+@testable import TripSync
 import TripSyncFixtures
 
-/// Documents large enough to take the parallel paths: the writer's 1,500-item parts (encoded
-/// and gzipped on every core) and the merge's two-core scan of B's items (from 4,096 items).
+/// Documents large enough to take the parallel paths: the writer's parts of at most 1,500
+/// items (encoded and gzipped on every core) and the merge's two-core scan of B's items (from 4,096 items).
 @Suite struct LargeDocumentTests {
+    /// Parts cover every item once, in order, at most 1,500 each, sizes at most one apart, and
+    /// several of them come in fours (so two or four cores finish together).
+    @Test func partsAreEvenAndCoverEveryItem() {
+        for items in [0, 1, 1_499, 1_500, 1_501, 4_600, 6_001, 9_900, 10_000, 99_999, 100_000] {
+            let count = CanonicalWriter.Parts.count(items: items)
+            #expect(count == 1 ? items <= 1_500 : count % 4 == 0, "\(items) items")
+            let ranges = (0..<count).map { CanonicalWriter.Parts.range($0, of: count, items: items) }
+            #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == items)
+            #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            let sizes = ranges.map(\.count)
+            #expect((sizes.max() ?? 0) <= 1_500 && (sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(items) items: \(sizes)")
+            // No more parts than needed to round up to four.
+            #expect(count < 4 || items > (count - 4) * 1_500, "\(items) items in \(count) parts")
+        }
+        #expect(CanonicalWriter.Parts.count(items: 10_000) == 8)
+    }
+
     @Test func partsJoinIntoTheCanonicalBytes() throws {
         var generator = TripGenerator(seed: 11)
-        let document = generator.document(itemCount: 4_600)  // four parts
+        let document = generator.document(itemCount: 4_600)  // four parts of 1,150
         let json = document.canonicalJSON()
         // An independent writer (the generic JSON value, keys sorted) gives the same bytes.
         #expect(Array((try JSONValue.parse(json).text + "\n").utf8) == json)

@@ -14,30 +14,50 @@ struct CanonicalWriter: ~Copyable {
         return Gzip.concatenate(parts)
     }
 
-    /// Sorted items per part when a document is written in parts (about 1 MB of JSON). The cut
-    /// depends on the item count alone, never on the machine, so the parts (and the gzip members
-    /// made of them) are the same bytes everywhere.
+    /// The most sorted items in one part when a document is written in parts (about 1 MB of
+    /// JSON). The cut depends on the item count alone, never on the machine, so the parts (and
+    /// the gzip members made of them) are the same bytes everywhere.
     static let itemsPerPart = 1_500
+
+    /// Several parts come in multiples of this, of nearly equal size, so two or four cores
+    /// finish together: seven parts on two cores left one core idle for the last part (about
+    /// 4.5 ms of a 10,000-item merge, measured), eight finish in four even rounds.
+    static let partMultiple = 4
 
     /// A document cut into parts for writing: the sorted items, and how many parts.
     struct Parts: Sendable {
         let document: TripDocument
         /// The live items in id order (sorted once: no hash lookup per item).
         let items: [(key: ItemID, value: ItemFields)]
-        /// The number of parts: one per `itemsPerPart` items, at least one.
+        /// The number of parts: one when the items fit in one part, otherwise enough parts of
+        /// at most `itemsPerPart` items, rounded up to a multiple of `partMultiple`.
         let count: Int
 
         init(_ document: TripDocument) {
             self.document = document
             items = document.items.sorted { $0.key < $1.key }
-            count = max(1, (items.count + CanonicalWriter.itemsPerPart - 1) / CanonicalWriter.itemsPerPart)
+            count = Self.count(items: items.count)
+        }
+
+        /// The number of parts for `items` items.
+        static func count(items: Int) -> Int {
+            let needed = (items + CanonicalWriter.itemsPerPart - 1) / CanonicalWriter.itemsPerPart
+            if needed <= 1 { return 1 }
+            let multiple = CanonicalWriter.partMultiple
+            return (needed + multiple - 1) / multiple * multiple
+        }
+
+        /// The items of part `index` of `count` parts of `items` items: consecutive runs whose
+        /// sizes differ by at most one.
+        static func range(_ index: Int, of count: Int, items: Int) -> Range<Int> {
+            (index * items / count)..<((index + 1) * items / count)
         }
 
         /// The bytes of part `index`: the head with the first part, the tail with the last.
         /// Concatenated in order, the parts are the canonical bytes.
         func encode(_ index: Int) -> OwnedBytes {
-            let lower = index * CanonicalWriter.itemsPerPart
-            let upper = min(lower + CanonicalWriter.itemsPerPart, items.count)
+            let part = Self.range(index, of: count, items: items.count)
+            let (lower, upper) = (part.lowerBound, part.upperBound)
             let isFirst = index == 0
             let isLast = index == count - 1
             var capacity = max(upper - lower, 0) * 700

@@ -6,8 +6,8 @@ extension TripDocument {
     }
 
     /// The canonical JSON as gzip at the given zlib level (1 by default: measured fastest for
-    /// the size; see README): one gzip member per part of 1,500 items, encoded and compressed
-    /// on every core.
+    /// the size; see README): one gzip member per part (`CanonicalWriter.Parts`: at most 1,500
+    /// items), encoded and compressed on every core.
     public func gzipData(level: Int32 = 1) throws -> [UInt8] {
         Gzip.concatenate(try gzipMembers(level: level))
     }
