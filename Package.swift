@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+let staticStdlib = ["-static-stdlib"]
+let linuxRelease = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
+
 let package = Package(
     name: "TripSync",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -18,11 +21,13 @@ let package = Package(
         .target(name: "TripSync", dependencies: ["CZlib"]),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
         // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
-        // (no shared libraries to load and relocate; README, "Speed").
+        // (no shared libraries to load and relocate; README, "Speed"). The flag goes to the
+        // compile as well as the link: with the link alone, Foundation's static libraries miss
+        // their ICU symbols.
         .executableTarget(
             name: "tripsync", dependencies: ["TripSync"],
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            swiftSettings: [.unsafeFlags(staticStdlib, linuxRelease)],
+            linkerSettings: [.unsafeFlags(staticStdlib, linuxRelease)]
         ),
         .target(name: "TripSyncFixtures", dependencies: ["TripSync"]),
         .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures"]),
