@@ -8,10 +8,12 @@ import TripSyncFixtures
 /// (`DeferredItems`). That path must give exactly the answer of one strict pass: the same
 /// document and warnings, or the same refusal. Each test reads the same bytes both ways.
 @Suite struct DeferredDecodingTests {
-    /// Every file of any size takes the deferred path.
+    /// Every file of any size takes the deferred path, and keeps canonical item bytes (so each
+    /// comparison of canonical output also checks the bytes it copies).
     static let deferred: TripFileReader = {
         var reader = TripFileReader()
         reader.deferredDecodingMinimumBytes = 0
+        reader.keepsItemBytes = true
         return reader
     }()
 

@@ -66,11 +66,12 @@ enum ReadTarget {
         check(loaded)
     }
 
-    /// Readers that take the two-step path (items delimited, then decoded on every core) for
-    /// every input, and never.
+    /// Readers that take the two-step path (items delimited, then decoded on every core, their
+    /// canonical bytes kept) for every input, and never.
     static let deferredReader: TripFileReader = {
         var reader = TripFileReader()
         reader.deferredDecodingMinimumBytes = 0
+        reader.keepsItemBytes = true
         return reader
     }()
     static let strictReader: TripFileReader = {
@@ -92,6 +93,8 @@ enum ReadTarget {
                 || one.sourceSchemaVersion != two.sourceSchemaVersion || one.wasGzip != two.wasGzip
             {
                 violated("the two-step read accepted a different document or warnings than one pass")
+            } else if one.document.canonicalJSON() != two.document.canonicalJSON() {
+                violated("writing what the two-step read kept gave other bytes than writing the one-pass document")
             }
         case (.success, .failure(let error)):
             violated("the two-step read refused what one pass accepts: \(error)")

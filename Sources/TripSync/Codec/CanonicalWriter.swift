@@ -157,6 +157,11 @@ struct CanonicalWriter: ~Copyable {
     }
 
     mutating func write(_ item: ItemFields) {
+        if let read = item.storage.canonicalBytes {
+            // Unchanged since it was read, and read in exactly these bytes.
+            out.append(read.buffer)
+            return
+        }
         out.append(UInt8(ascii: "{"))
         var first = true
         if let end = item.end { key("end", &first); write(end, CanonicalWriter.writeTime) }

@@ -152,6 +152,8 @@ struct DecodeContext {
             try duplicateKey(key)
             return
         }
+        // Bits are given in the canonical order of the keys: a key after a greater one is not.
+        if mask >> bit != 0 { scanner.departsFromCanonical = true }
         mask |= 1 << bit
         path.append(.key(name))
         try body(&self)

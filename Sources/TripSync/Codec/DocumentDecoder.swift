@@ -308,6 +308,8 @@ struct DocumentDecoder {
                 try c.duplicateKey(key)
                 continue
             }
+            // The bits follow the canonical (byte) order of the field names.
+            if mask >> bit != 0 { c.scanner.departsFromCanonical = true }
             mask |= 1 << bit
             c.path.append(.key(name))
             switch bit {
@@ -365,8 +367,15 @@ struct DocumentDecoder {
         }
         try c.scanner.beginObject()
         var first = true
+        // Canonical order: "conflicts", "rev", "value" (mask bits 0b100, 0b1, 0b10).
+        var rank = 0
+        func follows(_ next: Int) {
+            if next <= rank { c.scanner.departsFromCanonical = true }
+            rank = next
+        }
         while let key = try c.scanner.nextKey(first: &first) {
             if key.equals("value") {
+                follows(3)
                 if mask & 0b10 != 0 {
                     try c.duplicateKey(key)
                     continue
@@ -377,6 +386,7 @@ struct DocumentDecoder {
                 ok = ok && value != nil
                 c.path.removeLast()
             } else if key.equals("rev") {
+                follows(2)
                 if mask & 0b1 != 0 {
                     try c.duplicateKey(key)
                     continue
@@ -386,6 +396,7 @@ struct DocumentDecoder {
                 rev = try decodeRev(&c)
                 c.path.removeLast()
             } else if key.equals("conflicts") {
+                follows(1)
                 if mask & 0b100 != 0 {
                     try c.duplicateKey(key)
                     continue
@@ -424,7 +435,13 @@ struct DocumentDecoder {
                     return nil
                 }
             }
-            register.conflicts = conflicts.count > 1 ? conflicts.sorted { $0.rev > $1.rev } : conflicts
+            if conflicts.count > 1 {
+                // Written newest first; any other order is read, sorted, and is not canonical.
+                if !zip(conflicts, conflicts.dropFirst()).allSatisfy({ $0.rev > $1.rev }) { c.scanner.departsFromCanonical = true }
+                register.conflicts = conflicts.sorted { $0.rev > $1.rev }
+            } else {
+                register.conflicts = conflicts
+            }
         }
         c.checkDots(register)
         return register

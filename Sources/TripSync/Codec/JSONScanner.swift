@@ -70,6 +70,10 @@ struct JSONScanner {
     var offset: Int = 0
     /// Current container depth.
     var depth: Int = 0
+    /// Set once the scanner has passed something the canonical writer never writes: whitespace
+    /// between tokens, or an escape in a key or string. The decoder also sets it for keys out of
+    /// their canonical order; whoever reads it resets it (`DeferredItems`, per item).
+    var departsFromCanonical = false
     /// Scratch space for strings with escapes.
     private var scratch: [UInt8] = []
 
@@ -100,7 +104,12 @@ struct JSONScanner {
     mutating func skipWhitespace() {
         while offset < count {
             let byte = base[offset]
-            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 } else { return }
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                offset += 1
+                departsFromCanonical = true
+            } else {
+                return
+            }
         }
     }
 
@@ -229,6 +238,7 @@ struct JSONScanner {
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 hasEscapes = true
+                departsFromCanonical = true
                 _ = try scanEscape()
                 continue
             }
@@ -288,6 +298,7 @@ struct JSONScanner {
             let byte = base[offset]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
+                departsFromCanonical = true
                 let scalar = try scanEscape()
                 JSONScanner.appendUTF8(scalar, to: &scratch)
                 scalars += 1

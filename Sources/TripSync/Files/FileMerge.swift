@@ -67,6 +67,9 @@ public struct FileMerger: Sendable {
     public func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
         // Read and validate every input on every core; items the inputs share byte for byte are
         // decoded once.
+        // Items the merge leaves as the inputs held them are written by copying their bytes.
+        var reader = reader
+        reader.keepsItemBytes = true
         let results = reader.read(paths: files)
         var loaded: [(String, LoadedTrip)] = []
         for (file, result) in zip(files, results) {

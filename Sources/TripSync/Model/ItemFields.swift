@@ -45,6 +45,10 @@ public struct ItemFields: Hashable, Sendable {
         @exclusivity(unchecked) var end: Register<TripTime?>?
         @exclusivity(unchecked) var place: Register<String?>?
         @exclusivity(unchecked) var note: Register<String?>?
+        /// The bytes this item was read from, when they are exactly what the canonical writer
+        /// writes for it (`TripFileReader.keepsItemBytes`); the writer copies them. Dropped by
+        /// every change, and never copied to new storage.
+        @exclusivity(unchecked) var canonicalBytes: CanonicalBytes?
 
         init() {}
 
@@ -59,6 +63,13 @@ public struct ItemFields: Hashable, Sendable {
             self.place = place
             self.note = note
             refresh()
+        }
+
+        /// After a register changed: recomputes `hasConflicts`; the read bytes no longer say it.
+        @inline(__always)
+        func changed() {
+            refresh()
+            canonicalBytes = nil
         }
 
         /// Recomputes `hasConflicts`.
@@ -103,7 +114,7 @@ public struct ItemFields: Hashable, Sendable {
         _read { yield storage.title }
         _modify {
             makeUnique()
-            defer { storage.refresh() }
+            defer { storage.changed() }
             yield &storage.title
         }
     }
@@ -112,7 +123,7 @@ public struct ItemFields: Hashable, Sendable {
         _read { yield storage.sortKey }
         _modify {
             makeUnique()
-            defer { storage.refresh() }
+            defer { storage.changed() }
             yield &storage.sortKey
         }
     }
@@ -121,7 +132,7 @@ public struct ItemFields: Hashable, Sendable {
         _read { yield storage.start }
         _modify {
             makeUnique()
-            defer { storage.refresh() }
+            defer { storage.changed() }
             yield &storage.start
         }
     }
@@ -130,7 +141,7 @@ public struct ItemFields: Hashable, Sendable {
         _read { yield storage.end }
         _modify {
             makeUnique()
-            defer { storage.refresh() }
+            defer { storage.changed() }
             yield &storage.end
         }
     }
@@ -139,7 +150,7 @@ public struct ItemFields: Hashable, Sendable {
         _read { yield storage.place }
         _modify {
             makeUnique()
-            defer { storage.refresh() }
+            defer { storage.changed() }
             yield &storage.place
         }
     }
@@ -148,7 +159,7 @@ public struct ItemFields: Hashable, Sendable {
         _read { yield storage.note }
         _modify {
             makeUnique()
-            defer { storage.refresh() }
+            defer { storage.changed() }
             yield &storage.note
         }
     }
@@ -234,6 +245,20 @@ public struct ItemFields: Hashable, Sendable {
         add(.start, start)
         add(.title, title)
         return result
+    }
+}
+
+/// A range of a file's bytes that holds one item exactly as the canonical writer writes it,
+/// with the buffer it lies in (kept alive by this reference).
+struct CanonicalBytes: Sendable {
+    /// The file's JSON.
+    let owner: OwnedBytes
+    /// The item's value (`{...}`) within it.
+    let range: Range<Int>
+
+    /// The bytes (valid while `owner` lives).
+    var buffer: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: owner.base.map { $0 + range.lowerBound }, count: owner.base == nil ? 0 : range.count)
     }
 }
 

@@ -61,7 +61,8 @@ enum DeferredItems {
                 start = end
             }
         }
-        let entries = ParallelMap.map(chunks) { chunk in decode(chunk, in: files, zones: zones) }
+        let keepsBytes = reader.keepsItemBytes
+        let entries = ParallelMap.map(chunks) { chunk in decode(chunk, in: files, zones: zones, keepsBytes: keepsBytes) }
         let table = Entries(chunks: entries, firstChunk: firstChunk)
         return ParallelMap.map(Array(files.indices)) { k in
             assemble(files[k], number: k, files: files, entries: table, reader: reader)
@@ -108,7 +109,7 @@ enum DeferredItems {
 
     /// Decodes one chunk strictly; nil when any item is not clean (the file is then read again
     /// in one strict pass).
-    private static func decode(_ chunk: Chunk, in files: [Delimited], zones: ZoneRules) -> [Entry]? {
+    private static func decode(_ chunk: Chunk, in files: [Delimited], zones: ZoneRules, keepsBytes: Bool) -> [Entry]? {
         let file = files[chunk.file]
         guard let base = file.json.base else { return nil }
         var context = DecodeContext(scanner: JSONScanner(base: base, count: file.json.count), zones: zones)
@@ -122,7 +123,11 @@ enum DeferredItems {
                 out.append(shared)
                 continue
             }
+            context.scanner.departsFromCanonical = false
             guard let item = decode(span, &context) else { return nil }
+            if keepsBytes && !context.scanner.departsFromCanonical {
+                item.fields.storage.canonicalBytes = CanonicalBytes(owner: file.json, range: span.bytes)
+            }
             out.append(.decoded(item))
         }
         return out

@@ -45,6 +45,11 @@ public struct TripFileReader: Sendable {
     /// in an earlier file of one `read(paths:)` are decoded once (`DeferredItems`). The answer
     /// is the same either way; below this size one strict pass is quicker. `Int.max` turns it off.
     public var deferredDecodingMinimumBytes = 256 << 10
+    /// Whether each live item read in the second step (`deferredDecodingMinimumBytes`) whose
+    /// bytes are already canonical keeps them, so writing it again, unchanged, copies them
+    /// instead of encoding it (`FileMerger` turns this on). The cost: a file's JSON stays in
+    /// memory while any of its items does. Changing an item drops its bytes.
+    public var keepsItemBytes = false
 
     /// Creates a reader with the given limits.
     public init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
