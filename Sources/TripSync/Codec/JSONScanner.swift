@@ -71,8 +71,9 @@ struct JSONScanner {
     /// Current container depth.
     var depth: Int = 0
     /// Set once the scanner has passed something the canonical writer never writes: whitespace
-    /// between tokens, or an escape in a key or string. The decoder also sets it for keys out of
-    /// their canonical order; whoever reads it resets it (`DeferredItems`, per item).
+    /// between tokens, an escape in a key, or an escape in a string other than the writer's own
+    /// (`isCanonicalEscape`). The decoder also sets it for keys out of their canonical order;
+    /// whoever reads it resets it (`DeferredItems`, per item).
     var departsFromCanonical = false
     /// Scratch space for strings with escapes.
     private var scratch: [UInt8] = []
@@ -298,8 +299,9 @@ struct JSONScanner {
             let byte = base[offset]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
-                departsFromCanonical = true
+                let escape = offset
                 let scalar = try scanEscape()
+                if !JSONScanner.isCanonicalEscape(base + escape, count: offset - escape, of: scalar) { departsFromCanonical = true }
                 JSONScanner.appendUTF8(scalar, to: &scratch)
                 scalars += 1
                 if scalar == 0x0A || scalar == 0x09 {
@@ -325,6 +327,23 @@ struct JSONScanner {
         offset += 1
         let text = scratch.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
         return ScannedString(text: text, scalarCount: scalars, hasControl: hasControl, hasNewlineOrTab: hasNewlineOrTab)
+    }
+
+    /// Whether the escape at `start` (`count` bytes) is the one the canonical writer writes for
+    /// `scalar`: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, or `\u00xx` (lowercase) for the other
+    /// control characters; never `\/` or a `\u` escape of anything else.
+    static func isCanonicalEscape(_ start: UnsafePointer<UInt8>, count: Int, of scalar: UInt32) -> Bool {
+        switch count {
+        case 2:
+            return start[1] != UInt8(ascii: "/")
+        case 6:
+            guard scalar < 0x20, ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(scalar) else { return false }
+            let hex: StaticString = "0123456789abcdef"
+            return start[2] == UInt8(ascii: "0") && start[3] == UInt8(ascii: "0")
+                && start[4] == hex.utf8Start[Int(scalar >> 4)] && start[5] == hex.utf8Start[Int(scalar & 0xF)]
+        default:
+            return false  // a surrogate pair: the writer writes the character itself
+        }
     }
 
     /// Whether any of the 8 bytes in `word` is `"`, `\`, below 0x20, 0x7F or 0x80 and above.
