@@ -141,6 +141,31 @@ import TripSyncFixtures
         #expect(throws: EditError.self) { try world.set(1, .title, .text("Edited")) }
     }
 
+    /// Found by FuzzMerge (`Fuzz/regressions/merge/tombstones-each-restored-past.bin`): two
+    /// tombstones whose delete dots were each replaced by a restore on the other side merge to
+    /// a live item, as the register rule says, in either grouping. Before the fix one grouping
+    /// kept both deletes (a fallback meant for inconsistent inputs) and merge was not associative.
+    @Test func tombstonesWhoseDeletesEachSideRestoredPastMergeToALiveItem() throws {
+        var world = try World(replicaCount: 2)
+        try world.delete(0)
+        let oldCopy = world.replicas[0]  // holds replica 0's delete
+        try world.restore(0)
+        try world.delete(1)
+        try world.send(1, to: 0)  // replica 0: deleted again, by replica 1's delete
+        try world.restore(1)  // replica 1: restored past its own delete only
+        let (r0, r1) = (world.replicas[0], world.replicas[1])
+        #expect(r0.tombstones[world.itemID] != nil && r1.items[world.itemID] != nil)
+        let writer = world.devices[0]
+        let left = try DocumentMerger.merge(try DocumentMerger.merge(r0, r1, writer: writer), oldCopy, writer: writer)
+        let r1WithOldCopy = try DocumentMerger.merge(r1, oldCopy, writer: writer)
+        #expect(r1WithOldCopy.tombstones[world.itemID] != nil, "the old copy's delete beats a restore that had not seen it")
+        let right = try DocumentMerger.merge(r0, r1WithOldCopy, writer: writer)
+        #expect(String(decoding: left.canonicalJSON(), as: UTF8.self) == String(decoding: right.canonicalJSON(), as: UTF8.self))
+        #expect(right.items[world.itemID] != nil, "both deletes were restored past: the item is live")
+        #expect(right.items[world.itemID]?.title?.versions.count == 2, "both restores' titles, one a conflict")
+        #expect(right.tombstones[world.itemID] == nil)
+    }
+
     @Test func concurrentDeletesBothHoldUntilARestoreHasSeenBoth() throws {
         var world = try World(replicaCount: 3)
         try world.delete(0)

@@ -300,9 +300,14 @@ struct RegisterMerge {
             fill(&merged.place, a.place, b.place)
             fill(&merged.note, a.note, b.note)
         }
-        if !merged.isComplete || (!isLive.0 && !isLive.1) {
-            // Two tombstones whose delete dots each side claims to have replaced, with no live
-            // item anywhere: impossible for consistent inputs. Keep it deleted, with every delete.
+        // No delete dot survives: each was replaced by a restore the other side holds, so the
+        // item is live again, even when both sides are tombstones (each side deleted again after
+        // restoring past the other's delete: r0 restores past its delete d0, then receives r1's
+        // delete d1; r1 restores past d1, then merges an old copy holding d0). Keep it deleted,
+        // with every delete, only for inputs no history produces: a field with no value left,
+        // or a tombstone whose dots the other side claims to have seen without holding the id.
+        let absentOnOneSide = fields.0 == nil || fields.1 == nil
+        if !merged.isComplete || (!isLive.0 && !isLive.1 && absentOnOneSide) {
             var versions = deleted.0?.versions ?? []
             for version in deleted.1?.versions ?? [] where !versions.contains(where: { $0.rev == version.rev }) {
                 versions.append(version)
