@@ -9,12 +9,7 @@ import TripSyncFixtures
 /// item encoded again; the output is the same canonical bytes either way.
 @Suite struct CanonicalBytesTests {
     /// Takes the two-step read for every file, keeping canonical item bytes.
-    static let keeping: TripFileReader = {
-        var reader = TripFileReader()
-        reader.deferredDecodingMinimumBytes = 0
-        reader.keepsItemBytes = true
-        return reader
-    }()
+    static let keeping = DeferredDecodingTests.deferred
 
     /// Ways an item's bytes can depart from the canonical form without changing its value.
     enum Departure: CaseIterable, Sendable {
@@ -157,9 +152,7 @@ import TripSyncFixtures
         let scenario = try MergeScenario(items: 1_200, seed: 8)
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let files = [folder + "/a.trip.json.gz", folder + "/b.trip.json.gz"]
-        try scenario.a.write(to: files[0])
-        try scenario.b.write(to: files[1])
+        let files = try writeScenario(scenario, in: folder)
         let writer = Identifier.random()
         let result = try FileMerger(writer: writer).merge(files: files)
         let reused = result.document.items.values.filter { $0.storage.canonicalBytes != nil }.count

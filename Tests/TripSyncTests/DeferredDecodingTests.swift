@@ -73,10 +73,8 @@ import TripSyncFixtures
         let scenario = try MergeScenario(items: 1_200, seed: 5)
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let a = folder + "/a.trip.json.gz"
-        let b = folder + "/b.trip.json"
-        try scenario.a.write(to: a)
-        try scenario.b.write(to: b)
+        let written = try writeScenario(scenario, in: folder, names: ("a.trip.json.gz", "b.trip.json"))
+        let (a, b) = (written[0], written[1])
         for paths in [[a, b], [b, a], [a, b, a, b], [b]] {
             let got = Self.deferred.read(paths: paths).map(Answer.init)
             #expect(got == Self.strictAnswers(paths))

@@ -71,9 +71,7 @@ import TripSyncFixtures
         let scenario = try MergeScenario(items: 5_000)
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let files = [folder + "/a.trip.json.gz", folder + "/b.trip.json.gz"]
-        try scenario.a.write(to: files[0])
-        try scenario.b.write(to: files[1])
+        let files = try writeScenario(scenario, in: folder)
         let writer = Identifier.random()
         var keeping = FileMerger(writer: writer)
         keeping.keepsInputs = true

@@ -30,6 +30,17 @@ func smallDocument(seed: UInt64 = 7, items: Int = 3) -> TripDocument {
     return generator.document(itemCount: items)
 }
 
+/// Writes a merge scenario's two documents into `folder` under `names` (gzip or plain by
+/// their suffix); returns the two paths, A's first.
+func writeScenario(
+    _ scenario: MergeScenario, in folder: String, names: (a: String, b: String) = ("a.trip.json.gz", "b.trip.json.gz")
+) throws -> [String] {
+    let paths = [folder + "/" + names.a, folder + "/" + names.b]
+    try scenario.a.write(to: paths[0])
+    try scenario.b.write(to: paths[1])
+    return paths
+}
+
 /// A temporary folder removed by the caller.
 func temporaryFolder() -> String {
     let path = NSTemporaryDirectory() + "tripsync-test-" + UUID().uuidString
