@@ -193,13 +193,29 @@ struct ByteBuffer: ~Copyable {
         string.withUTF8 { appendString(utf8: $0) }
     }
 
+    /// The letter of the two-byte escape the writer uses for `byte` (`\"`, `\\`, `\b`, `\f`,
+    /// `\n`, `\r`, `\t`); nil for the other control characters, written `\u00xx`.
+    static func shortEscape(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): return byte
+        case 0x08: return UInt8(ascii: "b")
+        case 0x0C: return UInt8(ascii: "f")
+        case 0x0A: return UInt8(ascii: "n")
+        case 0x0D: return UInt8(ascii: "r")
+        case 0x09: return UInt8(ascii: "t")
+        default: return nil
+        }
+    }
+
+    /// The digits of `\u00xx` escapes.
+    static let lowercaseHex: StaticString = "0123456789abcdef"
+
     private mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count + 2)
         storage[count] = UInt8(ascii: "\"")
         count += 1
         var runStart = 0
         var index = 0
-        let hex: StaticString = "0123456789abcdef"
         while index < bytes.count {
             let byte = bytes[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
@@ -207,18 +223,13 @@ struct ByteBuffer: ~Copyable {
                 continue
             }
             if index > runStart { append(UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            default:
-                append("\\u00")
-                append(hex.utf8Start[Int(byte >> 4)])
-                append(hex.utf8Start[Int(byte & 0xF)])
+            append(UInt8(ascii: "\\"))
+            if let letter = ByteBuffer.shortEscape(byte) {
+                append(letter)
+            } else {
+                append("u00")
+                append(ByteBuffer.lowercaseHex.utf8Start[Int(byte >> 4)])
+                append(ByteBuffer.lowercaseHex.utf8Start[Int(byte & 0xF)])
             }
             index += 1
             runStart = index

@@ -330,20 +330,16 @@ struct JSONScanner {
     }
 
     /// Whether the escape at `start` (`count` bytes) is the one the canonical writer writes for
-    /// `scalar`: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, or `\u00xx` (lowercase) for the other
-    /// control characters; never `\/` or a `\u` escape of anything else.
+    /// `scalar` (`ByteBuffer.shortEscape`, else `\u00xx` in lowercase for a control character);
+    /// never `\/` or a `\u` escape of anything else.
     static func isCanonicalEscape(_ start: UnsafePointer<UInt8>, count: Int, of scalar: UInt32) -> Bool {
-        switch count {
-        case 2:
-            return start[1] != UInt8(ascii: "/")
-        case 6:
-            guard scalar < 0x20, ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(scalar) else { return false }
-            let hex: StaticString = "0123456789abcdef"
-            return start[2] == UInt8(ascii: "0") && start[3] == UInt8(ascii: "0")
-                && start[4] == hex.utf8Start[Int(scalar >> 4)] && start[5] == hex.utf8Start[Int(scalar & 0xF)]
-        default:
-            return false  // a surrogate pair: the writer writes the character itself
-        }
+        // Only quotes, backslashes and control characters are escaped by the writer.
+        guard scalar < 0x20 || scalar == 0x22 || scalar == 0x5C else { return false }
+        let byte = UInt8(scalar)
+        if let letter = ByteBuffer.shortEscape(byte) { return count == 2 && start[1] == letter }
+        let hex = ByteBuffer.lowercaseHex.utf8Start
+        return count == 6 && start[2] == UInt8(ascii: "0") && start[3] == UInt8(ascii: "0")
+            && start[4] == hex[Int(byte >> 4)] && start[5] == hex[Int(byte & 0xF)]
     }
 
     /// Whether any of the 8 bytes in `word` is `"`, `\`, below 0x20, 0x7F or 0x80 and above.

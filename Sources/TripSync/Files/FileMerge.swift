@@ -66,8 +66,8 @@ public struct FileMerger: Sendable {
     /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
     public func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
         // Read and validate every input on every core; items the inputs share byte for byte are
-        // decoded once.
-        // Items the merge leaves as the inputs held them are written by copying their bytes.
+        // decoded once, and items the merge leaves as an input held them are written by copying
+        // their bytes.
         var reader = reader
         reader.keepsItemBytes = true
         let results = reader.read(paths: files)
