@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -11,6 +11,7 @@ let topUsage = """
       compare [--sizes A,B] [--repeat R] [--script PATH]
                                                    `tripsync merge` end to end next to Loro and Yrs
       phases A B                                   where the time of one merge goes
+      gzip FILE... [--repeat R]                    TripSync's gzip encoder next to zlib's fastest level
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -21,6 +22,7 @@ do {
     case "read-write": try ReadWriteBenchmark.run(Array(arguments.dropFirst()))
     case "peak-read": try PeakReadCommand.run(Array(arguments.dropFirst()))
     case "phases": try PhaseTiming.run(Array(arguments.dropFirst()))
+    case "gzip": try GzipBenchmark.run(Array(arguments.dropFirst()))
     case "compare": try CompareCommand.run(Array(arguments.dropFirst()))
     case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)

@@ -12,6 +12,10 @@ import TripSync
 /// An input starting with byte 0x00 (never JSON, never gzip) is *wrapped*: the rest is gzipped
 /// first (see `ReadTarget.wrap`), so mutations of the JSON reach the reader through valid gzip,
 /// in one or several members, sometimes truncated or followed by stray bytes.
+///
+/// An input starting with byte 0x01 (never JSON, never gzip) tests the library's own gzip
+/// encoder instead (`ReadTarget.encoderRoundTrip`): the rest, compressed by it, must inflate
+/// with zlib to exactly itself.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReadTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes: [UInt8] = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -38,6 +42,7 @@ enum ReadTarget {
 
     static func run(_ bytes: [UInt8]) {
         if bytes.starts(with: "TZif".utf8) { return zoneFile(bytes) }
+        if bytes.first == 0x01 { return encoderRoundTrip(bytes) }
         let (input, form) = bytes.first == 0x00 ? wrap(bytes) : (bytes, .asIs)
         sameAnswerBothWays(input)
         let loaded: LoadedTrip
@@ -118,6 +123,49 @@ enum ReadTarget {
                 }
             }
         }
+    }
+
+    /// `[0x01, control, data…]`: `data` repeated `1 << (control & 7)` times (each copy with
+    /// one byte changed, so long and near matches at many distances come up, and inputs past
+    /// the encoder's block limits), gzipped by `GzipCompression.fast`, must inflate with zlib
+    /// to exactly that. zlib inflates 100 bytes per call, keeping only its 32 KiB window, so a
+    /// match reaching further back is refused rather than followed.
+    static func encoderRoundTrip(_ bytes: [UInt8]) {
+        let control = bytes.count > 1 ? Int(bytes[1]) : 0
+        let data = bytes.count > 2 ? Array(bytes[2...]) : []
+        var input: [UInt8] = []
+        for copy in 0..<(1 << (control & 7)) {
+            var piece = data
+            if !piece.isEmpty { piece[(copy * 7919) % piece.count] ^= UInt8(truncatingIfNeeded: copy | 1) }
+            input += piece
+        }
+        let gzip: [UInt8]
+        do {
+            gzip = try GzipCompression.fast.gzip(input)
+        } catch {
+            violated("the gzip encoder failed on \(input.count) bytes: \(error)")
+        }
+        var stream = z_stream()
+        guard fuzz_inflateInit2(&stream) == Z_OK else { violated("zlib inflateInit2 failed") }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var room = [UInt8](repeating: 0, count: 100)
+        gzip.withUnsafeBufferPointer { source in
+            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.avail_in = uInt(source.count)
+            while true {
+                let status = room.withUnsafeMutableBufferPointer { target -> Int32 in
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = uInt(target.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                output += room[0..<(room.count - Int(stream.avail_out))]
+                if status == Z_STREAM_END { break }
+                if status != Z_OK { violated("zlib refused the encoder's output of \(input.count) bytes (status \(status))") }
+            }
+            if stream.avail_in != 0 { violated("the encoder's gzip member has \(stream.avail_in) bytes after its end") }
+        }
+        if output != input { violated("the encoder's output of \(input.count) bytes inflates to other bytes") }
     }
 
     /// `[0x00, control, json…]` → the gzip form of `json`. `control`: bits 0–1 the number of

@@ -41,14 +41,51 @@ struct GzipError: Error {
     var message: String
 }
 
-/// Gzip through zlib. All zlib calls of the package live in this file.
+/// Gzip through zlib (and `Deflate` for writing). All zlib calls of the package live in this file.
 enum Gzip {
     /// Whether the bytes start with the gzip magic number.
     static func isGzip(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
-    /// Compresses `input` to one gzip member in a block of its own (no zero-filling, no copy).
+    /// Compresses `input` to one gzip member as `compression` says.
+    static func compressMember(_ input: UnsafeRawBufferPointer, _ compression: GzipCompression) throws(GzipError) -> OwnedBytes {
+        switch compression {
+        case .fast: return try compressMemberFast(input)
+        case .zlib(let level): return try compressMember(input, level: level)
+        }
+    }
+
+    /// Compresses `input` to one gzip member with `Deflate`: the gzip header zlib writes at
+    /// its fastest level on Unix, the raw stream, then CRC-32 and length (RFC 1952).
+    static func compressMemberFast(_ input: UnsafeRawBufferPointer) throws(GzipError) -> OwnedBytes {
+        guard let stream = Deflate.compress(input) else {
+            throw GzipError(kind: .tooLarge, message: "out of memory while compressing")
+        }
+        let total = 10 + stream.count + 8
+        guard let output = malloc(total)?.assumingMemoryBound(to: UInt8.self) else {
+            throw GzipError(kind: .tooLarge, message: "out of memory while compressing")
+        }
+        let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 4, 3]
+        for (k, byte) in header.enumerated() { output[k] = byte }
+        if let base = stream.base, stream.count > 0 { (output + 10).update(from: base, count: stream.count) }
+        var crc = crc32(0, nil, 0)
+        if let base = input.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+            // zlib's crc32 takes at most 4 GiB per call.
+            var offset = 0
+            while offset < input.count {
+                let length = min(input.count - offset, 1 << 30)
+                crc = crc32(crc, base + offset, uInt(length))
+                offset += length
+            }
+        }
+        let trailer = UInt64(UInt32(truncatingIfNeeded: crc)) | UInt64(UInt32(truncatingIfNeeded: input.count)) << 32
+        UnsafeMutableRawPointer(output + 10 + stream.count).storeBytes(of: trailer.littleEndian, as: UInt64.self)
+        return OwnedBytes(takingMalloced: output, count: total)
+    }
+
+    /// Compresses `input` to one gzip member with zlib at `level`, in a block of its own (no
+    /// zero-filling, no copy).
     static func compressMember(_ input: UnsafeRawBufferPointer, level: Int32) throws(GzipError) -> OwnedBytes {
         var stream = z_stream()
         guard tripsync_deflateInit2(&stream, level, 15 + 16) == Z_OK else {

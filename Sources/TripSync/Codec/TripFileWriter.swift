@@ -5,22 +5,21 @@ extension TripDocument {
         CanonicalWriter.encode(self)
     }
 
-    /// The canonical JSON as gzip at the given zlib level (1 by default: measured fastest for
-    /// the size; see README): one gzip member per part (`CanonicalWriter.Parts`: at most 1,500
-    /// items), encoded and compressed on every core.
-    public func gzipData(level: Int32 = 1) throws -> [UInt8] {
-        Gzip.concatenate(try gzipMembers(level: level))
+    /// The canonical JSON as gzip: one gzip member per part (`CanonicalWriter.Parts`: at most
+    /// 1,500 items), encoded and compressed on every core.
+    public func gzipData(_ compression: GzipCompression = .fast) throws -> [UInt8] {
+        Gzip.concatenate(try gzipMembers(compression))
     }
 
     /// The gzip members of the canonical JSON: each part (`CanonicalWriter.Parts`) is encoded
     /// and compressed by one task, so the whole JSON is never in memory at once.
-    func gzipMembers(level: Int32) throws -> [OwnedBytes] {
+    func gzipMembers(_ compression: GzipCompression) throws -> [OwnedBytes] {
         let parts = CanonicalWriter.Parts(self)
         let members = ParallelMap.map(Array(0..<parts.count)) { index -> Result<OwnedBytes, GzipError> in
             let json = parts.encode(index)
             return withExtendedLifetime(json) {
                 Result { () throws(GzipError) -> OwnedBytes in
-                    try Gzip.compressMember(UnsafeRawBufferPointer(start: json.base, count: json.count), level: level)
+                    try Gzip.compressMember(UnsafeRawBufferPointer(start: json.base, count: json.count), compression)
                 }
             }
         }
@@ -39,7 +38,25 @@ extension TripDocument {
     /// path ends in `.gz`, canonical JSON otherwise.
     public func write(to path: String) throws {
         // Written part by part: the JSON parts (or their gzip members) are never joined in memory.
-        let parts = path.hasSuffix(".gz") ? try gzipMembers(level: 1) : CanonicalWriter.encodeParts(self)
+        let parts = path.hasSuffix(".gz") ? try gzipMembers(.fast) : CanonicalWriter.encodeParts(self)
         try withExtendedLifetime(parts) { try FileIO.writeAtomically(chunks: parts.map(\.view), to: path) }
+    }
+}
+
+/// How gzip output is compressed. Either way the file is ordinary gzip that any tool reads.
+public enum GzipCompression: Sendable, Hashable {
+    /// TripSync's own DEFLATE encoder (the default): zlib's fastest level's kind of output,
+    /// with less work per byte (see README, "Speed").
+    case fast
+    /// zlib at `level` (1 fastest ... 9 smallest).
+    case zlib(level: Int32)
+}
+
+extension GzipCompression {
+    /// `bytes` as one gzip member compressed this way (what writing does to each part of a
+    /// document's JSON).
+    public func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let member = try bytes.withUnsafeBytes { buffer throws(GzipError) -> OwnedBytes in try Gzip.compressMember(buffer, self) }
+        return member.toArray()
     }
 }
