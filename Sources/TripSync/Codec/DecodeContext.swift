@@ -198,33 +198,40 @@ struct DecodeContext {
         return try scanner.readString()
     }
 
+    /// A lowercase canonical UUID string of exactly 36 bytes at the scanner (the form the writer
+    /// writes), consumed; nil, with nothing consumed or reported, for anything else.
+    @inline(__always)
+    mutating func plainIdentifier() -> Identifier? {
+        // 36 bytes and a closing quote. Bytes that parse as a UUID hold no quote, backslash or
+        // control character, so they are the whole string.
+        let start = scanner.offset + 1
+        guard start + 36 < scanner.count, scanner.base[start - 1] == UInt8(ascii: "\""),
+            scanner.base[start + 36] == UInt8(ascii: "\"")
+        else { return nil }
+        let bytes = scanner.base + start
+        // A document names a few devices thousands of times: compare with the last ones seen.
+        for slot in 0..<recentIDs.count where memcmp(recentIDs[slot].bytes, bytes, 36) == 0 {
+            scanner.offset = start + 37
+            return recentIDs[slot].id
+        }
+        guard let id = Identifier(utf8: UnsafeBufferPointer(start: bytes, count: 36)) else { return nil }
+        if recentIDs.count < 4 {
+            recentIDs.append((bytes, id))
+        } else {
+            recentIDs[nextRecentID] = (bytes, id)
+            nextRecentID = (nextRecentID + 1) & 3
+        }
+        scanner.offset = start + 37
+        return id
+    }
+
     /// Reads a lowercase canonical UUID string.
     mutating func readIdentifier() throws -> Identifier? {
         guard scanner.peekKind() == .string else {
             try mismatch("a lowercase canonical UUID string")
             return nil
         }
-        // Fast path: 36 bytes and a closing quote. Bytes that parse as a UUID hold no quote,
-        // backslash or control character, so they are the whole string.
-        let start = scanner.offset + 1
-        if start + 36 < scanner.count, scanner.base[start + 36] == UInt8(ascii: "\"") {
-            let bytes = scanner.base + start
-            // A document names a few devices thousands of times: compare with the last ones seen.
-            for slot in 0..<recentIDs.count where memcmp(recentIDs[slot].bytes, bytes, 36) == 0 {
-                scanner.offset = start + 37
-                return recentIDs[slot].id
-            }
-            if let id = Identifier(utf8: UnsafeBufferPointer(start: bytes, count: 36)) {
-                if recentIDs.count < 4 {
-                    recentIDs.append((bytes, id))
-                } else {
-                    recentIDs[nextRecentID] = (bytes, id)
-                    nextRecentID = (nextRecentID + 1) & 3
-                }
-                scanner.offset = start + 37
-                return id
-            }
-        }
+        if let id = plainIdentifier() { return id }
         let text: String
         if let span = try scanner.readPlainASCIIString() {
             if let id = Identifier(utf8: span) { return id }
