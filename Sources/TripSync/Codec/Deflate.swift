@@ -49,10 +49,14 @@ enum Deflate {
         count + count / 2048 + 128
     }
 
-    /// `input` as a raw DEFLATE stream (no zlib or gzip framing); nil when memory ran out.
+    /// The largest input `compress` takes (positions are kept in 32 bits).
+    static let largestInput = Int(UInt32.max) - window
+
+    /// `input` as a raw DEFLATE stream (no zlib or gzip framing); nil when memory ran out or
+    /// the input is larger than `largestInput`.
     static func compress(_ input: UnsafeRawBufferPointer) -> OwnedBytes? {
         let count = input.count
-        guard count < Int(UInt32.max) - window,
+        guard count < largestInput,
             let output = malloc(bound(count))?.assumingMemoryBound(to: UInt8.self)
         else { return nil }
         guard var encoder = DeflateEncoder(input: input.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count, output: output) else {

@@ -59,6 +59,8 @@ enum Gzip {
     /// Compresses `input` to one gzip member with `Deflate`: the gzip header zlib writes at
     /// its fastest level on Unix, the raw stream, then CRC-32 and length (RFC 1952).
     static func compressMemberFast(_ input: UnsafeRawBufferPointer) throws(GzipError) -> OwnedBytes {
+        // The encoder keeps positions in 32 bits; a part is never near that, any bytes may be.
+        guard input.count < Deflate.largestInput else { return try compressMember(input, level: 1) }
         guard let stream = Deflate.compress(input) else {
             throw GzipError(kind: .tooLarge, message: "out of memory while compressing")
         }
