@@ -52,19 +52,21 @@ enum Deflate {
     /// The largest input `compress` takes (positions are kept in 32 bits).
     static let largestInput = Int(UInt32.max) - window
 
-    /// `input` as a raw DEFLATE stream (no zlib or gzip framing); nil when memory ran out or
+    /// `input` as a raw DEFLATE stream, after `prefix` and before `suffix` bytes left for the
+    /// caller's framing (a gzip header and trailer), uninitialised; nil when memory ran out or
     /// the input is larger than `largestInput`.
-    static func compress(_ input: UnsafeRawBufferPointer) -> OwnedBytes? {
+    static func compress(_ input: UnsafeRawBufferPointer, prefix: Int = 0, suffix: Int = 0) -> OwnedBytes? {
         let count = input.count
         guard count < largestInput,
-            let output = malloc(bound(count))?.assumingMemoryBound(to: UInt8.self)
+            let output = malloc(prefix + bound(count) + suffix)?.assumingMemoryBound(to: UInt8.self)
         else { return nil }
         guard var encoder = DeflateEncoder(input: input.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count, output: output) else {
             free(output)
             return nil
         }
+        encoder.outCount = prefix
         encoder.run()
-        let produced = encoder.outCount
+        let produced = encoder.outCount + suffix
         encoder.release()
         let shrunk = realloc(output, max(produced, 1))?.assumingMemoryBound(to: UInt8.self) ?? output
         return OwnedBytes(takingMalloced: shrunk, count: produced)

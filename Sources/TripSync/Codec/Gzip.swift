@@ -61,16 +61,11 @@ enum Gzip {
     static func compressMemberFast(_ input: UnsafeRawBufferPointer) throws(GzipError) -> OwnedBytes {
         // The encoder keeps positions in 32 bits; a part is never near that, any bytes may be.
         guard input.count < Deflate.largestInput else { return try compressMember(input, level: 1) }
-        guard let stream = Deflate.compress(input) else {
-            throw GzipError(kind: .tooLarge, message: "out of memory while compressing")
-        }
-        let total = 10 + stream.count + 8
-        guard let output = malloc(total)?.assumingMemoryBound(to: UInt8.self) else {
+        guard let member = Deflate.compress(input, prefix: 10, suffix: 8), let output = member.base else {
             throw GzipError(kind: .tooLarge, message: "out of memory while compressing")
         }
         let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 4, 3]
         for (k, byte) in header.enumerated() { output[k] = byte }
-        if let base = stream.base, stream.count > 0 { (output + 10).update(from: base, count: stream.count) }
         var crc = crc32(0, nil, 0)
         if let base = input.baseAddress?.assumingMemoryBound(to: UInt8.self) {
             // zlib's crc32 takes at most 4 GiB per call.
@@ -82,8 +77,8 @@ enum Gzip {
             }
         }
         let trailer = UInt64(UInt32(truncatingIfNeeded: crc)) | UInt64(UInt32(truncatingIfNeeded: input.count)) << 32
-        UnsafeMutableRawPointer(output + 10 + stream.count).storeBytes(of: trailer.littleEndian, as: UInt64.self)
-        return OwnedBytes(takingMalloced: output, count: total)
+        UnsafeMutableRawPointer(output + member.count - 8).storeBytes(of: trailer.littleEndian, as: UInt64.self)
+        return member
     }
 
     /// Compresses `input` to one gzip member with zlib at `level`, in a block of its own (no

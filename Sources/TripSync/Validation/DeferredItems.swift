@@ -140,19 +140,15 @@ enum DeferredItems {
         c.path[1] = .id(span.id)
         let before = c.cross.issues.count
         // Most items are exactly as the writer wrote them; any other is decoded the general way.
-        if let fields = CanonicalItemDecoder.decode(&c, end: span.bytes.upperBound) {
-            if c.cross.issues.count == before { return DecodedItem(fields: fields, warnings: []) }
-            let raised = c.cross.issues[before...]
-            guard !raised.contains(where: { $0.severity == .error }) else { return nil }
-            return DecodedItem(fields: fields, warnings: Array(raised))
-        }
-        c.scanner.offset = span.bytes.lowerBound
-        c.scanner.departsFromCanonical = false
-        let decoded: ItemFields?
-        do {
-            decoded = try DocumentDecoder.decodeItemFields(&c, complete: true)
-        } catch {
-            return nil
+        var decoded = CanonicalItemDecoder.decode(&c, end: span.bytes.upperBound)
+        if decoded == nil {
+            c.scanner.offset = span.bytes.lowerBound
+            c.scanner.departsFromCanonical = false
+            do {
+                decoded = try DocumentDecoder.decodeItemFields(&c, complete: true)
+            } catch {
+                return nil
+            }
         }
         guard let fields = decoded, c.errorCount == 0, c.scanner.offset == span.bytes.upperBound, c.scanner.depth == 2,
             c.cross.complete, c.path.count == 2
