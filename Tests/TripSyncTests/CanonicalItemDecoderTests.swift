@@ -36,6 +36,56 @@ import TripSyncFixtures
         }
     }
 
+    /// Where `CanonicalItemDecoder.skip` ends from `start`; nil when it declines (having left
+    /// the scanner where it was).
+    func quickSkip(_ json: [UInt8], from start: Int) -> Int? {
+        json.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(base: buffer.baseAddress!, count: buffer.count)
+            scanner.offset = start
+            if CanonicalItemDecoder.skip(&scanner) { return scanner.offset }
+            #expect(scanner.offset == start)
+            return nil
+        }
+    }
+
+    /// Where the strict scanner ends the value at `start`; nil when it is not JSON.
+    func strictEnd(_ json: [UInt8], from start: Int) -> Int? {
+        json.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(base: buffer.baseAddress!, count: buffer.count)
+            scanner.offset = start
+            return (try? scanner.skipValue()) != nil ? scanner.offset : nil
+        }
+    }
+
+    /// Items with bytes changed, removed or repeated at random: wherever the strict scanner
+    /// finds the item's end, the quick skip finds the same end or declines.
+    @Test func theQuickSkipEndsWhereTheStrictScannerEndsOrDeclines() throws {
+        let document = try MergeScenario(items: 300, seed: 4).b
+        let json = document.canonicalJSON()
+        let items = try spans(json)
+        var random = SeededGenerator(seed: 77)
+        let replacements = Array("\"\\{}[],:0 n".utf8)
+        var agreed = 0
+        for round in 0..<3_000 {
+            let span = items[round % items.count].bytes
+            var item = Array(json[span])
+            switch round % 3 {
+            case 0: item[Int.random(in: 0..<item.count, using: &random)] = replacements.randomElement(using: &random) ?? 0
+            case 1: item.remove(at: Int.random(in: 0..<item.count, using: &random))
+            default:
+                let at = Int.random(in: 0..<item.count, using: &random)
+                item.insert(item[at], at: at)
+            }
+            let text = item + Array(",\"next\":1}".utf8)
+            guard let end = strictEnd(text, from: 0) else { continue }
+            if let skipped = quickSkip(text, from: 0) {
+                #expect(skipped == end, "round \(round): \(String(decoding: item, as: UTF8.self))")
+                agreed += 1
+            }
+        }
+        #expect(agreed > 300)
+    }
+
     /// The live items' spans of a document's canonical JSON.
     func spans(_ json: [UInt8]) throws -> [(id: ItemID, bytes: Range<Int>)] {
         try json.withUnsafeBufferPointer { buffer in
@@ -48,7 +98,8 @@ import TripSyncFixtures
 
     /// Every item of generated trips (dates, local times in many zones, nulls, notes with
     /// newlines and quotes, conflicts): each canonical item without conflicts takes the quick
-    /// way, and both ways give the same fields, issues and canonical flag.
+    /// way, and both ways give the same fields, issues and canonical flag; the quick skip ends
+    /// each such item where the strict scanner does.
     @Test func canonicalItemsTakeTheQuickWayToTheSameAnswer() throws {
         var quickCount = 0
         var total = 0
@@ -58,6 +109,11 @@ import TripSyncFixtures
                 let json = document.canonicalJSON()
                 for span in try spans(json) {
                     total += 1
+                    // Delimiting: the quick skip ends where the strict scanner ends (conflicts: declines).
+                    let skipped = quickSkip(json, from: span.bytes.lowerBound)
+                    let end = strictEnd(json, from: span.bytes.lowerBound)
+                    #expect(end == span.bytes.upperBound)
+                    #expect(skipped == end || (skipped == nil && document.items[span.id]?.hasConflicts == true))
                     let (quick, general) = bothWays(json, span: span.bytes, id: span.id, clock: document.clock)
                     let fields = try #require(general.0)
                     #expect(general.2 == 0)
@@ -138,6 +194,11 @@ import TripSyncFixtures
             json.replaceSubrange(target.bytes, with: Array(item.utf8))
             let span = target.bytes.lowerBound..<(target.bytes.lowerBound + item.utf8.count)
             let (fast, general) = bothWays(json, span: span, id: target.id, clock: document.clock)
+            // Delimiting: the quick skip ends where the strict scanner ends, or declines.
+            if let end = strictEnd(json, from: span.lowerBound), let skipped = quickSkip(json, from: span.lowerBound) {
+                #expect(skipped == end, "\(name): the quick skip ended at \(skipped), the value at \(end)")
+            }
+            if takesQuickWay { #expect(quickSkip(json, from: span.lowerBound) == span.upperBound, "\(name)") }
             if takesQuickWay {
                 let fields = try #require(general.0, "\(name)")
                 #expect(fast?.0 == fields && fast?.1 == general.1 && fast?.2 == general.3, "\(name): the quick way must take it, alike")

@@ -33,12 +33,60 @@ enum CanonicalItemDecoder {
     /// Consumes `text` when the input continues with exactly its bytes.
     @inline(__always)
     private static func literal(_ c: inout DecodeContext, _ text: StaticString) -> Bool {
-        let length = text.utf8CodeUnitCount
-        guard c.scanner.offset + length <= c.scanner.count,
-            memcmpBytes(c.scanner.base + c.scanner.offset, text.utf8Start, length)
-        else { return false }
-        c.scanner.offset += length
-        return true
+        c.scanner.consume(text)
+    }
+
+    // MARK: Delimiting
+
+    /// Moves the scanner past an item in the canonical form, looking only at what finds its end:
+    /// keys and punctuation as byte runs, the counters' digits, the ends of strings, and device
+    /// ids and local times by their fixed lengths. False, with the scanner where it was, for an
+    /// item in any other form (the caller then skips it with `skipValueUnchecked`).
+    ///
+    /// Like `skipValueUnchecked` it is for bytes decoded strictly later: a strict decode of a
+    /// span must end exactly at the span's end, and a span that does is the value's true extent,
+    /// so an end this finds wrongly in hostile bytes is caught there, never believed.
+    static func skip(_ s: inout JSONScanner) -> Bool {
+        let start = s.offset
+        if s.consume("{\"end\":"), skipRegister(&s, skipTime), s.consume(",\"note\":"), skipRegister(&s, skipText),
+            s.consume(",\"place\":"), skipRegister(&s, skipText), s.consume(",\"sortKey\":"), skipRegister(&s, skipText),
+            s.consume(",\"start\":"), skipRegister(&s, skipTime), s.consume(",\"title\":"), skipRegister(&s, skipText),
+            s.consume("}")
+        {
+            return true
+        }
+        s.offset = start
+        return false
+    }
+
+    /// `{"rev":[digits,"36 bytes"],"value":…}`.
+    @inline(__always)
+    private static func skipRegister(_ s: inout JSONScanner, _ value: (inout JSONScanner) -> Bool) -> Bool {
+        guard s.consume("{\"rev\":[") else { return false }
+        let digits = s.offset
+        while s.offset < s.count && s.base[s.offset] >= UInt8(ascii: "0") && s.base[s.offset] <= UInt8(ascii: "9") { s.offset += 1 }
+        guard s.offset > digits, s.consume(",\""), s.offset + 36 <= s.count else { return false }
+        s.offset += 36
+        return s.consume("\"],\"value\":") && value(&s) && s.consume("}")
+    }
+
+    /// `null` or a string.
+    private static func skipText(_ s: inout JSONScanner) -> Bool {
+        if s.consume("null") { return true }
+        return s.offset < s.count && s.base[s.offset] == UInt8(ascii: "\"") && s.skipValueUnchecked()
+    }
+
+    /// `null`, `{"local":"16 bytes","zone":"…"}` or `{"date":"10 bytes"}`.
+    private static func skipTime(_ s: inout JSONScanner) -> Bool {
+        if s.consume("null") { return true }
+        if s.consume("{\"local\":\"") {
+            guard s.offset + 16 <= s.count else { return false }
+            s.offset += 16
+            return s.consume("\",\"zone\":") && skipText(&s) && s.consume("}")
+        }
+        guard s.consume("{\"date\":\""), s.offset + 10 <= s.count else { return false }
+        s.offset += 10
+        return s.consume("\"}")
     }
 
     /// `{"rev":[counter,"device"],"value":…}` with no conflicts, its dot within the clock.
@@ -99,5 +147,16 @@ enum CanonicalItemDecoder {
     private static func plainString(_ c: inout DecodeContext) throws -> UnsafeBufferPointer<UInt8>? {
         guard c.scanner.offset < c.scanner.count, c.scanner.base[c.scanner.offset] == UInt8(ascii: "\"") else { return nil }
         return try c.scanner.readPlainASCIIString()
+    }
+}
+
+extension JSONScanner {
+    /// Consumes `text` when the input continues with exactly its bytes.
+    @inline(__always)
+    mutating func consume(_ text: StaticString) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard offset + length <= count, memcmpBytes(base + offset, text.utf8Start, length) else { return false }
+        offset += length
+        return true
     }
 }

@@ -234,7 +234,7 @@ struct DocumentDecoder {
             guard case .id(let id)? = c.path.last else { throw UndelimitedItem() }
             c.scanner.skipWhitespace()
             let start = c.scanner.offset
-            guard c.scanner.skipValueUnchecked() else { throw UndelimitedItem() }
+            guard CanonicalItemDecoder.skip(&c.scanner) || c.scanner.skipValueUnchecked() else { throw UndelimitedItem() }
             spans.append((id, start..<c.scanner.offset))
             return spans.count - 1
         }
