@@ -44,7 +44,8 @@ enum Deflate {
     static let codeLengthOrder: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
     /// The most bytes `compress` writes for `count` input bytes: every block is at most its
-    /// stored size, five bytes per 65,535 input bytes and one per block more than its input.
+    /// stored size, five bytes per 65,535 input bytes and one per block more than its input;
+    /// and 128 more, of which the bit writer's eight-byte stores use up to seven past the end.
     static func bound(_ count: Int) -> Int {
         count + count / 2048 + 128
     }
@@ -312,21 +313,25 @@ private struct DeflateEncoder {
         literalTable.withUnsafeBufferPointer { lit in
             distanceTable.withUnsafeBufferPointer { dist in
                 extras.withUnsafeBufferPointer { extra in
+                    // Whole bytes out after every symbol, so at most 7 bits wait: a match's 48
+                    // bits at most still fit the 64-bit buffer, and no branch decides when.
+                    flushWholeBytes()
                     for k in 0..<symbolCount {
                         let symbol = symbols[k]
                         if symbol < 256 {
                             let entry = lit[Int(symbol)]
-                            put(UInt64(entry & 0xFFFF), Int(entry >> 16))
-                            continue
+                            add(UInt64(entry & 0xFFFF), Int(entry >> 16))
+                        } else {
+                            let lcode = Int(symbol >> 23 & 0x1F)
+                            let lentry = lit[257 + lcode]
+                            let lbits = Int(lentry >> 16)
+                            add(UInt64(lentry & 0xFFFF) | UInt64(symbol >> 18 & 0x1F) << lbits, lbits + Int(extra[lcode]))
+                            let dcode = Int(symbol >> 13 & 0x1F)
+                            let dentry = dist[dcode]
+                            let dbits = Int(dentry >> 16)
+                            add(UInt64(dentry & 0xFFFF) | UInt64(symbol & 0x1FFF) << dbits, dbits + Int(extra[32 + dcode]))
                         }
-                        let lcode = Int(symbol >> 23 & 0x1F)
-                        let lentry = lit[257 + lcode]
-                        let lbits = Int(lentry >> 16)
-                        put(UInt64(lentry & 0xFFFF) | UInt64(symbol >> 18 & 0x1F) << lbits, lbits + Int(extra[lcode]))
-                        let dcode = Int(symbol >> 13 & 0x1F)
-                        let dentry = dist[dcode]
-                        let dbits = Int(dentry >> 16)
-                        put(UInt64(dentry & 0xFFFF) | UInt64(symbol & 0x1FFF) << dbits, dbits + Int(extra[32 + dcode]))
+                        flushWholeBytes()
                     }
                     let end = lit[256]
                     put(UInt64(end & 0xFFFF), Int(end >> 16))
@@ -364,6 +369,23 @@ private struct DeflateEncoder {
             bitBuffer >>= 32
             bitCount -= 32
         }
+    }
+
+    /// Adds the low `bits` bits of `value` with no check: the caller keeps the buffer's bits
+    /// within 64 and calls `flushWholeBytes`.
+    @inline(__always) mutating func add(_ value: UInt64, _ bits: Int) {
+        bitBuffer |= value &<< UInt64(bitCount)
+        bitCount += bits
+    }
+
+    /// Writes the buffer's whole bytes (eight bytes are stored, the output has room past its
+    /// end: `Deflate.bound`), leaving at most 7 bits.
+    @inline(__always) mutating func flushWholeBytes() {
+        UnsafeMutableRawPointer(output + outCount).storeBytes(of: bitBuffer.littleEndian, as: UInt64.self)
+        let bytes = bitCount >> 3
+        outCount += bytes
+        bitBuffer = bitBuffer &>> UInt64(bytes << 3)
+        bitCount &= 7
     }
 
     /// Writes the bits still buffered, padding the last byte with zeros.
