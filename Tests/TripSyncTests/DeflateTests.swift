@@ -108,6 +108,16 @@ import TripSyncFixtures
         #expect(back.wasGzip && back.document.canonicalJSON() == document.canonicalJSON())
     }
 
+    /// Each compression gives ordinary gzip of the same bytes; a level zlib does not have is
+    /// refused with a `FileSystemError`, not a crash or an empty file.
+    @Test func everyCompressionIsOrdinaryGzipAndUnknownLevelsAreRefused() throws {
+        let text = bytes(String(repeating: "{\"title\":\"Lunch at the market\"},", count: 500))
+        for compression in [GzipCompression.fast, .zlib(level: 0), .zlib(level: 1), .zlib(level: 9)] {
+            #expect(strictInflate(try compression.gzip(text)) == text, "\(compression)")
+        }
+        #expect(throws: FileSystemError.self) { try GzipCompression.zlib(level: 42).gzip(text) }
+    }
+
     /// Every code is complete (Kraft sum exactly one), has at least two codes, no code longer
     /// than the limit, a code for every used symbol, never a longer code for a more frequent
     /// symbol, and no code a prefix of another; including frequencies (Fibonacci) whose plain

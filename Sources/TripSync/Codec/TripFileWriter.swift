@@ -48,15 +48,19 @@ public enum GzipCompression: Sendable, Hashable {
     /// TripSync's own DEFLATE encoder (the default): zlib's fastest level's kind of output,
     /// with less work per byte (see README, "Speed").
     case fast
-    /// zlib at `level` (1 fastest ... 9 smallest).
+    /// zlib at `level`: 1 fastest ... 9 smallest, 0 stored (no compression); any other level
+    /// is refused with an error.
     case zlib(level: Int32)
 }
 
 extension GzipCompression {
     /// `bytes` as one gzip member compressed this way (what writing does to each part of a
-    /// document's JSON).
+    /// document's JSON); throws `FileSystemError` when memory runs out or zlib refuses the level.
     public func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let member = try bytes.withUnsafeBytes { buffer throws(GzipError) -> OwnedBytes in try Gzip.compressMember(buffer, self) }
-        return member.toArray()
+        let member = bytes.withUnsafeBytes { buffer in Result { () throws(GzipError) -> OwnedBytes in try Gzip.compressMember(buffer, self) } }
+        switch member {
+        case .success(let bytes): return bytes.toArray()
+        case .failure(let error): throw FileSystemError(path: "", message: error.message)
+        }
     }
 }
