@@ -5,7 +5,8 @@
 /// It only ever says "this item is" or "not this way": every value goes through the same
 /// checks as in `DocumentDecoder.decodeItemFields` (the scanner's string and number grammar,
 /// `TextRule`, `SortKeyRules`, the time parsers, `ZoneID`, dots against the clock, then
-/// `checkTimes`), and anything else (another key order, whitespace, conflicts, a value the
+/// `checkTimes`; escapes are read by the scanner and noted when the writer would not write
+/// them, as there), and anything else (another key order, whitespace, conflicts, a value the
 /// checks refuse, a dot above the clock) returns nil having reported nothing, so the caller
 /// decodes the item again the general way, which gives the error or warning with its pointer.
 enum CanonicalItemDecoder {
