@@ -40,6 +40,27 @@ enum Deflate {
         8193, 12289, 16385, 24577,
     ]
     static let distanceExtra: [UInt8] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    /// Length 0...258 → its length code 0...28 (259 entries), then distance − 1 → its distance
+    /// code (below 256 at that index, above at 256 + (distance − 1) >> 7; 512 entries). Built
+    /// once: every `compress` call copies it, which costs far less than building it (a small
+    /// file is compressed in fewer steps than the 32,768 distances take).
+    static let codeTables: [UInt8] = {
+        var tables = [UInt8](repeating: 0, count: 259 + 512)
+        for code in 0..<29 {
+            let base = Int(lengthBase[code])
+            let span = code == 28 ? 1 : 1 << Int(lengthExtra[code])
+            for length in base..<min(base + span, 259) { tables[length] = UInt8(code) }
+        }
+        for code in 0..<30 {
+            let base = Int(distanceBase[code])
+            for distance in base..<(base + (1 << Int(distanceExtra[code]))) {
+                let d = distance - 1
+                tables[259 + (d < 256 ? d : 256 + (d >> 7))] = UInt8(code)
+            }
+        }
+        return tables
+    }()
+
     /// The order code-length code lengths are sent in.
     static let codeLengthOrder: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
@@ -101,7 +122,7 @@ private struct DeflateEncoder {
         guard let table = calloc(1 << Deflate.hashBits, 4)?.assumingMemoryBound(to: UInt32.self) else { return nil }
         guard let symbols = malloc(Deflate.blockSymbols * 4)?.assumingMemoryBound(to: UInt32.self),
             let frequencies = malloc(316 * 4)?.assumingMemoryBound(to: UInt32.self),
-            let codes = malloc(259 + 512)?.assumingMemoryBound(to: UInt8.self)
+            let codes = malloc(Deflate.codeTables.count)?.assumingMemoryBound(to: UInt8.self)
         else {
             free(table)
             return nil
@@ -114,17 +135,8 @@ private struct DeflateEncoder {
         self.frequencies = frequencies
         lengthCode = codes
         distanceCode = codes + 259
-        for code in 0..<29 {
-            let base = Int(Deflate.lengthBase[code])
-            let span = code == 28 ? 1 : 1 << Int(Deflate.lengthExtra[code])
-            for length in base..<min(base + span, 259) { lengthCode[length] = UInt8(code) }
-        }
-        for code in 0..<30 {
-            let base = Int(Deflate.distanceBase[code])
-            for distance in base..<(base + (1 << Int(Deflate.distanceExtra[code]))) {
-                let d = distance - 1
-                if d < 256 { distanceCode[d] = UInt8(code) } else { distanceCode[256 + (d >> 7)] = UInt8(code) }
-            }
+        Deflate.codeTables.withUnsafeBufferPointer { tables in
+            if let base = tables.baseAddress { codes.update(from: base, count: tables.count) }
         }
     }
 
