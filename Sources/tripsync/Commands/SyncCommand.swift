@@ -34,31 +34,7 @@ enum SyncCommand: Command {
         _ = try HomeAccess.identity(global)
         try once(sync, json: parser.has("--json"))
         guard parser.has("--watch") else { return }
-        let stop = StopFlag()
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.set() }
-            source.resume()
-            return source
-        }
-        let watcher = FolderWatcher(folder: folder)
-        Console.err("watching \(folder) (Ctrl-C to stop)")
-        while !stop.isSet {
-            let identity = try HomeAccess.identity(global)
-            let ours: Set<String> = ["\(identity.deviceID).trip.json.gz"]
-            guard watcher.waitForChange(ignoring: ours, shouldStop: { stop.isSet }) else { break }
-            do {
-                try once(sync, json: parser.has("--json"))
-            } catch let error as CLIError {
-                throw error
-            } catch {
-                Console.warning("sync failed: \(error); will try again on the next change")
-            }
-        }
-        withExtendedLifetime(sources) {}
-        Console.err("stopped watching")
+        try SyncWatch.run(sync, global: global, json: parser.has("--json"))
     }
 
     static func once(_ sync: FolderSync, json: Bool) throws {
@@ -94,12 +70,4 @@ enum SyncCommand: Command {
                 + (report.joined.isEmpty ? "" : ", joined \(plural(report.joined.count, "trip"))")
                 + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))"))
     }
-}
-
-/// A flag set from a signal handler's queue.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
