@@ -37,7 +37,10 @@ enum SyncCommand: Command {
         try SyncWatch.run(sync, global: global, json: parser.has("--json"))
     }
 
-    static func once(_ sync: FolderSync, json: Bool) throws {
+    /// Runs one sync and prints its report. With `watching`, a human line starts with the local
+    /// time and is printed only for a round that did something.
+    @discardableResult
+    static func once(_ sync: FolderSync, json: Bool, watching: Bool = false) throws -> SyncReport {
         let report: SyncReport
         do {
             report = try sync.run()
@@ -62,12 +65,13 @@ enum SyncCommand: Command {
                     "removed": .array(report.removed.map { .string($0) }),
                     "rekeyed": report.rekeyed.map { ["old": .string($0.old.description), "new": .string($0.new.description)] } ?? .null,
                 ]).text)
-            return
+            return report
         }
         Console.out(
             "synced with \(sync.folder): published \(plural(report.published.count, "file")), merged \(plural(report.merged.count, "file")), "
                 + "\(report.unchanged.count) unchanged, \(report.skipped.count) skipped"
                 + (report.joined.isEmpty ? "" : ", joined \(plural(report.joined.count, "trip"))")
                 + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))"))
+        return report
     }
 }
