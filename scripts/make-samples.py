@@ -570,7 +570,9 @@ def invalid_cases(base: dict) -> list[Case]:
 
     def conflict_repeats_rev(doc: dict) -> None:
         title = doc["items"][br]["title"]
-        title["conflicts"].append({"value": "Breakfast at Pastelaria Versailles", "rev": list(title["conflicts"][0]["rev"])})
+        # The same write (dot and value) twice. Two different values under one dot are valid:
+        # a forked device wrote them, and both are kept (docs/DESIGN.md, "Forks").
+        title["conflicts"].append({"value": title["conflicts"][0]["value"], "rev": list(title["conflicts"][0]["rev"])})
 
     def id_in_both(doc: dict) -> None:
         used = {r for r in all_revs(doc)}
@@ -655,7 +657,7 @@ def invalid_cases(base: dict) -> list[Case]:
         Case("winner-rev-not-greatest.trip.json", ptr("items", br, "title", "conflicts", 0, "rev"),
              "a conflict's rev is greater than the winner's", False, _doc_edit(winner_not_greatest)),
         Case("conflict-repeats-rev.trip.json", ptr("items", br, "title", "conflicts", 1, "rev"),
-             "two values of one register share a rev", False, _doc_edit(conflict_repeats_rev)),
+             "one write (rev and value) appears twice in a register", False, _doc_edit(conflict_repeats_rev)),
         Case("conflicts-empty.trip.json", ptr(*T, "title", "conflicts"), "conflicts, when present, has 1 to 1000 entries", True,
              _set(T + ("title", "conflicts"), [])),
         Case("item-missing-note.trip.json", ptr(*T), "a live item has all six registers (note removed instead of null)", True,
@@ -886,8 +888,12 @@ def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str,
     for where, reg in registers(doc):
         entries = [reg] + [c for c in (reg.get("conflicts") or []) if isinstance(c, dict)] \
             if isinstance(reg.get("conflicts", []), list) else [reg]
-        seen_revs = set()
+        seen_writes = set()
         winner = reg.get("rev")
+
+        def value_bytes(entry: dict) -> bytes:
+            return json.dumps(entry.get("value"), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+
         for n, entry in enumerate(entries):
             rev = entry.get("rev")
             at = where + ("/rev" if n == 0 else f"/conflicts/{n - 1}/rev")
@@ -895,13 +901,14 @@ def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str,
                 continue
             if not covered(rev[1], rev[0]):
                 errors.append((at, "dot above the clock"))
-            key = (rev[0], rev[1])
+            # A version is a write: its dot and its value (two values under one dot are a fork).
+            key = (rev[0], rev[1], value_bytes(entry))
             if n > 0:
-                if key in seen_revs:
+                if key in seen_writes:
                     errors.append((at, "rev repeats in one register"))
-                elif isinstance(winner, list) and len(winner) == 2 and key > tuple(winner):
+                elif isinstance(winner, list) and len(winner) == 2 and key > (winner[0], winner[1], value_bytes(reg)):
                     errors.append((at, "conflict rev greater than the winner's"))
-            seen_revs.add(key)
+            seen_writes.add(key)
 
     # seen and acks.
     for item_id, stone in (doc.get("tombstones") or {}).items() if isinstance(doc.get("tombstones"), dict) else ():

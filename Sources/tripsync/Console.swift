@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import TripSync
 
 /// Where command output goes: stdout for results, stderr for warnings, errors and progress.
 enum Console {
@@ -37,14 +38,14 @@ enum Console {
         }
     }
 
-    /// `tripsync: warning: …` on stderr.
+    /// `tripsync: warning: …` on stderr, control characters escaped (names come from outside).
     static func warning(_ message: String) {
-        err("tripsync: warning: " + message)
+        err("tripsync: warning: " + PrintableText.escapeControls(message))
     }
 
-    /// `tripsync: error: …` on stderr.
+    /// `tripsync: error: …` on stderr, control characters escaped.
     static func error(_ message: String) {
-        err("tripsync: error: " + message)
+        err("tripsync: error: " + PrintableText.escapeControls(message))
     }
 
     /// Shows a progress line on stderr, only when stderr is a terminal (overwritten in place).

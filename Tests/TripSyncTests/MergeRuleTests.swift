@@ -243,17 +243,24 @@ import TripSyncFixtures
         #expect(restored.items[world.itemID]?.note?.value == "Late note")
     }
 
-    @Test func twoValuesUnderOneDotAreRefusedNamingItemAndField() throws {
+    @Test func twoValuesUnderOneDotAreBothKeptAndNamed() throws {
         let world = try World()
         var forked = world.replicas[1]
-        let rev = try #require(forked.items[world.itemID]?.title?.rev)
+        let original = try #require(world.replicas[0].items[world.itemID]?.title)
+        let rev = original.rev
         forked.items[world.itemID]?.title = Register(value: "Same dot, other value", rev: rev)
-        #expect {
-            try DocumentMerger.merge(world.replicas[0], forked, writer: world.devices[0])
-        } throws: { error in
-            guard let error = error as? MergeError else { return false }
-            return error.kind == .sameDotDifferentValues && error.pointer == "/items/\(world.itemID)/title"
-        }
+        let (merged, forks) = try DocumentMerger.mergeFindingForks(world.replicas[0], forked, writer: world.devices[0])
+        #expect(forks == [SameDotFork(rev: rev, pointer: "/items/\(world.itemID)/title")])
+        let title = try #require(merged.items[world.itemID]?.title)
+        #expect(Set(title.versions.map(\.value)) == [original.value, "Same dot, other value"])
+        #expect(title.versions.allSatisfy { $0.rev == rev })
+        // Either order gives the same bytes; merging again changes nothing.
+        let swapped = try DocumentMerger.merge(forked, world.replicas[0], writer: world.devices[0])
+        #expect(swapped.hasSameBytes(as: merged))
+        #expect(try DocumentMerger.merge(merged, forked, writer: world.devices[0]).hasSameBytes(as: merged))
+        // The written file reads back with both values (the reader takes a fork as valid).
+        let read = try TripFileReader().read(bytes: merged.canonicalJSON(), file: "forked.trip.json")
+        #expect(read.document.hasSameBytes(as: merged))
     }
 
     @Test func tripAndDeviceNamesMergeLikeFields() throws {
@@ -306,7 +313,7 @@ import TripSyncFixtures
 
 /// Found by the fuzzer: text that differs only in Unicode normalisation is a different value.
 @Suite struct MergeNormalisationTests {
-    @Test func canonicallyEquivalentButDifferentBytesUnderOneDotAreRefusedInEveryOrder() throws {
+    @Test func canonicallyEquivalentButDifferentBytesUnderOneDotAreTwoValuesInEveryOrder() throws {
         let sample = try TripFileReader().read(path: PackagePaths.samples + "/lisbon-new-york.trip.json").document
         var decomposed = sample
         let id = try #require(sample.items.first { $0.value.title?.value.unicodeScalars.contains { $0.value > 0x7F } == true }?.key
@@ -320,9 +327,12 @@ import TripSyncFixtures
         decomposed.items[id]?.title = Register(value: nfd, rev: title.rev)
         #expect(nfc == nfd, "Swift compares them as equal")
         #expect(Array(nfc.utf8) != Array(nfd.utf8), "their bytes differ")
-        for (x, y) in [(composed, decomposed), (decomposed, composed)] {
-            #expect(throws: MergeError.self) { try DocumentMerger.merge(x, y, writer: sample.deviceID) }
-        }
+        // Two writes under one dot (a fork): both kept, in either order the same bytes.
+        let one = try DocumentMerger.merge(composed, decomposed, writer: sample.deviceID)
+        let other = try DocumentMerger.merge(decomposed, composed, writer: sample.deviceID)
+        #expect(one.hasSameBytes(as: other))
+        let merged = try #require(one.items[id]?.title)
+        #expect(Set(merged.versions.map { Array($0.value.utf8) }) == [Array(nfc.utf8), Array(nfd.utf8)])
         #expect(composed != decomposed, "documents with different canonical bytes are not equal")
     }
 }

@@ -353,7 +353,7 @@ struct DocumentDecoder {
 
     /// Reads `{"value", "rev", "conflicts"}` and checks that the winner's rev is the greatest
     /// and that no rev repeats. (A plain loop with the steps of `readObject` and `member`.)
-    static func decodeRegister<V>(
+    static func decodeRegister<V: ExactValue>(
         _ c: inout DecodeContext, _ decodeValue: (inout DecodeContext) throws -> V?
     ) throws -> Register<V>? {
         var value: V?
@@ -415,30 +415,33 @@ struct DocumentDecoder {
         guard ok, let rev, let decoded = consume value else { return nil }
         var register = Register(value: consume decoded, rev: rev)
         if let conflicts = consume conflicts {
-            // The winner has the greatest rev; no rev appears twice.
-            var seen: Set<Rev> = [rev]
+            // The winner is the greatest version (by rev, then, for two values under one rev, by
+            // value bytes: docs/DESIGN.md, "Forks"); no write (dot and value) appears twice.
+            let winner = register.current
             for (index, conflict) in conflicts.enumerated() {
-                if !seen.insert(conflict.rev).inserted {
+                let repeated = conflict.isSameWrite(as: winner) || conflicts[..<index].contains { $0.isSameWrite(as: conflict) }
+                if repeated || Versioned.precedes(winner, conflict) {
                     c.path.append(.key("conflicts"))
                     c.path.append(.index(index))
-                    c.report("rev \(conflict.rev) appears twice in this register, expected every value under its own rev", at: .key("rev"))
-                    c.path.removeLast(2)
-                    return nil
-                }
-                if conflict.rev > rev {
-                    c.path.append(.key("conflicts"))
-                    c.path.append(.index(index))
-                    c.report(
-                        "rev \(conflict.rev) is greater than the winning rev \(rev), expected the greatest rev as \"value\" and the others in \"conflicts\"",
-                        at: .key("rev"))
+                    if repeated {
+                        c.report("the value under rev \(conflict.rev) appears twice in this register, expected every write once", at: .key("rev"))
+                    } else if conflict.rev == rev {
+                        c.report(
+                            "rev \(conflict.rev) carries two values and this one sorts after the winner's, expected the value with the greater bytes as \"value\"",
+                            at: .key("value"))
+                    } else {
+                        c.report(
+                            "rev \(conflict.rev) is greater than the winning rev \(rev), expected the greatest rev as \"value\" and the others in \"conflicts\"",
+                            at: .key("rev"))
+                    }
                     c.path.removeLast(2)
                     return nil
                 }
             }
             if conflicts.count > 1 {
                 // Written newest first; any other order is read, sorted, and is not canonical.
-                if !zip(conflicts, conflicts.dropFirst()).allSatisfy({ $0.rev > $1.rev }) { c.scanner.departsFromCanonical = true }
-                register.conflicts = conflicts.sorted { $0.rev > $1.rev }
+                if !zip(conflicts, conflicts.dropFirst()).allSatisfy({ Versioned.precedes($1, $0) }) { c.scanner.departsFromCanonical = true }
+                register.conflicts = conflicts.sorted { Versioned.precedes($1, $0) }
             } else {
                 register.conflicts = conflicts
             }

@@ -32,38 +32,48 @@ public enum FileIO {
         FileSystemError(path: path, message: "\(action): \(String(cString: strerror(code)))", code: code)
     }
 
-    /// Reads a whole regular file, refusing one larger than `maxBytes` before reading it.
+    /// Reads a whole regular file, refusing one larger than `maxBytes` before reading it. The
+    /// file is opened without blocking, so a named pipe or a device is refused, never waited on;
+    /// what is checked is the opened descriptor, not the path.
     public static func readFile(_ path: String, maxBytes: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw systemError(path, "cannot open") }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw systemError(path, "cannot stat") }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FileSystemError(path: path, message: "not a regular file, expected a trip file")
+            let what = (info.st_mode & S_IFMT) == S_IFDIR ? "a folder" : (info.st_mode & S_IFMT) == S_IFIFO ? "a named pipe" : "a device or socket"
+            throw FileSystemError(path: path, message: "not a regular file (\(what)), expected a trip file")
         }
-        let size = Int(info.st_size)
+        return try readAll(fd, size: Int(info.st_size), path: path, maxBytes: maxBytes)
+    }
+
+    /// Reads an open regular file of `size` bytes to its end, refusing more than `maxBytes`.
+    static func readAll(_ fd: Int32, size: Int, path: String, maxBytes: Int) throws(FileSystemError) -> [UInt8] {
         guard size <= maxBytes else {
             throw FileSystemError(path: path, message: "the file has \(size) bytes, more than the limit of \(maxBytes)", code: EFBIG)
         }
         // Read straight into uninitialized storage: zero-filling first would touch every page twice.
-        var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        var failure: FileSystemError?
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             initialized = 0
             guard let base = buffer.baseAddress else { return }
             while initialized < size {
                 let got = read(fd, base + initialized, size - initialized)
                 if got < 0 {
                     if errno == EINTR { continue }
-                    throw systemError(path, "cannot read")
+                    failure = systemError(path, "cannot read")
+                    return
                 }
                 if got == 0 { break }  // the file shrank while we read it
                 initialized += got
             }
         }
+        if let failure { throw failure }
         // A file that grew while we read it: read what is left, up to the limit.
         var extra = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let got = extra.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress!, buffer.count) }
+            let got = extra.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress, buffer.count) }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw systemError(path, "cannot read")
@@ -77,9 +87,29 @@ public enum FileIO {
         return bytes
     }
 
-    /// Replaces `path` durably: a temp file in the same folder (created exclusively, with the
-    /// target's mode or `mode`), write, fsync, rename over the target, fsync the folder. Either
-    /// the old or the new content is there after a crash, never a mix.
+    /// Writes all of `bytes` to an open file.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileSystemError) {
+        var failure: FileSystemError?
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var written = 0
+            while written < buffer.count {
+                let result = write(fd, base + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = systemError(path, "cannot write")
+                    return
+                }
+                written += result
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Replaces `path` durably: a temp file in the same folder (created exclusively, at exactly
+    /// `mode`, whatever was at the path before: a link's 0777 or a setuid bit is never taken
+    /// over), write, fsync, rename over the target, fsync the folder. Either the old or the new
+    /// content is there after a crash, never a mix.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
         try bytes.withUnsafeBufferPointer { buffer in
             try writeAtomically(chunks: [OwnedBytes.View(buffer)], to: path, mode: mode)
@@ -90,20 +120,17 @@ public enum FileIO {
     /// joined copy in memory).
     static func writeAtomically(chunks: [OwnedBytes.View], to path: String, mode: mode_t = 0o644) throws {
         let folder = directoryName(of: path)
-        var targetMode = mode
+        let targetMode = mode
         var existing = stat()
-        if lstat(path, &existing) == 0 {
-            if (existing.st_mode & S_IFMT) == S_IFDIR {
-                throw FileSystemError(path: path, message: "is a folder, expected a file path", code: EISDIR)
-            }
-            targetMode = existing.st_mode & 0o7777
+        if lstat(path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFDIR {
+            throw FileSystemError(path: path, message: "is a folder, expected a file path", code: EISDIR)
         }
         let base = baseName(of: path)
         var fd: Int32 = -1
         var tempPath = ""
         for attempt in 0..<100 {
             tempPath = folder + "/.\(base).tmp-\(getpid())-\(attempt)-\(UInt32.random(in: 0...UInt32.max))"
-            fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, targetMode)
+            fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, targetMode)
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw systemError(path, "cannot create a temporary file in \(folder)") }
@@ -125,7 +152,7 @@ public enum FileIO {
                     written += result
                 }
             }
-            _ = fchmod(fd, targetMode)
+            guard fchmod(fd, targetMode) == 0 else { throw systemError(path, "cannot set the file's mode") }
             guard fsync(fd) == 0 else { throw systemError(path, "cannot fsync") }
         }
         guard rename(tempPath, path) == 0 else { throw systemError(path, "cannot rename the temporary file into place") }

@@ -16,6 +16,9 @@ public struct MergeInput: Sendable {
     public var brought: MergeContribution
     /// Warnings found while reading it.
     public var warnings: [ValidationIssue]
+    /// Registers where this input and the inputs merged before it hold different values under
+    /// one dot (a forked device); both values are kept in the result.
+    public var forks: [SameDotFork] = []
 }
 
 /// The result of merging trip files.
@@ -33,7 +36,7 @@ public struct FileMergeResult: Sendable {
 public enum FileMergeError: Error, Sendable, CustomStringConvertible {
     /// An input could not be read or is invalid.
     case unreadable(TripFileError)
-    /// The merge itself refused (different trips, one dot with two values, a clock from the future).
+    /// The merge itself refused (different trips, a clock from the future).
     case refused(file: String, MergeError)
 
     /// `FILE: /pointer: message` lines.
@@ -100,17 +103,14 @@ public struct FileMerger: Sendable {
         for index in names.indices {
             let file = names[index]
             let brought: MergeContribution
+            var forks: [SameDotFork] = []
             if index == 0 {
                 brought = MergeContribution(before: empty, after: document)
             } else {
                 let other = Self.take(&documents[index])
                 do {
-                    brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true)
+                    brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true, forks: &forks)
                 } catch {
-                    var error = error
-                    if error.kind == .sameDotDifferentValues {
-                        error.message += " (while merging \(file) into \(names[0..<index].joined(separator: ", ")))"
-                    }
                     throw .refused(file: file, error)
                 }
                 if keepsInputs { kept.append(other) }
@@ -119,7 +119,7 @@ public struct FileMerger: Sendable {
             inputs.append(
                 MergeInput(
                     file: file, schemaVersion: info.schemaVersion, deviceID: info.deviceID,
-                    brought: brought, warnings: info.warnings))
+                    brought: brought, warnings: info.warnings, forks: forks))
         }
         return FileMergeResult(document: document, inputs: inputs, keptInputs: kept)
     }

@@ -4,9 +4,6 @@ public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
         /// The documents are of different trips.
         case differentTrips
-        /// One register holds different values under one dot: a device wrote twice with the same
-        /// counter (a cloned home or a replica restored from an old copy).
-        case sameDotDifferentValues
         /// An input's counters run more than the allowed skew ahead of our wall clock.
         case clockFromTheFuture
     }
@@ -35,11 +32,25 @@ public enum DocumentMerger {
     /// Merges two documents of one trip; the output's `deviceId` is `writer`, nothing else in
     /// it depends on which input came first.
     ///
-    /// - Throws: `MergeError` when the trips differ or one dot carries two different values.
+    /// Two values under one dot (a forked device) are both kept; `forks(_:_:)` names them.
+    ///
+    /// - Throws: `MergeError` when the trips differ.
     public static func merge(_ a: TripDocument, _ b: TripDocument, writer: DeviceID) throws(MergeError) -> TripDocument {
         var document = a
         _ = try mergeInPlace(&document, b, writer: writer, report: false)
         return document
+    }
+
+    /// Merges like `merge(_:_:writer:)` and also returns every register where the two inputs
+    /// hold different values under one dot (a device that wrote twice with the same counter: a
+    /// copied home or one restored from an old copy). Both values are kept in the result.
+    public static func mergeFindingForks(
+        _ a: TripDocument, _ b: TripDocument, writer: DeviceID
+    ) throws(MergeError) -> (document: TripDocument, forks: [SameDotFork]) {
+        var document = a
+        var forks: [SameDotFork] = []
+        _ = try mergeInPlace(&document, b, writer: writer, report: false, forks: &forks)
+        return (document, forks)
     }
 
     /// Merges `b` into `a` (replaced by the merge; untouched when it throws) and returns what
@@ -49,6 +60,14 @@ public enum DocumentMerger {
     static func mergeInPlace(
         _ a: inout TripDocument, _ b: TripDocument, writer: DeviceID, report: Bool
     ) throws(MergeError) -> MergeContribution {
+        var forks: [SameDotFork] = []
+        return try mergeInPlace(&a, b, writer: writer, report: report, forks: &forks)
+    }
+
+    /// `mergeInPlace`, appending the registers that hold two values under one dot to `forks`.
+    static func mergeInPlace(
+        _ a: inout TripDocument, _ b: TripDocument, writer: DeviceID, report: Bool, forks: inout [SameDotFork]
+    ) throws(MergeError) -> MergeContribution {
         guard a.tripID == b.tripID else {
             throw MergeError(.differentTrips, message: "the files are of different trips (\(a.tripID) and \(b.tripID)), expected one trip")
         }
@@ -57,7 +76,7 @@ public enum DocumentMerger {
             tripID: a.tripID, deviceID: writer, clock: a.clock.union(b.clock),
             trip: TripInfo(name: a.trip.name))
         // Trip-level registers.
-        if let name = try context.merge(a.trip.name, b.trip.name, pointer: "/trip/name") {
+        if let name = context.merge(a.trip.name, b.trip.name, pointer: "/trip/name") {
             result.trip.name = name
         } else {
             // Both names were replaced by writes neither holds: impossible for consistent inputs.
@@ -65,14 +84,14 @@ public enum DocumentMerger {
         }
         // Devices.
         for id in Set(a.devices.keys).union(b.devices.keys) {
-            let name = try context.merge(a.devices[id]?.name, b.devices[id]?.name, pointer: "/devices/\(id)/name")
+            let name = context.merge(a.devices[id]?.name, b.devices[id]?.name, pointer: "/devices/\(id)/name")
             if let name { result.devices[id] = DeviceInfo(name: name) }
         }
         // Items and tombstones: every id on either side, each merged once. Most ids are the same
         // on both sides, or on one side only and unseen by the other: those are kept as they are,
         // so the result starts from A's maps and changes only what the merge decides. The
         // changes are collected first (reading A and B only), then applied to A's maps.
-        let changes = try changedItems(a, b, context: &context)
+        let changes = changedItems(a, b, context: &context)
         var brought = MergeContribution()
         if report {
             brought = MergeContribution(before: a, changes: changes, mergedTripName: result.trip.name)
@@ -96,6 +115,7 @@ public enum DocumentMerger {
             }
         }
         a = result
+        forks += context.forks
         return brought
     }
 
@@ -104,10 +124,12 @@ public enum DocumentMerger {
     private struct Scan: Sendable {
         var changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] = []
         var matchedA = 0
+        var forks: [SameDotFork] = []
 
         mutating func append(_ other: Scan) {
             changes += other.changes
             matchedA += other.matchedA
+            forks += other.forks
         }
     }
 
@@ -118,41 +140,41 @@ public enum DocumentMerger {
     /// the merge visits them (B's items, B's tombstones, then ids only A holds). Reads only.
     private static func changedItems(
         _ a: TripDocument, _ b: TripDocument, context: inout RegisterMerge
-    ) throws(MergeError) -> [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] {
+    ) -> [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] {
         var scan = Scan()
         if b.items.count >= parallelItemThreshold {
-            // Each half is read-only work on A and B; the halves join in order, and the first
-            // refusal in visiting order is the one thrown, as in one pass.
-            let context = context
+            // Each half is read-only work on A and B; the halves join in order.
+            let shared = context
             let middle = b.items.index(b.items.startIndex, offsetBy: b.items.count / 2)
-            let halves = ParallelMap.map([b.items.startIndex..<middle, middle..<b.items.endIndex]) { range -> Result<Scan, MergeError> in
-                var context = context
-                return Result { () throws(MergeError) -> Scan in
-                    var part = Scan()
-                    for (id, fields) in b.items[range] { try visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &part) }
-                    return part
-                }
+            let halves = ParallelMap.map([b.items.startIndex..<middle, middle..<b.items.endIndex]) { range -> Scan in
+                var context = shared
+                context.forks = []
+                var part = Scan()
+                for (id, fields) in b.items[range] { visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &part) }
+                part.forks = context.forks
+                return part
             }
-            for half in halves { scan.append(try half.get()) }
+            for half in halves { scan.append(half) }
+            context.forks += scan.forks
         } else {
-            for (id, fields) in b.items { try visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &scan) }
+            for (id, fields) in b.items { visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &scan) }
         }
         for (id, tombstone) in b.tombstones {
             // An id in both of B's maps (an unvalidated B) must not count as two matches of A's ids.
             if b.items.index(forKey: id) != nil { scan.matchedA -= a.items.index(forKey: id) != nil || a.tombstones.index(forKey: id) != nil ? 1 : 0 }
-            try visit(id, b: tombstone.item, deletedB: tombstone.deleted, a: a, context: &context, into: &scan)
+            visit(id, b: tombstone.item, deletedB: tombstone.deleted, a: a, context: &context, into: &scan)
         }
         var changes = scan.changes
         // Only A has it: keep what B has not seen. (Nothing to look for when B held every id of A.)
         if scan.matchedA < a.items.count + a.tombstones.count {
             for (id, fields) in a.items where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
                 if !context.unseenByB(fields, nil) {
-                    changes.append((id, try context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id)))
+                    changes.append((id, context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id)))
                 }
             }
             for (id, tombstone) in a.tombstones where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
                 if !context.unseenByB(tombstone.item, tombstone.deleted) {
-                    changes.append((id, try context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id)))
+                    changes.append((id, context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id)))
                 }
             }
         }
@@ -165,7 +187,7 @@ public enum DocumentMerger {
     private static func visit(
         _ id: ItemID, b fieldsB: ItemFields, deletedB: Register<Deletion>?, a: TripDocument,
         context: inout RegisterMerge, into scan: inout Scan
-    ) throws(MergeError) {
+    ) {
         let liveA = a.items[id]
         let tombA = liveA == nil ? a.tombstones[id] : nil
         if liveA == nil && tombA == nil {
@@ -182,7 +204,7 @@ public enum DocumentMerger {
                 return  // identical tombstones
             }
         }
-        scan.changes.append((id, try context.mergeItem(
+        scan.changes.append((id, context.mergeItem(
             fields: (liveA ?? tombA?.item, fieldsB), deleted: (tombA?.deleted, deletedB),
             isLive: (liveA != nil, deletedB == nil), id: id)))
     }
@@ -198,6 +220,8 @@ extension Versioned {
 struct RegisterMerge {
     let clockA: VersionVector
     let clockB: VersionVector
+    /// Registers found holding two values under one dot, in visiting order.
+    var forks: [SameDotFork] = []
 
     /// The result of merging one item id.
     enum ItemOutcome {
@@ -206,9 +230,12 @@ struct RegisterMerge {
     }
 
     /// Merges two registers (either may be absent = empty): keep every value whose dot the
-    /// other side has not seen or still holds; the greatest rev wins.
+    /// other side has not seen or still holds; the greatest rev wins. A version is one write:
+    /// its dot and its value. Two values under one dot (a forked device: docs/DESIGN.md,
+    /// "Forks") are two versions; each side still holds the dot, so both are kept and the pair
+    /// is recorded in `forks`.
     @inline(__always)
-    mutating func merge<V: ExactValue>(_ a: Register<V>?, _ b: Register<V>?, pointer: @autoclosure () -> String) throws(MergeError) -> Register<V>? {
+    mutating func merge<V: ExactValue>(_ a: Register<V>?, _ b: Register<V>?, pointer: @autoclosure () -> String) -> Register<V>? {
         switch (a, b) {
         case (nil, nil):
             return nil
@@ -218,25 +245,26 @@ struct RegisterMerge {
             return survivors(of: b, otherClock: clockA)
         case (let a?, let b?):
             // Fast path: the same single value on both sides.
-            if a.conflicts.isEmpty && b.conflicts.isEmpty && a.rev == b.rev {
-                guard a.value.hasSameBytes(as: b.value) else { throw sameDot(a.rev, pointer()) }
+            if a.conflicts.isEmpty && b.conflicts.isEmpty && a.rev == b.rev && a.value.hasSameBytes(as: b.value) {
                 return a
             }
             var kept: [Versioned<V>] = []
             let versionsB = b.versions
             let versionsA = a.versions
             for version in versionsA {
-                if let other = versionsB.first(where: { $0.rev == version.rev }) {
-                    guard other.value.hasSameBytes(as: version.value) else { throw sameDot(version.rev, pointer()) }
+                if versionsB.contains(where: { $0.isSameWrite(as: version) }) {
+                    kept.append(version)
+                } else if versionsB.contains(where: { $0.rev == version.rev }) {
+                    forks.append(SameDotFork(rev: version.rev, pointer: pointer()))
                     kept.append(version)
                 } else if !clockB.sees(version.rev) {
                     kept.append(version)
                 }
             }
-            for version in versionsB where !versionsA.contains(where: { $0.rev == version.rev }) {
-                if !clockA.sees(version.rev) { kept.append(version) }
+            for version in versionsB where !versionsA.contains(where: { $0.isSameWrite(as: version) }) {
+                if !clockA.sees(version.rev) || versionsA.contains(where: { $0.rev == version.rev }) { kept.append(version) }
             }
-            return Register(versions: kept)
+            return Register(ordered: kept)
         }
     }
 
@@ -247,13 +275,6 @@ struct RegisterMerge {
             return otherClock.sees(register.rev) ? nil : register
         }
         return Register(versions: register.versions.filter { !otherClock.sees($0.rev) })
-    }
-
-    private func sameDot(_ rev: Rev, _ pointer: String) -> MergeError {
-        MergeError(
-            .sameDotDifferentValues,
-            message: "two different values under one rev \(rev): device \(rev.device) wrote twice with the same counter (a copied home or a replica restored from an old copy); refused, expected every write to have its own rev",
-            pointer: pointer)
     }
 
     /// Whether no dot of an item is seen by A's clock (so merging with A's absence keeps it whole).
@@ -276,17 +297,17 @@ struct RegisterMerge {
     mutating func mergeItem(
         fields: (ItemFields?, ItemFields?), deleted: (Register<Deletion>?, Register<Deletion>?),
         isLive: (Bool, Bool), id: ItemID
-    ) throws(MergeError) -> ItemOutcome {
+    ) -> ItemOutcome {
         let a = fields.0 ?? ItemFields()
         let b = fields.1 ?? ItemFields()
         var merged = ItemFields()
-        merged.title = try merge(a.title, b.title, pointer: "/items/\(id)/title")
-        merged.sortKey = try merge(a.sortKey, b.sortKey, pointer: "/items/\(id)/sortKey")
-        merged.start = try merge(a.start, b.start, pointer: "/items/\(id)/start")
-        merged.end = try merge(a.end, b.end, pointer: "/items/\(id)/end")
-        merged.place = try merge(a.place, b.place, pointer: "/items/\(id)/place")
-        merged.note = try merge(a.note, b.note, pointer: "/items/\(id)/note")
-        if let mergedDeleted = try merge(deleted.0, deleted.1, pointer: "/items/\(id)/deleted") {
+        merged.title = merge(a.title, b.title, pointer: "/items/\(id)/title")
+        merged.sortKey = merge(a.sortKey, b.sortKey, pointer: "/items/\(id)/sortKey")
+        merged.start = merge(a.start, b.start, pointer: "/items/\(id)/start")
+        merged.end = merge(a.end, b.end, pointer: "/items/\(id)/end")
+        merged.place = merge(a.place, b.place, pointer: "/items/\(id)/place")
+        merged.note = merge(a.note, b.note, pointer: "/items/\(id)/note")
+        if let mergedDeleted = merge(deleted.0, deleted.1, pointer: "/items/\(id)/deleted") {
             return .deleted(Tombstone(deleted: mergedDeleted, item: merged))
         }
         if !merged.isComplete {
@@ -326,5 +347,20 @@ struct RegisterMerge {
             versions.append(version)
         }
         target = Register(versions: versions)
+    }
+}
+
+/// A register where two merged states hold different values under one dot: the device of the
+/// dot wrote twice with the same counter (docs/DESIGN.md, "Forks"). Both values are kept.
+public struct SameDotFork: Hashable, Sendable {
+    /// The dot both values carry; its device is the forked one.
+    public var rev: Rev
+    /// The JSON Pointer of the register.
+    public var pointer: String
+
+    /// Creates a record.
+    public init(rev: Rev, pointer: String) {
+        self.rev = rev
+        self.pointer = pointer
     }
 }

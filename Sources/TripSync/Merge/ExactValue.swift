@@ -7,10 +7,49 @@
 protocol ExactValue {
     /// Whether `self` and `other` are the same value, byte for byte.
     func hasSameBytes(as other: Self) -> Bool
+    /// The value as the canonical writer writes it: the order of two values under one dot
+    /// (a forked device) is the order of these bytes (docs/DESIGN.md, "Forks").
+    func canonicalBytes() -> [UInt8]
+}
+
+extension ExactValue {
+    /// The value's canonical bytes, written by `write`.
+    func canonicalBytes(_ write: (inout CanonicalWriter, Self) -> Void) -> [UInt8] {
+        var writer = CanonicalWriter(capacity: 64)
+        write(&writer, self)
+        return writer.out.take().toArray()
+    }
+}
+
+extension Versioned where Value: ExactValue {
+    /// The order of versions in a register: by rev, and for two values under one rev (only a
+    /// forked device writes those) by their canonical bytes. The greatest is the winner.
+    static func precedes(_ x: Versioned, _ y: Versioned) -> Bool {
+        if x.rev != y.rev { return x.rev < y.rev }
+        return x.value.canonicalBytes().lexicographicallyPrecedes(y.value.canonicalBytes())
+    }
+
+    /// Whether both are the same write: the same dot and the same bytes.
+    func isSameWrite(as other: Versioned) -> Bool {
+        rev == other.rev && value.hasSameBytes(as: other.value)
+    }
+}
+
+extension Register where Value: ExactValue {
+    /// A register of the given survivors in the full version order (winner the greatest by
+    /// rev, then by value bytes); nil when there are none.
+    init?(ordered versions: [Versioned<Value>]) {
+        guard !versions.isEmpty else { return nil }
+        var sorted = versions
+        if sorted.count > 1 { sorted.sort { Versioned.precedes($1, $0) } }
+        self.init(value: sorted[0].value, rev: sorted[0].rev)
+        conflicts = Array(sorted.dropFirst())
+    }
 }
 
 extension String: ExactValue {
     func hasSameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+    func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeText) }
 }
 
 extension Optional: ExactValue where Wrapped: ExactValue {
@@ -20,6 +59,9 @@ extension Optional: ExactValue where Wrapped: ExactValue {
         case (let a?, let b?): return a.hasSameBytes(as: b)
         default: return false
         }
+    }
+    func canonicalBytes() -> [UInt8] {
+        map { $0.canonicalBytes() } ?? Array("null".utf8)
     }
 }
 
@@ -31,13 +73,15 @@ extension TripTime: ExactValue {
         default: return false
         }
     }
+    func canonicalBytes() -> [UInt8] { Optional(self).canonicalBytes(CanonicalWriter.writeTime) }
 }
 
 extension Deletion: ExactValue {
     func hasSameBytes(as other: Deletion) -> Bool { self == other }
+    func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeDeletion) }
 }
 
-extension Register: ExactValue where Value: ExactValue {
+extension Register where Value: ExactValue {
     func hasSameBytes(as other: Register<Value>) -> Bool {
         rev == other.rev && value.hasSameBytes(as: other.value) && conflicts.count == other.conflicts.count
             && zip(conflicts, other.conflicts).allSatisfy { $0.rev == $1.rev && $0.value.hasSameBytes(as: $1.value) }
@@ -47,8 +91,15 @@ extension Register: ExactValue where Value: ExactValue {
 extension ItemFields {
     /// Whether both hold exactly the same registers, byte for byte.
     func hasSameBytes(as other: ItemFields) -> Bool {
-        title.hasSameBytes(as: other.title) && sortKey.hasSameBytes(as: other.sortKey) && start.hasSameBytes(as: other.start)
-            && end.hasSameBytes(as: other.end) && place.hasSameBytes(as: other.place) && note.hasSameBytes(as: other.note)
+        func same<V: ExactValue>(_ a: Register<V>?, _ b: Register<V>?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): return true
+            case (let a?, let b?): return a.hasSameBytes(as: b)
+            default: return false
+            }
+        }
+        return same(title, other.title) && same(sortKey, other.sortKey) && same(start, other.start)
+            && same(end, other.end) && same(place, other.place) && same(note, other.note)
     }
 }
 

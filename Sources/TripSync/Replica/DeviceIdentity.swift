@@ -1,7 +1,38 @@
+/// Where a home lives: its real path, its folder's device and inode, and the machine's id. A
+/// home whose binding changed was copied (or moved, or restored), so it must not go on writing
+/// under the device id of the home it came from (docs/DESIGN.md, "Forks").
+public struct HomeBinding: Hashable, Sendable {
+    /// The home folder's real path (links resolved).
+    public var path: String
+    /// The file system device of the home folder.
+    public var device: UInt64
+    /// The inode of the home folder.
+    public var inode: UInt64
+    /// The machine's id (`/etc/machine-id`), when the system has one.
+    public var machine: String?
+
+    /// Creates a binding.
+    public init(path: String, device: UInt64, inode: UInt64, machine: String?) {
+        self.path = path
+        self.device = device
+        self.inode = inode
+        self.machine = machine
+    }
+
+    /// What differs from `other`, for a person to read ("path", "folder inode", "machine").
+    func differences(from other: HomeBinding) -> [String] {
+        var result: [String] = []
+        if path != other.path { result.append("path \(other.path) → \(path)") }
+        if device != other.device || inode != other.inode { result.append("folder inode \(other.inode) → \(inode)") }
+        if machine != other.machine { result.append("machine id") }
+        return result
+    }
+}
+
 /// This installation's identity: its device id, its name, and the high-water mark of its clock.
 ///
 /// The id belongs to one installation and is never taken from an imported file. The high-water
-/// mark never goes down, so a home restored from an old copy is caught (DESIGN.md, device forks).
+/// mark never goes down, so a home restored from an old copy is caught (docs/DESIGN.md, "Forks").
 public struct DeviceIdentity: Hashable, Sendable {
     /// The device id.
     public var deviceID: DeviceID
@@ -9,17 +40,30 @@ public struct DeviceIdentity: Hashable, Sendable {
     public var name: String
     /// The largest counter this device has issued.
     public var highWater: UInt64
+    /// Where the home that holds this identity lives; nil in a home written before bindings.
+    public var binding: HomeBinding?
 
     /// Creates an identity.
-    public init(deviceID: DeviceID, name: String, highWater: UInt64 = 0) {
+    public init(deviceID: DeviceID, name: String, highWater: UInt64 = 0, binding: HomeBinding? = nil) {
         self.deviceID = deviceID
         self.name = name
         self.highWater = highWater
+        self.binding = binding
     }
 
     /// The `device.json` form.
     var json: JSONValue {
-        ["deviceId": .string(deviceID.description), "name": .string(name), "highWater": .int(Int64(highWater)), "format": 1]
+        var object: [String: JSONValue] = [
+            "deviceId": .string(deviceID.description), "name": .string(name), "highWater": .int(Int64(highWater)), "format": 1,
+        ]
+        if let binding {
+            var bound: [String: JSONValue] = [
+                "path": .string(binding.path), "device": .int(Int64(bitPattern: binding.device)), "inode": .int(Int64(bitPattern: binding.inode)),
+            ]
+            if let machine = binding.machine { bound["machine"] = .string(machine) }
+            object["boundTo"] = .object(bound)
+        }
+        return .object(object)
     }
 
     /// Reads `device.json`.
@@ -33,6 +77,18 @@ public struct DeviceIdentity: Hashable, Sendable {
         guard let highWater = json["highWater"]?.intValue, highWater >= 0 else {
             throw TripFileError(.invalid, file: file, pointer: "/highWater", message: "expected a non-negative integer")
         }
-        self.init(deviceID: id, name: name, highWater: UInt64(highWater))
+        var binding: HomeBinding?
+        if let bound = json["boundTo"] {
+            guard let path = bound["path"]?.stringValue, let device = bound["device"]?.intValue, let inode = bound["inode"]?.intValue else {
+                throw TripFileError(
+                    .invalid, file: file, pointer: "/boundTo", message: "expected {\"path\", \"device\", \"inode\"} (where this home lives)")
+            }
+            let machine = bound["machine"]?.stringValue
+            if bound["machine"] != nil && machine == nil {
+                throw TripFileError(.invalid, file: file, pointer: "/boundTo/machine", message: "expected the machine id as a string")
+            }
+            binding = HomeBinding(path: path, device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), machine: machine)
+        }
+        self.init(deviceID: id, name: name, highWater: UInt64(highWater), binding: binding)
     }
 }

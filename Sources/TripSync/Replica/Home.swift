@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The local store of one installation (`--home`, `$TRIPSYNC_HOME`, default `~/.tripsync`):
 /// `device.json` (identity and clock high-water mark) and `trips/<tripId>.trip.json.gz`.
@@ -26,20 +31,70 @@ public struct Home: Sendable {
 
     /// The identity, made on first use (a new random device id) and persisted durably.
     public func identity(defaultName: String? = nil) throws -> DeviceIdentity {
-        if FileManager.default.fileExists(atPath: identityPath) {
-            let bytes = try FileIO.readFile(identityPath, maxBytes: 1 << 20)
-            let json: JSONValue
-            do {
-                json = try JSONValue.parse(bytes)
-            } catch let error as TripFileError {
-                throw TripFileError(.notJSON, file: identityPath, issues: error.issues)
-            }
-            return try DeviceIdentity(json: json, file: identityPath)
+        try openIdentity(defaultName: defaultName).identity
+    }
+
+    /// The identity, made on first use, with a notice when it had to change: a home whose
+    /// binding (real path, folder inode, machine id) differs from the one recorded was copied,
+    /// moved or restored, so before anything is written it takes a new device id (the old one
+    /// stays with the home it came from). A home recorded before bindings existed is bound now.
+    public func openIdentity(defaultName: String? = nil) throws -> (identity: DeviceIdentity, notice: String?) {
+        let current = try binding()
+        var info = stat()
+        guard lstat(identityPath, &info) == 0 else {
+            guard errno == ENOENT else { throw FileIO.systemError(identityPath, "cannot look at this installation's identity") }
+            let host = ProcessInfo.processInfo.hostName
+            let identity = DeviceIdentity(
+                deviceID: .random(), name: defaultName ?? (host.isEmpty ? "this laptop" : host), binding: try binding(creating: true))
+            try save(identity)
+            return (identity, nil)
         }
-        let host = ProcessInfo.processInfo.hostName
-        let identity = DeviceIdentity(deviceID: .random(), name: defaultName ?? (host.isEmpty ? "this laptop" : host))
+        let bytes = try FileIO.readFile(identityPath, maxBytes: 1 << 20)
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch let error as TripFileError {
+            throw TripFileError(.notJSON, file: identityPath, issues: error.issues)
+        }
+        var identity = try DeviceIdentity(json: json, file: identityPath)
+        guard let current else { return (identity, nil) }
+        guard let recorded = identity.binding else {
+            identity.binding = current
+            try save(identity)
+            return (identity, nil)
+        }
+        guard recorded != current else { return (identity, nil) }
+        let old = identity.deviceID
+        identity = DeviceIdentity(deviceID: .random(), name: identity.name, highWater: identity.highWater, binding: current)
         try save(identity)
-        return identity
+        let notice =
+            "this home was copied, moved or restored (\(current.differences(from: recorded).joined(separator: ", "))), so it now writes as a new device \(identity.deviceID); device \(old) stays with the home it came from and is never written as here again"
+        return (identity, notice)
+    }
+
+    /// Where this home lives now; nil when the home folder does not exist yet (unless
+    /// `creating`, which makes it).
+    func binding(creating: Bool = false) throws -> HomeBinding? {
+        if creating { try FileIO.makeFolder(path) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileIO.systemError(path, "cannot look at the home folder")
+        }
+        guard let real = realpath(path, nil) else { throw FileIO.systemError(path, "cannot resolve the home folder's path") }
+        defer { free(real) }
+        return HomeBinding(path: String(cString: real), device: UInt64(info.st_dev), inode: UInt64(info.st_ino), machine: Home.machineID())
+    }
+
+    /// `/etc/machine-id` (systemd, D-Bus); nil on a system without one.
+    static func machineID() -> String? {
+        for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+            // A missing or unreadable file only means this system keeps no machine id there.
+            guard let bytes = try? FileIO.readFile(path, maxBytes: 256) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return text }
+        }
+        return nil
     }
 
     /// Writes the identity durably, creating the home when needed.

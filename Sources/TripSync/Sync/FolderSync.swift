@@ -5,38 +5,13 @@ import Foundation
     import Darwin
 #endif
 
-/// What one sync did.
-public struct SyncReport: Sendable {
-    /// A file that was not merged, and why.
-    public struct Skipped: Hashable, Sendable {
-        /// The file.
-        public var file: String
-        /// Why (temporary, invalid, newer schema, another trip, clock from the future, …).
-        public var reason: String
-    }
-
-    /// Files published (ours, one per trip).
-    public var published: [String] = []
-    /// Files merged into the local replicas.
-    public var merged: [String] = []
-    /// Files already merged earlier and unchanged since: not parsed again.
-    public var unchanged: [String] = []
-    /// Files skipped, with the reason.
-    public var skipped: [Skipped] = []
-    /// Trips that this home joined from the folder.
-    public var joined: [TripID] = []
-    /// Our own conflicted copies removed after their content was merged and ours published.
-    public var removed: [String] = []
-    /// Set when a fork was found and this installation took a new device id.
-    public var rekeyed: (old: DeviceID, new: DeviceID, reason: String)?
-
-    /// An empty report.
-    public init() {}
-}
-
-/// Sync with a shared folder (DESIGN.md section 3): `FOLDER/<tripId>/<deviceId>.trip.json.gz`,
+/// Sync with a shared folder (docs/DESIGN.md, "The shared folder"): `FOLDER/<tripId>/<deviceId>.trip.json.gz`,
 /// one file per device, written only by that device, atomically. Every readable trip file in a
 /// trip folder is merged (conflicted copies too: merge is idempotent), then ours is published.
+///
+/// The folder is hostile: no link in it is followed, every file is opened relative to its
+/// folder's descriptor and checked by that descriptor, names are bytes, and each trip syncs
+/// on its own, so an entry that blocks one trip is reported for that trip and the others go on.
 public struct FolderSync {
     /// This installation's home.
     public var home: Home
@@ -55,194 +30,229 @@ public struct FolderSync {
         self.folder = folder
     }
 
-    /// Runs one sync with the home locked. Never stops at one bad file: those are skipped with a reason.
+    /// Runs one sync with the home locked. Throws only when nothing could be synced at all (the
+    /// home is locked or unreadable, the folder is not a folder); a trip that cannot be synced
+    /// is reported in its `SyncReport.Trip.failure` and the others go on.
     public func run(now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> SyncReport {
         let lock = try HomeLock(home: home)
         defer { withExtendedLifetime(lock) {} }
         var report = SyncReport()
-        var state = SyncState.load(home)
-        var identity = try home.identity()
-        guard let (_, _, _, isFolder) = SyncState.stamp(folder), isFolder else {
-            throw FileSystemError(path: folder, message: "is not a folder, expected the shared folder (Dropbox, Syncthing, a NAS, a USB stick)")
-        }
-        // Trips of the home, by file name; parsed only when something may have changed.
-        var tripIDs = Set(
-            ((try? FileManager.default.contentsOfDirectory(atPath: home.tripsPath)) ?? []).compactMap { name -> TripID? in
-                guard name.hasSuffix(".trip.json.gz") else { return nil }
-                return Identifier(String(name.dropLast(".trip.json.gz".count)))
-            })
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for name in entries.sorted() {
-            guard let id = Identifier(name) else { continue }
-            guard let (_, _, _, isDir) = SyncState.stamp(folder + "/" + name), isDir else {
-                report.skipped.append(.init(file: folder + "/" + name, reason: "named like a trip folder but not a folder"))
-                continue
+        var (state, stateWarning) = SyncState.load(home)
+        if let stateWarning { report.warnings.append(stateWarning) }
+        var (identity, notice) = try home.openIdentity()
+        if let notice { report.warnings.append(notice) }
+        let root = try FolderHandle.open(path: folder)
+        // Trips of the home, and trip folders of the shared folder (by name; parsed only when
+        // something may have changed).
+        let held = Set(try home.tripFileIDs())
+        var tripIDs = held
+        var blocked: [TripID: String] = [:]
+        for name in try root.entries() {
+            guard let text = name.text, let id = Identifier(text), id.description == text else { continue }
+            switch root.kind(of: name)?.kind {
+            case .folder?: break
+            case .link?: blocked[id] = "a symbolic link, not followed: a trip folder must be a folder inside the shared folder"
+            case nil: continue
+            default: blocked[id] = "named like a trip folder but not a folder; move it away so the trip can sync"
             }
             tripIDs.insert(id)
         }
         for (index, tripID) in tripIDs.sorted().enumerated() {
             progress?(index, tripIDs.count)
-            if unchanged(tripID, identity: identity, state: state, report: &report) { continue }
-            let localPath = LocalReplica.path(in: home, tripID: tripID)
-            var local: TripDocument?
-            if FileManager.default.fileExists(atPath: localPath) {
-                do {
-                    local = try reader.read(path: localPath).document
-                } catch {
-                    report.skipped.append(.init(file: localPath, reason: "this home's own replica is unreadable: \(error.errors.first.map { "\($0)" } ?? "\(error)"); not synced"))
-                    continue
-                }
+            var trip = SyncReport.Trip(tripID: tripID)
+            if let reason = blocked[tripID], !held.contains(tripID) {
+                // Not a trip of this home: nothing to publish there, only an entry to report.
+                trip.skipped.append(.init(file: root.display(EntryName(tripID.description)), reason: reason))
+                report.trips.append(trip)
+                continue
             }
-            try syncTrip(tripID, local: local, identity: &identity, state: &state, report: &report, now: now)
+            do {
+                if let reason = blocked[tripID] { throw FileSystemError(path: root.display(EntryName(tripID.description)), message: reason) }
+                try syncTrip(&trip, root: root, identity: &identity, state: &state, report: &report, now: now)
+            } catch let error as TripFileError {
+                trip.failure = error.errors.first.map { "\($0)" } ?? "\(error)"
+            } catch let error as FileSystemError {
+                trip.failure = error.description
+            } catch {
+                trip.failure = "\(error)"
+            }
+            report.trips.append(trip)
         }
-        try state.save(home)
+        do {
+            try state.save(home)
+        } catch {
+            // Losing the state only costs a re-read of unchanged files next time.
+            report.warnings.append("\(SyncState.path(home)): cannot save the sync state (\(error)); unchanged files will be read again next time")
+        }
         return report
+    }
+
+    /// What a name in a trip folder is.
+    enum FileKind: Equatable {
+        case own, ownCopy, other, ownTemporary, temporary, notTrip
+    }
+
+    /// Classifies a name by exact known patterns: ours, a copy of ours (a cloud conflicted copy
+    /// or one we moved aside), another device's, a temporary or partial file, or not a trip file.
+    static func classify(_ name: EntryName, me: DeviceID) -> FileKind {
+        let own = "\(me).trip.json.gz"
+        if name.hasPrefix(".") {
+            // Hidden: our own temp files (".<name>.tmp-<pid>-<n>-<random>"), Syncthing's
+            // ".syncthing.<name>.tmp", rsync's ".<name>.XXXXXX", Nextcloud's ".<name>.~<hex>".
+            return name.hasPrefix("." + own + ".tmp-") ? .ownTemporary : .temporary
+        }
+        if name.hasPrefix("~syncthing~") || name.hasPrefix("~$") { return .temporary }
+        for suffix in [".tmp", ".part", ".partial", ".crdownload", ".download", ".!sync", "~"] where name.hasSuffix(suffix) {
+            return .temporary
+        }
+        guard name.contains(".trip.json") else { return .notTrip }
+        if name.bytes.elementsEqual(own.utf8) { return .own }
+        if name.hasPrefix(me.description) { return .ownCopy }
+        return .other
     }
 
     /// True (with every file reported unchanged) when neither the home's replica nor any file of
     /// the trip folder changed since the last sync: nothing is parsed.
-    private func unchanged(_ tripID: TripID, identity: DeviceIdentity, state: SyncState, report: inout SyncReport) -> Bool {
-        let localPath = LocalReplica.path(in: home, tripID: tripID)
+    private func unchanged(_ trip: inout SyncReport.Trip, folder: FolderHandle, me: DeviceID, state: SyncState) throws -> Bool {
+        let localPath = LocalReplica.path(in: home, tripID: trip.tripID)
         guard let local = state.files[localPath], let (stamp, _, _, _) = SyncState.stamp(localPath), stamp == local.stamp else { return false }
-        let tripFolder = folder + "/\(tripID)"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: tripFolder) else { return false }
         var files: [String] = []
         var sawOwn = false
-        for name in names {
-            let path = tripFolder + "/" + name
-            switch FolderSync.classify(name, me: identity.deviceID) {
-            case .temporary, .notTrip, .ownCopy: return false
+        for name in try folder.entries() {
+            let path = folder.display(name)
+            switch FolderSync.classify(name, me: me) {
+            case .temporary, .ownTemporary, .notTrip, .ownCopy: return false
             case .own: sawOwn = true
             case .other: break
             }
-            guard let seen = state.files[path], let (stamp, _, _, _) = SyncState.stamp(path), stamp == seen.stamp,
+            guard let seen = state.files[path], let (kind, stamp) = folder.kind(of: name), kind == .file, stamp == seen.stamp,
                 local.clock.covers(seen.clock)
             else { return false }
             files.append(path)
         }
         guard sawOwn else { return false }
-        report.unchanged += files.sorted()
+        trip.unchanged = files
         return true
     }
 
-    private enum FileKind {
-        case own, ownCopy, other, temporary, notTrip
-    }
-
-    private static func classify(_ name: String, me: DeviceID) -> FileKind {
-        let temporary = name.hasPrefix(".") || name.hasPrefix("~") || name.contains(".tmp") || name.hasSuffix(".part")
-            || name.hasSuffix(".partial") || name.hasSuffix(".crdownload") || name.hasSuffix(".download") || name.hasSuffix("~")
-        if temporary { return .temporary }
-        guard name.contains(".trip.json") else { return .notTrip }
-        if name == "\(me).trip.json.gz" { return .own }
-        if name.hasPrefix(me.description) { return .ownCopy }
-        return .other
-    }
-
     private func syncTrip(
-        _ tripID: TripID, local: TripDocument?, identity: inout DeviceIdentity, state: inout SyncState, report: inout SyncReport, now: UInt64
+        _ trip: inout SyncReport.Trip, root: FolderHandle, identity: inout DeviceIdentity, state: inout SyncState,
+        report: inout SyncReport, now: UInt64
     ) throws {
-        let tripFolder = folder + "/\(tripID)"
-        try FileIO.makeFolder(tripFolder)
+        let tripID = trip.tripID
+        let tripName = EntryName(tripID.description)
+        // The home's replica: unreadable means this trip is not synced (never taken as new).
+        let localPath = LocalReplica.path(in: home, tripID: tripID)
+        var local: TripDocument?
+        if FileManager.default.fileExists(atPath: localPath) {
+            do {
+                local = try reader.read(path: localPath).document
+            } catch {
+                throw FileSystemError(
+                    path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")
+            }
+        }
+        trip.name = local?.trip.name.value
+        try root.makeFolder(tripName)
+        let folder = try root.openFolder(tripName)
+        if try unchanged(&trip, folder: folder, me: identity.deviceID, state: state) {
+            trip.published = folder.display(EntryName("\(identity.deviceID).trip.json.gz"))
+            return
+        }
+        let conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
         var document = local
         var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
-        var ownCopies: [String] = []
-        var ownStaleTemps: [String] = []
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: tripFolder)) ?? []).sorted()
-        for name in names {
-            let path = tripFolder + "/" + name
+        var ownCopies: [(name: EntryName, digest: [UInt8])] = []
+        var ownStaleTemps: [EntryName] = []
+        for name in try folder.entries() {
+            let path = folder.display(name)
             let me = identity.deviceID
             let kind = FolderSync.classify(name, me: me)
             switch kind {
+            case .ownTemporary:
+                ownStaleTemps.append(name)
+                continue
             case .temporary:
-                if name.hasPrefix(".\(me).trip.json.gz.tmp-") { ownStaleTemps.append(path) } else {
-                    report.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
-                }
+                trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
                 continue
             case .notTrip:
-                report.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
+                trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
                 continue
             default: break
             }
-            guard let (stamp, isRegular, isLink, _) = SyncState.stamp(path) else {
-                report.skipped.append(.init(file: path, reason: "vanished while syncing"))
+            guard let (entryKind, listedStamp) = folder.kind(of: name) else {
+                trip.skipped.append(.init(file: path, reason: "vanished while syncing"))
                 continue
             }
-            guard isRegular else {
-                report.skipped.append(.init(file: path, reason: isLink ? "a symbolic link, not a file" : "not a regular file"))
+            guard entryKind == .file else {
+                let what = entryKind == .link ? "a symbolic link, not a file (never followed)" : entryKind == .folder ? "not a regular file (a folder)" : "not a regular file"
+                trip.skipped.append(.init(file: path, reason: what))
                 continue
             }
             // Unchanged since we merged it: skip without parsing.
-            if let seen = state.files[path], seen.stamp == stamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
-                report.unchanged.append(path)
+            if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
+                trip.unchanged.append(path)
                 continue
             }
             let input: TripDocument
-            var bytes: [UInt8] = []
+            let bytes: [UInt8]
+            let stamp: SyncState.FileStamp
             do {
-                bytes = try FileIO.readFile(path, maxBytes: reader.maxFileBytes)
+                (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
                 input = try reader.read(bytes: bytes, file: path).document
             } catch let error as TripFileError {
-                report.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
+                trip.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
                 continue
             } catch let error as FileSystemError {
-                report.skipped.append(.init(file: path, reason: error.message))
+                trip.skipped.append(.init(file: path, reason: error.message))
                 continue
             }
             guard input.tripID == tripID else {
-                report.skipped.append(.init(file: path, reason: "belongs to trip \(input.tripID), not to this trip folder"))
+                trip.skipped.append(.init(file: path, reason: "belongs to trip \(input.tripID), not to this trip folder"))
                 continue
             }
             if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
-                report.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+                trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
                 continue
             }
-            // Fork signs: our own file rewritten by someone else; an input claiming more of us than we issued.
+            // Evidence of a fork of ours: the input claims more of our device than we ever
+            // issued (a copy ran ahead, or this home was restored from an old copy), or it holds
+            // another value under one of our dots. A file of ours merely not the one we last
+            // recorded (a crash before the state was saved) is no evidence.
             var forkReason: String?
-            if kind == .own, let expected = state.published[path], expected != SHA256.hex(SHA256.digest(bytes)) {
-                forkReason = "our own file \(name) in the shared folder is not the one we last published"
-            }
             let claimed = max(input.clock[me], input.acks.values.map { $0[me] }.max() ?? 0)
-            if forkReason == nil && claimed > max(identity.highWater, document?.clock[me] ?? 0) {
-                forkReason = "\(name) holds writes of device \(me) up to \(claimed), more than this installation ever issued (\(identity.highWater))"
+            if claimed > max(identity.highWater, document?.clock[me] ?? 0) {
+                forkReason = "\(path) holds writes of device \(me) up to \(claimed), more than this installation ever issued (\(max(identity.highWater, document?.clock[me] ?? 0)))"
             }
-            guard var current = document else {
+            if var current = document {
+                let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
+                let ours = forks.filter { $0.rev.device == me }
+                if forkReason == nil, let first = ours.first {
+                    forkReason = "\(path) holds another value under this device's rev \(first.rev) at \(first.pointer)"
+                }
+                if let forkReason {
+                    var rekeyed: TripDocument? = current
+                    try rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: forkReason, report: &report, now: now)
+                    current = rekeyed ?? merged
+                } else {
+                    current = merged
+                }
+                record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
+                document = current
+            } else {
                 // Joining a trip found in the folder.
                 var joined = input
                 joined.deviceID = me
-                if joined.clock[me] > identity.highWater {
-                    forkReason = forkReason ?? "the trip already holds writes under this installation's id"
-                }
                 document = joined
-                if !report.joined.contains(tripID) { report.joined.append(tripID) }
-                report.merged.append(path)
-                state.files[path] = .init(stamp: stamp, clock: input.clock)
-                if kind == .ownCopy { ownCopies.append(path) }
+                trip.joined = true
                 if let forkReason { try rekey(&document, input: input, identity: &identity, clock: &clock, reason: forkReason, report: &report, now: now) }
-                continue
             }
-            do {
-                if forkReason != nil { throw MergeError(.sameDotDifferentValues, message: forkReason ?? "") }
-                current = try DocumentMerger.merge(current, input, writer: me)
-                document = current
-            } catch let error as MergeError where error.kind == .sameDotDifferentValues {
-                let involvesUs = forkReason != nil || (error.message.contains(me.description))
-                guard involvesUs else {
-                    report.skipped.append(.init(file: path, reason: "\(error)"))
-                    continue
-                }
-                var rekeyed: TripDocument? = current
-                try rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: forkReason ?? error.message, report: &report, now: now)
-                document = rekeyed
-            } catch let error as MergeError {
-                report.skipped.append(.init(file: path, reason: "\(error)"))
-                continue
-            }
-            report.merged.append(path)
+            trip.merged.append(path)
             state.files[path] = .init(stamp: stamp, clock: input.clock)
-            if kind == .ownCopy { ownCopies.append(path) }
+            if kind == .ownCopy { ownCopies.append((name, SHA256.digest(bytes))) }
         }
         guard var document else { return }
+        trip.name = document.trip.name.value
         // Publish: our acks entry, compaction, the local replica first, then our file in the folder.
         var replica = LocalReplica(home: home, identity: identity, document: document)
         replica.clock = clock
@@ -256,20 +266,65 @@ public struct FolderSync {
         }
         identity = replica.identity
         document = replica.document
+        trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
         if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
-        let published = tripFolder + "/\(identity.deviceID).trip.json.gz"
+        let ownName = EntryName("\(identity.deviceID).trip.json.gz")
         let bytes = try document.gzipData()
-        if FileManager.default.contents(atPath: published).map(Array.init) != bytes {
-            try FileIO.writeAtomically(bytes, to: published)
+        let current: [UInt8]?
+        do {
+            current = try folder.kind(of: ownName)?.kind == .file ? folder.readFile(ownName, maxBytes: reader.maxFileBytes).bytes : nil
+        } catch {
+            current = nil  // unreadable: it is replaced below
         }
-        state.published[published] = SHA256.hex(SHA256.digest(bytes))
-        if let (stamp, _, _, _) = SyncState.stamp(published) { state.files[published] = .init(stamp: stamp, clock: document.clock) }
-        report.published.append(published)
-        // Only now that their content is in our published file: our own conflicted copies and stale temps go.
-        for path in ownCopies + ownStaleTemps where unlink(path) == 0 {
-            state.files[path] = nil
-            if ownCopies.contains(path) { report.removed.append(path) }
+        if current != bytes {
+            try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
+            trip.wrote = true
         }
+        let published = folder.display(ownName)
+        if let (_, stamp) = folder.kind(of: ownName) { state.files[published] = .init(stamp: stamp, clock: document.clock) }
+        trip.published = published
+        // Only now that their content is in our published file: our own conflicted copies go,
+        // but only the exact bytes that were merged (a newer version that landed meanwhile stays).
+        for copy in ownCopies {
+            if removeIfUnchanged(copy.name, digest: copy.digest, in: folder) {
+                state.files[folder.display(copy.name)] = nil
+                trip.removed.append(folder.display(copy.name))
+            }
+        }
+        for temp in ownStaleTemps { folder.remove(temp) }
+    }
+
+    /// Removes our own conflicted copy `name` only if it still holds the bytes that were merged:
+    /// it is first moved aside to a name of its own (so nothing can land at the name being
+    /// removed), checked there, and put back when it changed (or left aside as another copy of
+    /// ours, merged by the next sync, when its name was taken meanwhile).
+    private func removeIfUnchanged(_ name: EntryName, digest: [UInt8], in folder: FolderHandle) -> Bool {
+        let aside = EntryName("\(name.bytes.prefix(36).map { String(UnicodeScalar($0)) }.joined()).aside-\(UInt32.random(in: 0...UInt32.max)).trip.json.gz")
+        guard folder.rename(name, to: aside) else { return false }
+        let same: Bool
+        do {
+            same = SHA256.digest(try folder.readFile(aside, maxBytes: reader.maxFileBytes).bytes) == digest
+        } catch {
+            same = false
+        }
+        if same { return folder.remove(aside) }
+        _ = folder.renameWithoutReplacing(aside, to: name)
+        return false
+    }
+
+    private func record(_ forks: [SameDotFork], file: String, into trip: inout SyncReport.Trip) {
+        var byDevice: [DeviceID: [String]] = [:]
+        for fork in forks { byDevice[fork.rev.device, default: []].append(fork.pointer) }
+        for (device, pointers) in byDevice.sorted(by: { $0.key < $1.key }) {
+            trip.forks.append(SyncReport.Fork(device: device, file: file, pointers: pointers))
+        }
+    }
+
+    /// Every conflict a person is shown (`ConflictList`), as one key each, so a sync can say
+    /// how many it brought.
+    static func conflictKeys(_ document: TripDocument) -> Set<String> {
+        let list = ConflictList(document)
+        return Set(list.fields.map { "\($0.item)/\($0.field.rawValue)" } + list.deletedWhileEdited.map { "\($0.item)/deleted" })
     }
 
     private func rekey(
@@ -280,10 +335,28 @@ public struct FolderSync {
         let old = identity.deviceID
         let new = Identifier.random()
         // Persist the new id before anything is written under it; the old id is never written again.
-        identity = DeviceIdentity(deviceID: new, name: identity.name, highWater: max(identity.highWater, clock.highWater))
+        identity = DeviceIdentity(deviceID: new, name: identity.name, highWater: max(identity.highWater, clock.highWater), binding: identity.binding)
         try home.save(identity)
         document = try Rekey.merge(current, with: input, old: old, new: new, clock: &clock, now: now)
-        report.rekeyed = (old, new, reason)
+        report.rekeyed = SyncReport.Rekey(old: old, new: new, reason: reason)
     }
 }
 
+extension Home {
+    /// The ids of the trip replicas in this home, by file name (nothing is parsed). A home
+    /// without a trips folder has none; any other failure to list it is an error.
+    func tripFileIDs() throws -> [TripID] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: tripsPath)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return []
+        } catch {
+            throw FileSystemError(path: tripsPath, message: "cannot list this home's trips: \(error)")
+        }
+        return names.compactMap { name -> TripID? in
+            guard name.hasSuffix(".trip.json.gz") else { return nil }
+            return Identifier(String(name.dropLast(".trip.json.gz".count)))
+        }
+    }
+}

@@ -4,9 +4,9 @@
     import Darwin
 #endif
 
-/// What a home remembers between syncs: the files already merged (so unchanged ones are not
-/// parsed again) and, per trip, the bytes it last published (so a file of ours changed by
-/// someone else is noticed). Stored in `HOME/sync-state.json`; losing it only costs a re-read.
+/// What a home remembers between syncs: the files already merged, so unchanged ones are not
+/// parsed again. Stored in `HOME/sync-state.json`; losing it only costs a re-read, so a broken
+/// one is set aside with a warning.
 struct SyncState {
     struct FileStamp: Equatable {
         var size: Int64
@@ -20,13 +20,21 @@ struct SyncState {
     }
 
     var files: [String: Seen] = [:]
-    var published: [String: String] = [:]  // published path → SHA-256 of the bytes
 
     static func path(_ home: Home) -> String { home.path + "/sync-state.json" }
 
-    static func load(_ home: Home) -> SyncState {
+    /// The state, or an empty one with a warning when the file is there but cannot be used.
+    static func load(_ home: Home) -> (SyncState, warning: String?) {
         var state = SyncState()
-        guard let bytes = try? FileIO.readFile(path(home), maxBytes: 64 << 20), let json = try? JSONValue.parse(bytes) else { return state }
+        let file = path(home)
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return (state, nil) }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(try FileIO.readFile(file, maxBytes: 64 << 20))
+        } catch {
+            return (state, "\(file): the sync state is unreadable (\(error)); every file is read again")
+        }
         if case .object(let files)? = json["files"] {
             for (file, entry) in files {
                 guard let size = entry["size"]?.intValue, let modified = entry["modified"]?.intValue, let inode = entry["inode"]?.intValue,
@@ -36,13 +44,10 @@ struct SyncState {
                 for (device, counter) in clock {
                     if let id = Identifier(device), let value = counter.intValue, value > 0 { vector[id] = UInt64(value) }
                 }
-                state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(inode)), clock: vector)
+                state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), clock: vector)
             }
         }
-        if case .object(let published)? = json["published"] {
-            for (file, hash) in published { if let hash = hash.stringValue { state.published[file] = hash } }
-        }
-        return state
+        return (state, nil)
     }
 
     func save(_ home: Home) throws {
@@ -55,7 +60,7 @@ struct SyncState {
                 "clock": .object(clock),
             ]
         }
-        let json: JSONValue = ["files": .object(files), "published": .object(published.mapValues { .string($0) })]
+        let json: JSONValue = ["files": .object(files)]
         try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: SyncState.path(home), mode: 0o600)
     }
 

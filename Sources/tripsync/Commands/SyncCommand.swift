@@ -38,7 +38,9 @@ enum SyncCommand: Command {
     }
 
     /// Runs one sync and prints its report. With `watching`, a human line starts with the local
-    /// time and is printed only for a round that did something.
+    /// time and is printed only for a round that did something. Throws `CLIError.refused`
+    /// (exit 1) when the sync could not run, or when some trip could not be synced (after the
+    /// report of every trip is printed).
     @discardableResult
     static func once(_ sync: FolderSync, json: Bool, watching: Bool = false) throws -> SyncReport {
         let report: SyncReport
@@ -49,29 +51,80 @@ enum SyncCommand: Command {
             Console.clearProgress()
             throw CLIError.refused("\(sync.folder): \(error)")
         }
-        for skipped in report.skipped { Console.warning("\(skipped.file): skipped: \(skipped.reason)") }
+        let stamp = watching ? timestamp() + " " : ""
+        for warning in report.warnings { Console.warning(stamp + warning) }
+        for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(skipped.reason)") }
         if let rekeyed = report.rekeyed {
-            Console.warning("\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again); nothing was lost")
+            Console.warning(
+                "\(stamp)\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again); nothing was lost")
+        }
+        for trip in report.trips {
+            let name = trip.name.map { "\"\($0)\"" } ?? trip.tripID.description
+            for fork in trip.forks {
+                Console.warning(
+                    "\(stamp)\(fork.file): device \(fork.device) wrote two different values under one rev (a copied or restored home) in \(name), at \(fork.pointers.prefix(3).joined(separator: ", "))\(fork.pointers.count > 3 ? " and \(fork.pointers.count - 3) more" : ""); both values are kept as conflicts")
+            }
+            if let failure = trip.failure { Console.error("\(stamp)trip \(name) not synced: \(failure)") }
         }
         if json {
-            let published: JSONValue = report.published.count == 1 ? .string(report.published[0]) : .array(report.published.map { .string($0) })
-            Console.out(
-                JSONValue.object([
-                    "published": published,
-                    "merged": .array(report.merged.map { .string($0) }),
-                    "unchanged": .array(report.unchanged.map { .string($0) }),
-                    "skipped": .array(report.skipped.map { ["file": .string($0.file), "reason": .string($0.reason)] }),
-                    "joined": .array(report.joined.map { .string($0.description) }),
-                    "removed": .array(report.removed.map { .string($0) }),
-                    "rekeyed": report.rekeyed.map { ["old": .string($0.old.description), "new": .string($0.new.description)] } ?? .null,
-                ]).text)
-            return report
-        }
-        Console.out(
-            "synced with \(sync.folder): published \(plural(report.published.count, "file")), merged \(plural(report.merged.count, "file")), "
+            Console.out(jsonReport(report).text)
+        } else if !watching || report.didSomething {
+            var line = "\(stamp)synced with \(sync.folder): published \(plural(report.published.count, "file")), merged \(plural(report.merged.count, "file")), "
                 + "\(report.unchanged.count) unchanged, \(report.skipped.count) skipped"
                 + (report.joined.isEmpty ? "" : ", joined \(plural(report.joined.count, "trip"))")
-                + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))"))
+                + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))")
+            if !report.failed.isEmpty { line += "; \(plural(report.failed.count, "trip")) not synced" }
+            Console.out(line)
+            for trip in report.trips where trip.newConflicts > 0 {
+                Console.out("\(stamp)\(plural(trip.newConflicts, "new conflict")) in \(trip.name ?? trip.tripID.description): tripsync conflicts --trip \(trip.tripID.description.prefix(8))")
+            }
+        }
+        if !report.failed.isEmpty {
+            throw CLIError.refused(
+                "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were")
+        }
         return report
+    }
+
+    /// The `--json` form: one value, every list always a list, and each trip's outcome.
+    static func jsonReport(_ report: SyncReport) -> JSONValue {
+        func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
+        func skipped(_ values: [SyncReport.Skipped]) -> JSONValue { .array(values.map { ["file": .string($0.file), "reason": .string($0.reason)] }) }
+        let trips: [JSONValue] = report.trips.map { trip in
+            .object([
+                "tripId": .string(trip.tripID.description),
+                "name": trip.name.map { .string($0) } ?? .null,
+                "synced": .bool(trip.failure == nil),
+                "error": trip.failure.map { .string($0) } ?? .null,
+                "published": trip.published.map { .string($0) } ?? .null,
+                "wrote": .bool(trip.wrote),
+                "merged": strings(trip.merged),
+                "skipped": skipped(trip.skipped),
+                "newConflicts": .int(Int64(trip.newConflicts)),
+                "forks": .array(trip.forks.map { ["device": .string($0.device.description), "file": .string($0.file), "pointers": strings($0.pointers)] }),
+            ])
+        }
+        return .object([
+            "published": strings(report.published),
+            "merged": strings(report.merged),
+            "unchanged": strings(report.unchanged),
+            "skipped": skipped(report.skipped),
+            "joined": strings(report.joined.map(\.description)),
+            "removed": strings(report.removed),
+            "conflicts": .int(Int64(report.trips.map(\.newConflicts).reduce(0, +))),
+            "failed": strings(report.failed.map(\.tripID.description)),
+            "trips": .array(trips),
+            "warnings": strings(report.warnings),
+            "rekeyed": report.rekeyed.map { ["old": .string($0.old.description), "new": .string($0.new.description), "reason": .string($0.reason)] } ?? .null,
+        ])
+    }
+
+    /// The local time of day, `HH:MM:SS`.
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }
