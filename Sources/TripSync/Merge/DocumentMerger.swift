@@ -330,23 +330,23 @@ struct RegisterMerge {
         let absentOnOneSide = fields.0 == nil || fields.1 == nil
         if !merged.isComplete || (!isLive.0 && !isLive.1 && absentOnOneSide) {
             var versions = deleted.0?.versions ?? []
-            for version in deleted.1?.versions ?? [] where !versions.contains(where: { $0.rev == version.rev }) {
+            for version in deleted.1?.versions ?? [] where !versions.contains(where: { $0.isSameWrite(as: version) }) {
                 versions.append(version)
             }
-            if let register = Register(versions: versions) {
+            if let register = Register(ordered: versions) {
                 return .deleted(Tombstone(deleted: register, item: merged))
             }
         }
         return .live(merged)
     }
 
-    private func fill<V>(_ target: inout Register<V>?, _ a: Register<V>?, _ b: Register<V>?) {
+    private func fill<V: ExactValue>(_ target: inout Register<V>?, _ a: Register<V>?, _ b: Register<V>?) {
         guard target == nil else { return }
         var versions: [Versioned<V>] = a?.versions ?? []
-        for version in b?.versions ?? [] where !versions.contains(where: { $0.rev == version.rev }) {
+        for version in b?.versions ?? [] where !versions.contains(where: { $0.isSameWrite(as: version) }) {
             versions.append(version)
         }
-        target = Register(versions: versions)
+        target = Register(ordered: versions)
     }
 }
 
