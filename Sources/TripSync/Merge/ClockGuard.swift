@@ -1,4 +1,4 @@
-/// Refuses inputs whose counters run too far ahead of our wall clock (DESIGN.md section 2,
+/// Refuses inputs whose counters run too far ahead of our wall clock (the shared design page, section 2,
 /// clocks from the future): one bad clock must not poison every later write of the trip.
 public enum ClockGuard {
     /// The largest lead of an input's counters over `nowMilliseconds`, with the device; nil when

@@ -1,4 +1,4 @@
-/// When a tombstone's body may be dropped (DESIGN.md section 2, compaction).
+/// When a tombstone's body may be dropped (docs/FORMAT.md; the shared design page, "Compaction").
 public struct RetentionPolicy: Hashable, Sendable {
     /// How long after the latest delete a body is kept at least (default 90 days).
     public var retentionSeconds: Int64

@@ -26,8 +26,10 @@ public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { (pointer.map { $0 + ": " } ?? "") + message }
 }
 
-/// The pure merge at the centre of TripSync (DESIGN.md section 2): commutative, associative and
-/// idempotent, so files merge in any order, any number of times.
+/// The pure merge at the centre of TripSync (docs/DESIGN.md, "The register rule"): commutative,
+/// associative and idempotent for consistent inputs, so files merge in any order, any number of
+/// times; after a device fork it stays commutative and idempotent and keeps values rather than
+/// the last law (docs/DESIGN.md, "Forks").
 public enum DocumentMerger {
     /// Merges two documents of one trip; the output's `deviceId` is `writer`, nothing else in
     /// it depends on which input came first.

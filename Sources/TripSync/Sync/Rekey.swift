@@ -1,4 +1,4 @@
-/// Re-keying after a device fork (DESIGN.md section 2): a cloned home or a replica restored from
+/// Re-keying after a device fork (docs/DESIGN.md, "Forks"): a cloned home or a replica restored from
 /// an old copy wrote under our device id with counters we also used.
 public enum Rekey {
     /// Moves every value of ours (device `old`) written after the split that `input` does not
