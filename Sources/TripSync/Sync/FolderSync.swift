@@ -298,7 +298,7 @@ public struct FolderSync {
     /// it is first moved aside to a name of its own (so nothing can land at the name being
     /// removed), checked there, and put back when it changed (or left aside as another copy of
     /// ours, merged by the next sync, when its name was taken meanwhile).
-    private func removeIfUnchanged(_ name: EntryName, digest: [UInt8], in folder: FolderHandle) -> Bool {
+    func removeIfUnchanged(_ name: EntryName, digest: [UInt8], in folder: FolderHandle) -> Bool {
         let aside = EntryName("\(name.bytes.prefix(36).map { String(UnicodeScalar($0)) }.joined()).aside-\(UInt32.random(in: 0...UInt32.max)).trip.json.gz")
         guard folder.rename(name, to: aside) else { return false }
         let same: Bool
