@@ -376,7 +376,7 @@ I1=$(ts A add "Tram 28" --day 2027-06-10 --at 10:00) &&
     I2=$(ts A add "Belem tower" --day 2027-06-10 --at 14:00) &&
     I3=$(ts A add "Fado dinner" --day 2027-06-10 --at 20:30) || fatal "tripsync add (home A)"
 tsync A "$TMP/A"
-DEVA=$(basename "$(field "$SYNC_A" "d.get('published', '')")" .trip.json.gz)
+DEVA=$(basename "$(field "$SYNC_A" "(d.get('published') or [''])[0]")" .trip.json.gz)
 FILE_A=$TRIP/$DEVA.trip.json.gz
 check "home A published $FILE_A into folder A" test -f "$TMP/A/$FILE_A"
 settle "home A's file carried to folder B" || fatal "Syncthing carries home A's file to folder B"
@@ -385,7 +385,7 @@ check "Syncthing carried home A's file to folder B, byte for byte" cmp -s "$TMP/
 log "home B joins the trip from folder B"
 ts B init --device-name "Laptop B" >/dev/null || fatal "tripsync init home B"
 tsync B "$TMP/B"
-DEVB=$(basename "$(field "$SYNC_B" "d.get('published', '')")" .trip.json.gz)
+DEVB=$(basename "$(field "$SYNC_B" "(d.get('published') or [''])[0]")" .trip.json.gz)
 FILE_B=$TRIP/$DEVB.trip.json.gz
 check "home B joined trip $TRIP from folder B" test "$(field "$SYNC_B" "'$TRIP' in d.get('joined', [])")" = True
 check "home B published $FILE_B into folder B" test -f "$TMP/B/$FILE_B"
@@ -427,7 +427,7 @@ ts C init --device-name "Laptop C" >/dev/null || fatal "tripsync init home C"
 tsync C "$TMP/C"
 IC=$(ts C add "Pasteis de nata" --day 2027-06-11 --at 09:00 --zone Europe/Lisbon) || fatal "tripsync add (home C)"
 tsync C "$TMP/C"
-FILE_C=$(field "$SYNC_C" "d.get('published', '')")
+FILE_C=$(field "$SYNC_C" "(d.get('published') or [''])[0]")
 [ -f "$FILE_C" ] || fatal "home C published its file" "$SYNC_C"
 
 api A POST "/system/pause?device=${ID[B]}" >/dev/null && api B POST "/system/pause?device=${ID[A]}" >/dev/null ||
