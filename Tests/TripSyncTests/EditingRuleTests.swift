@@ -44,6 +44,9 @@ import TripSyncFixtures
         #expect(throws: EditError.self) { try document.set(.start, of: id, to: .time(.local(local, zone: "+01:00")), hlc: &clock, now: now) }
         #expect(throws: EditError.self) { try document.set(.end, of: id, to: .time(.local(local, zone: "Europe/Lisbon ")), hlc: &clock, now: now) }
         #expect(document == before)
+        // The generated item may end before June 10, and an end before its start is refused
+        // (EditingEdgeTests): clear the end first.
+        _ = try document.set(.end, of: id, to: .time(nil), hlc: &clock, now: now)
         #expect(try document.set(.start, of: id, to: .time(.local(local, zone: "Europe/Lisbon")), hlc: &clock, now: now))
     }
 

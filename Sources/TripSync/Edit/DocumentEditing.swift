@@ -34,6 +34,46 @@ public struct NewItem: Hashable, Sendable {
     }
 }
 
+/// Whether a text shows anything: a title of only whitespace or invisible characters (spaces,
+/// no-break spaces, zero-width spaces, fillers) is refused when typed. Readers accept such a
+/// title (`TextRule` counts characters), so the check lives in the editing layer.
+public enum VisibleText {
+    /// Whether every scalar of `text` is whitespace or a default-ignorable code point (an
+    /// empty text is blank too).
+    public static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }
+    }
+}
+
+/// One field and the value an edit gives it.
+public struct FieldWrite: Hashable, Sendable {
+    /// The field.
+    public var field: ItemField
+    /// Its new value.
+    public var value: FieldValue
+
+    /// A write of `value` to `field`.
+    public init(_ field: ItemField, _ value: FieldValue) {
+        self.field = field
+        self.value = value
+    }
+}
+
+/// What an edit of several fields did.
+public struct EditOutcome: Hashable, Sendable {
+    /// The fields written, in the order given (a field given its current value is not).
+    public var changed: [ItemField]
+    /// The conflicts the writes replaced: each written field that held conflicting values,
+    /// with those values and their writers, as they were before the edit.
+    public var replaced: [FieldConflict]
+
+    /// Creates an outcome.
+    public init(changed: [ItemField], replaced: [FieldConflict]) {
+        self.changed = changed
+        self.replaced = replaced
+    }
+}
+
 /// A value for one field, for generic edits and conflict resolution.
 public enum FieldValue: Hashable, Sendable {
     /// A title, sortKey, place or note (nil clears place and note).
@@ -57,8 +97,17 @@ extension TripDocument {
     }
 
     /// Refuses a value that readers of the file would refuse (`TextRule`, `SortKeyRules`, zone
-    /// ids of IANA shape), naming the field: an edit never writes a trip others cannot read.
+    /// ids of IANA shape) and a new value readers would warn about or a person would not mean
+    /// (`checkNew`: a blank title, a zone that is not in this machine's tz database), naming the
+    /// field: an edit never writes a trip others cannot read. `addItem` and `set` also refuse
+    /// an end before its start (`checkOrder`).
     public static func check(_ field: ItemField, _ value: FieldValue) throws(EditError) {
+        try checkReadable(field, value)
+        try checkNew(field, value)
+    }
+
+    /// The rules readers refuse a file for.
+    static func checkReadable(_ field: ItemField, _ value: FieldValue) throws(EditError) {
         func text(_ text: String?, _ rule: TextRule, what: String) throws(EditError) {
             guard let text else { return }
             if let violation = rule.violation(in: text) { throw EditError("\(field.rawValue): " + rule.message(for: violation, what: what)) }
@@ -81,6 +130,38 @@ extension TripDocument {
         }
     }
 
+    /// Refuses a new value that readers accept but that no person means: a title of only
+    /// whitespace or invisible characters (`VisibleText.isBlank`), and a time in a zone that is
+    /// not a real zone of this machine's tz database (`ZoneDatabase.isTypeable`: `PST`, `GMT+1`
+    /// or a misspelt id, which readers would show as "unknown zone" or take as an offset).
+    /// Values a register already holds (resolving a conflict keeps one) are not new.
+    public static func checkNew(_ field: ItemField, _ value: FieldValue) throws(EditError) {
+        switch (field, value) {
+        case (.title, .text(let title?)) where VisibleText.isBlank(title):
+            throw EditError("title: expected a title with a visible character, found only spaces")
+        case (.start, .time(.local(_, let zone)?)), (.end, .time(.local(_, let zone)?)):
+            if ZoneID.isWellFormed(zone), !ZoneDatabase.isTypeable(zone) {
+                throw EditError(
+                    "\(field.rawValue): zone \"\(zone.prefix(70))\" is not a zone of this machine's time zone database; "
+                        + "expected an IANA id such as Europe/Lisbon or America/Los_Angeles (abbreviations like PST and offsets like GMT+1 are not zones)")
+            }
+        default: break
+        }
+    }
+
+    /// Refuses an end before its start (compared as instants across zones, by `ZoneRules`, the
+    /// comparison readers warn "end-before-start" by); an end equal to the start is fine.
+    public static func checkOrder(start: TripTime?, end: TripTime?) throws(EditError) {
+        guard let start, let end, ZoneRules.shared.isBefore(end, start) else { return }
+        func text(_ time: TripTime) -> String {
+            switch time {
+            case .date(let date): return date.description
+            case .local(let local, let zone): return "\(local) \(zone)"
+            }
+        }
+        throw EditError("end: the end (\(text(end))) is before the start (\(text(start))); expected an end at or after the start")
+    }
+
     /// Adds a live item with every field stamped; returns nothing (the id is the caller's).
     /// Values readers would refuse are refused here (`check`), and nothing is written.
     public mutating func addItem(_ id: ItemID, _ values: NewItem, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
@@ -91,6 +172,7 @@ extension TripDocument {
         try Self.check(.end, .time(values.end))
         try Self.check(.place, .text(values.place))
         try Self.check(.note, .text(values.note))
+        try Self.checkOrder(start: values.start, end: values.end)
         items[id] = ItemFields(
             title: Register(value: values.title, rev: try stamp(&hlc, now: now)),
             sortKey: Register(value: values.sortKey, rev: try stamp(&hlc, now: now)),
@@ -103,32 +185,93 @@ extension TripDocument {
     /// Writes one field of a live item. Returns false (and writes nothing) when the value is
     /// already current and there is no conflict to settle; with `force` it always writes (used
     /// to resolve a conflict by keeping the current value). A value readers would refuse is
-    /// refused (`check`).
+    /// refused (`check`), and so is a new start or end that puts the end before the start
+    /// (`checkOrder`); a value the register already holds is checked only against what readers
+    /// refuse.
     @discardableResult
     public mutating func set(
         _ field: ItemField, of id: ItemID, to value: FieldValue, force: Bool = false, hlc: inout HybridLogicalClock, now: UInt64
     ) throws(EditError) -> Bool {
-        guard var item = items[id] else {
+        !(try write([FieldWrite(field, value)], of: id, force: force, hlc: &hlc, now: now).changed.isEmpty)
+    }
+
+    /// Writes several fields of a live item as one edit: every value is checked first (as
+    /// `set` checks one), the end against the start the edit leaves, and nothing is written
+    /// when any is refused. A field given its current value is not written. The outcome names
+    /// the fields written and the conflicts those writes replaced (each write has seen every
+    /// value of its register, so their conflicting values are gone from the field).
+    public mutating func set(
+        _ writes: [FieldWrite], of id: ItemID, hlc: inout HybridLogicalClock, now: UInt64
+    ) throws(EditError) -> EditOutcome {
+        try write(writes, of: id, force: false, hlc: &hlc, now: now)
+    }
+
+    private mutating func write(
+        _ writes: [FieldWrite], of id: ItemID, force: Bool, hlc: inout HybridLogicalClock, now: UInt64
+    ) throws(EditError) -> EditOutcome {
+        guard let original = items[id] else {
             throw EditError(tombstones[id] != nil ? "item \(id) is deleted; restore it first" : "no item \(id)")
         }
-        try Self.check(field, value)
+        var checksOrder = false
+        var start = original.start?.value ?? nil
+        var end = original.end?.value ?? nil
+        for write in writes {
+            try Self.checkReadable(write.field, write.value)
+            let held = ConflictList.versions(original, write.field).contains { $0.value == write.value }
+            if !held {
+                try Self.checkNew(write.field, write.value)
+                if write.field == .start || write.field == .end { checksOrder = true }
+            }
+            switch (write.field, write.value) {
+            case (.start, .time(let time)): start = time
+            case (.end, .time(let time)): end = time
+            default: break
+            }
+        }
+        if checksOrder { try Self.checkOrder(start: start, end: end) }
+        // Stamp on copies, so a refused stamp (a clock far ahead) leaves everything as it was.
+        var newClock = clock
+        var newHLC = hlc
+        let device = deviceID
+        func stamp() throws(EditError) -> Rev {
+            newHLC.observe(newClock.maxCounter)
+            guard let counter = newHLC.next(nowMilliseconds: now) else {
+                throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock; refusing to write so one bad clock cannot poison the trip")
+            }
+            let rev = Rev(counter: counter, device: device)
+            newClock.include(rev)
+            return rev
+        }
         func write<V>(_ register: inout Register<V>?, _ newValue: V) throws(EditError) -> Bool {
             if let current = register, current.value == newValue, current.conflicts.isEmpty || !force { return false }
-            register = Register(value: newValue, rev: try stamp(&hlc, now: now))
+            register = Register(value: newValue, rev: try stamp())
             return true
         }
-        let changed: Bool
-        switch (field, value) {
-        case (.title, .text(let text?)): changed = try write(&item.title, text)
-        case (.sortKey, .text(let text?)): changed = try write(&item.sortKey, text)
-        case (.place, .text(let text)): changed = try write(&item.place, text)
-        case (.note, .text(let text)): changed = try write(&item.note, text)
-        case (.start, .time(let time)): changed = try write(&item.start, time)
-        case (.end, .time(let time)): changed = try write(&item.end, time)
-        default: throw EditError("\(field.rawValue) cannot take that value")
+        var item = original
+        var outcome = EditOutcome(changed: [], replaced: [])
+        for entry in writes {
+            let changed: Bool
+            switch (entry.field, entry.value) {
+            case (.title, .text(let text?)): changed = try write(&item.title, text)
+            case (.sortKey, .text(let text?)): changed = try write(&item.sortKey, text)
+            case (.place, .text(let text)): changed = try write(&item.place, text)
+            case (.note, .text(let text)): changed = try write(&item.note, text)
+            case (.start, .time(let time)): changed = try write(&item.start, time)
+            case (.end, .time(let time)): changed = try write(&item.end, time)
+            default: throw EditError("\(entry.field.rawValue) cannot take that value")
+            }
+            guard changed else { continue }
+            if !outcome.changed.contains(entry.field) {
+                outcome.changed.append(entry.field)
+                if let conflict = FieldConflict(item: id, field: entry.field, in: original) { outcome.replaced.append(conflict) }
+            }
         }
-        if changed { items[id] = item }
-        return changed
+        if !outcome.changed.isEmpty {
+            items[id] = item
+            clock = newClock
+            hlc = newHLC
+        }
+        return outcome
     }
 
     /// Deletes a live item: its registers move into a tombstone whose delete value records when

@@ -22,6 +22,29 @@ public struct FieldConflict: Hashable, Sendable {
     public var alternatives: [Version]
 }
 
+extension FieldConflict {
+    /// The conflict of one field of an item, or nil when the field holds one value (or several
+    /// equal ones): what `ConflictList` lists, and what a write to the field replaces.
+    public init?(item id: ItemID, field: ItemField, in item: ItemFields) {
+        let versions = ConflictList.versions(item, field)
+        guard versions.count > 1, let current = versions.first else { return nil }
+        let alternatives = versions.dropFirst().filter { $0.value != current.value }
+        guard !alternatives.isEmpty else { return nil }
+        self.init(item: id, field: field, current: current, alternatives: Array(alternatives))
+    }
+
+    /// The current value and the alternatives, each value once (the first writer of it kept).
+    public var distinctVersions: [Version] {
+        var seen: [FieldValue] = []
+        var result: [Version] = []
+        for version in [current] + alternatives where !seen.contains(version.value) {
+            seen.append(version.value)
+            result.append(version)
+        }
+        return result
+    }
+}
+
 /// A deleted item that holds edits made while it was deleted.
 public struct DeletedWhileEdited: Hashable, Sendable {
     /// The item.
@@ -49,12 +72,7 @@ public struct ConflictList: Sendable {
         for id in document.items.keys.sorted() {
             guard let item = document.items[id] else { continue }
             for field in ItemField.allCases {
-                let versions = ConflictList.versions(item, field)
-                guard versions.count > 1, let current = versions.first else { continue }
-                let alternatives = versions.dropFirst().filter { $0.value != current.value }
-                if !alternatives.isEmpty {
-                    fields.append(FieldConflict(item: id, field: field, current: current, alternatives: Array(alternatives)))
-                }
+                if let conflict = FieldConflict(item: id, field: field, in: item) { fields.append(conflict) }
             }
         }
         var deleted: [DeletedWhileEdited] = []

@@ -39,10 +39,19 @@ public struct DeliveryStatus: Sendable {
     public var ours: Int
     /// The other devices known to the trip.
     public var devices: [Device]
-    /// Visible conflicts.
-    public var conflicts: Int
+    /// Conflicts a person should settle: `conflictSummary.total`.
+    public var conflicts: Int { conflictSummary.total }
+    /// The conflicts with their parts, counted from `ConflictList` (as `conflicts` lists them).
+    public var conflictSummary: ConflictSummary
     /// Deleted items whose body may be compacted within `soonDays`, with the date it may go.
     public var nearRetention: [(id: ItemID, title: String?, from: UTCTimestamp)]
+
+    /// Our changes not in our last published file (newest first): what only this device holds.
+    /// With `other`, only those `other` has not seen either: what replacing this replica by
+    /// `other` would discard.
+    public func unpublishedChanges(notSeenBy other: TripDocument? = nil) -> [Change] {
+        changes.filter { !$0.published && !(other?.clock.sees($0.rev) ?? false) }
+    }
 
     /// Computes the status of `document` for `me` at `now`.
     public init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard, soonDays: Int64 = 14) {
@@ -85,7 +94,7 @@ public struct DeliveryStatus: Sendable {
                 id: id, name: document.deviceName(id), seenOursUpTo: seen, missingOurs: counters.filter { $0 > seen }.count,
                 lastPublished: ack == nil ? nil : last)
         }
-        conflicts = document.visibleConflictCount
+        conflictSummary = ConflictSummary(document)
         var soon: [(id: ItemID, title: String?, from: UTCTimestamp)] = []
         for (id, tombstone) in document.tombstones where !tombstone.item.isEmpty {
             let latest = tombstone.deleted.versions.map(\.value.at).max() ?? now
