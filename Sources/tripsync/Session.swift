@@ -109,16 +109,30 @@ enum InputParser {
         guard ZoneID.isWellFormed(text) else {
             throw CLIError.usage("\(option) expects an IANA time zone such as Europe/Lisbon (never a fixed offset like +01:00), got '\(text)'", command: command)
         }
-        guard ZoneRules().isKnown(text) else {
-            throw CLIError.usage("\(option): zone '\(text)' is unknown to this machine's time zone database (check the spelling, e.g. America/New_York)", command: command)
+        guard ZoneDatabase.isTypeable(text) else {
+            throw CLIError.usage(
+                "\(option): zone '\(text)' is unknown to this machine's time zone database (check the spelling, e.g. America/New_York; "
+                    + "abbreviations such as PST and offsets such as GMT+1 are not zones)", command: command)
         }
         return text
     }
 
+    /// Refuses an end before its start (as instants across zones: the reader's
+    /// "end-before-start" comparison).
+    static func order(start: TripTime?, end: TripTime?, hint: String, command: String) throws {
+        do {
+            try TripDocument.checkOrder(start: start, end: end)
+        } catch {
+            throw CLIError.usage(error.message + " (\(hint))", command: command)
+        }
+    }
+
     /// Typed text checked against the rule files are read by, so nothing typed can make a trip
-    /// file that readers refuse.
+    /// file that readers refuse; a title or name must show something (not only spaces).
     static func text(_ value: String, option: String, rule: TextRule, command: String) throws -> String {
         switch rule.violation(in: value) {
+        case nil where rule.minimumLength > 0 && VisibleText.isBlank(value):
+            throw CLIError.usage("\(option) cannot be only spaces", command: command)
         case nil:
             return value
         case .length(let found) where found < rule.minimumLength:

@@ -48,6 +48,82 @@ enum CLI {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs `tripsync ARGS` on a pseudo-terminal (stdin, stdout and stderr all the terminal, as a
+    /// person meets it), driven by python3's `pty` module: after each question the command asks
+    /// (a line ending in `? ` or `: `), the next answer is typed followed by Enter; a nil answer
+    /// is Ctrl-D (end of input). `stdout` holds everything the terminal showed (echoed answers
+    /// included); `stderr` is the driver's own complaints, if any.
+    static func runInTerminal(_ arguments: [String], answers: [String?], timeoutSeconds: Int = 60) throws -> CLIResult {
+        let driver = temporaryFolder() + "/pty-driver.py"
+        defer { try? FileManager.default.removeItem(atPath: (driver as NSString).deletingLastPathComponent) }
+        try Data(ptyDriver.utf8).write(to: URL(fileURLWithPath: driver))
+        let encoded = try JSONSerialization.data(withJSONObject: answers.map { answer -> Any in answer.map { $0 as Any } ?? NSNull() })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", driver, binary, String(decoding: encoded, as: UTF8.self), String(timeoutSeconds)] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: root)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // The driver prints {"status": N, "output": "..."}; a failed driver is a failed test.
+        guard process.terminationStatus == 0,
+            let object = try JSONSerialization.jsonObject(with: outData) as? [String: Any],
+            let status = object["status"] as? Int, let output = object["output"] as? String
+        else {
+            return CLIResult(status: -1, stdout: String(decoding: outData, as: UTF8.self), stderr: "pty driver failed: " + String(decoding: errData, as: UTF8.self))
+        }
+        return CLIResult(status: Int32(status), stdout: output.replacingOccurrences(of: "\r\n", with: "\n"), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The python3 side of `runInTerminal`.
+    static let ptyDriver = #"""
+        import json, os, pty, select, sys, time
+        binary, answers, timeout, args = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(binary, [binary] + args)
+        output = b""
+        deadline = time.time() + timeout
+        def asks(mark):
+            # A new question: output after the last answer, past its echo's line end, that ends
+            # in "? " or ": " and then stops (the command waits for the answer).
+            tail = output[mark:]
+            return (mark == 0 or b"\n" in tail) and tail.endswith((b"? ", b": "))
+        def read(mark):
+            # Reads until a new question (mark is not None) or the end of the output.
+            global output
+            while time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.1)
+                if not ready:
+                    if mark is not None and asks(mark):
+                        return True
+                    continue
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return False
+                if not chunk:
+                    return False
+                output += chunk
+            return False
+        mark = 0
+        for answer in answers:
+            if not read(mark):
+                break
+            mark = len(output)
+            os.write(fd, b"\x04" if answer is None else answer.encode() + b"\r")
+        read(None)
+        _, status = os.waitpid(pid, 0)
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+        print(json.dumps({"status": code, "output": output.decode("utf-8", "replace")}))
+        """#
+
     /// A new empty folder.
     static func temporaryFolder() -> String {
         let path = NSTemporaryDirectory() + "tripsync-cli-" + UUID().uuidString

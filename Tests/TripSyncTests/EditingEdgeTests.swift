@@ -4,8 +4,8 @@ import TripSync
 import TripSyncFixtures
 
 /// The editing API refuses values a reader only warns about (so no app can write them), edits
-/// of several fields are checked as a whole and name the conflicts they replace, and the
-/// conflict count has one definition.
+/// of several fields are checked as a whole and name the conflicts they replace, the conflict
+/// count has one definition, and a home lists its trips around a broken file.
 @Suite struct EditingEdgeTests {
     let now: UInt64 = 1_800_000_000_000
 
@@ -223,5 +223,59 @@ import TripSyncFixtures
         // Replacing by the snapshot discards the place; replacing by a copy that holds it discards nothing.
         #expect(status.unpublishedChanges(notSeenBy: snapshot).map(\.field) == ["place"])
         #expect(status.unpublishedChanges(notSeenBy: world.replicas[0]).isEmpty)
+    }
+
+    // MARK: the home listing
+
+    @Test func aBrokenTripFileIsListedApartAndTheOthersRead() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let home = Home(path: folder)
+        try FileManager.default.createDirectory(atPath: home.tripsPath, withIntermediateDirectories: true)
+        let good = smallDocument(seed: 1, items: 2)
+        try good.write(to: LocalReplica.path(in: home, tripID: good.tripID))
+        let brokenID = Identifier.random()
+        try Data("not gzip".utf8).write(to: URL(fileURLWithPath: LocalReplica.path(in: home, tripID: brokenID)))
+        // A backup kept by an import and a file named for another trip.
+        let backup = try home.keepBackup(of: good, nowMilliseconds: now)
+        #expect(backup.hasPrefix(home.backupsPath + "/\(good.tripID)-"))
+        #expect(backup.hasSuffix(".trip.json.gz"))
+        #expect(try TripFileReader().read(path: backup).document == good)
+        let second = try home.keepBackup(of: good, nowMilliseconds: now)
+        #expect(second != backup)
+        let stranger = smallDocument(seed: 2, items: 1)
+        try stranger.write(to: home.tripsPath + "/\(Identifier.random()).trip.json.gz")
+
+        let listing = try home.listTrips()
+        #expect(listing.trips.map(\.document.tripID) == [good.tripID])
+        #expect(listing.unreadable.count == 2)
+        let broken = try #require(listing.unreadable(brokenID))
+        #expect(broken.path == LocalReplica.path(in: home, tripID: brokenID))
+        #expect(broken.lines.first?.hasPrefix(broken.path + ": ") == true)
+        #expect(listing.unreadable.contains { $0.description.contains("holds trip \(stranger.tripID)") })
+        #expect(listing.trip(good.tripID) != nil)
+        // The old entry point still refuses as a whole.
+        #expect(throws: (any Error).self) { try home.trips() }
+    }
+
+    @Test func aHomeWithoutTripsListsNothing() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let listing = try Home(path: folder + "/never-made").listTrips()
+        #expect(listing.trips.isEmpty && listing.unreadable.isEmpty)
+    }
+
+    @Test func aBrokenSettingsFileIsToldNotTakenForNoSetting() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let home = Home(path: folder)
+        let trip = Identifier.random()
+        #expect(try home.defaultZone(for: trip) == nil)
+        try home.setDefaultZone("Europe/Lisbon", for: trip)
+        #expect(try home.defaultZone(for: trip) == "Europe/Lisbon")
+        for broken in ["{", "[]", #"{"defaultZone": 3}"#, #"{"defaultZone": "+01:00"}"#] {
+            try Data(broken.utf8).write(to: URL(fileURLWithPath: home.settingsPath(for: trip)))
+            #expect(throws: TripFileError.self, "\(broken)") { try home.defaultZone(for: trip) }
+        }
     }
 }

@@ -31,11 +31,12 @@ enum AddCommand: Command {
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let id = Identifier.random()
         try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let defaultZone = replica.home.defaultZone(for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
-            let zone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) } ?? defaultZone
+            let typedZone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
+            let zone = typedZone ?? HomeAccess.defaultZone(replica.home, for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
             let start = try StartInput.parse(day: parser.value("--day"), at: parser.value("--at"), zone: zone, command: name)
             let endZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) } ?? start?.zone ?? zone
             let end = try parser.value("--end").map { try InputParser.endValue($0, zone: endZone, option: "--end", command: name) }
+            try InputParser.order(start: start, end: end, hint: "give a later --end", command: name)
             let sortKey = try Placement.key(after: parser.value("--after"), before: parser.value("--before"), last: true, in: replica.document, moving: nil)
             let now = Session.now
             try Session.attempt {

@@ -49,6 +49,7 @@ enum ConflictsCommand: Command {
             return
         }
         let me = replica.identity.deviceID
+        Console.out("\(list.summary):")
         for conflict in list.fields {
             let title = document.items[conflict.item]?.title?.value ?? ""
             let short = conflict.item.description.prefix(8)

@@ -7,14 +7,27 @@ enum EditCommand: Command {
     static let help = """
         usage: tripsync edit ITEM [--title T] [--day YYYY-MM-DD] [--at HH:MM] [--zone ZONE]
                                   [--end YYYY-MM-DDTHH:MM|YYYY-MM-DD] [--end-zone ZONE]
-                                  [--place P] [--note N] [--clear FIELD]... [--trip T]
+                                  [--place P] [--note N] [--clear FIELD]... [--trip T] [--json]
 
         Writes each field that changes (a field given its current value is not written).
         --day/--at/--zone change the start; --clear start|end|place|note empties a field.
+        An edit of a field that holds conflicting values replaces them all, and says so on
+        stderr; 'tripsync resolve' keeps one of them instead.
+        --json prints {"item", "changed": [FIELD], "replaced": [{"field", "value", "device"}]}.
         """
 
+    /// What the edit did, with the replaced values named for a person.
+    struct Result {
+        var item: ItemID
+        var outcome: EditOutcome
+        /// Per replaced field: each value with its writer's name.
+        var replaced: [(field: ItemField, versions: [(version: FieldConflict.Version, name: String)])]
+    }
+
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--title", "--day", "--at", "--zone", "--end", "--end-zone", "--place", "--note", "--clear", "--trip"])
+        var parser = Arguments(
+            command: name, values: ["--title", "--day", "--at", "--zone", "--end", "--end-zone", "--place", "--note", "--clear", "--trip"],
+            flags: ["--json"])
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("edit needs exactly one ITEM", command: name)
@@ -26,55 +39,92 @@ enum EditCommand: Command {
         let title = try parser.value("--title").map { try InputParser.text($0, option: "--title", rule: .title, command: name) }
         let place = try parser.value("--place").map { try InputParser.text($0, option: "--place", rule: .place, command: name) }
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
-        let changed: [ItemField] = try Session.edit(global, trip: parser.value("--trip")) { replica in
+        let zoneOption = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
+        let endZoneOption = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
+        let result: Result = try Session.edit(global, trip: parser.value("--trip")) { replica in
             let id = try ItemSelector.resolve(selector, in: replica.document)
             guard let item = replica.document.items[id] else { throw CLIError.refused("no item \(selector)") }
-            var writes: [(ItemField, FieldValue)] = []
-            if let title { writes.append((.title, .text(title))) }
-            if let place { writes.append((.place, .text(place))) }
-            if let note { writes.append((.note, .text(note))) }
+            var writes: [FieldWrite] = []
+            if let title { writes.append(FieldWrite(.title, .text(title))) }
+            if let place { writes.append(FieldWrite(.place, .text(place))) }
+            if let note { writes.append(FieldWrite(.note, .text(note))) }
             // Start: combine what was given with the current value.
             let day = parser.value("--day")
             let at = parser.value("--at")
-            let zoneOption = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
             let current = item.start?.value ?? nil
+            var start = current
+            var end = item.end?.value ?? nil
+            var timesTyped = false
             if day != nil || at != nil || zoneOption != nil {
                 let currentLocal: LocalDateTime? = { if case .local(let local, _)? = current { return local } else { return nil } }()
                 let dayText = day ?? current?.localDate.description
                 let atText = at ?? currentLocal.map { pad2($0.hour) + ":" + pad2($0.minute) }
-                let zone = zoneOption ?? current?.zone ?? replica.home.defaultZone(for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
+                let zone = zoneOption ?? current?.zone ?? HomeAccess.defaultZone(replica.home, for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
                 guard dayText != nil else { throw CLIError.usage("the item has no day yet: give --day", command: name) }
-                writes.append((.start, .time(try StartInput.parse(day: dayText, at: atText, zone: zone, command: name))))
+                start = try StartInput.parse(day: dayText, at: atText, zone: zone, command: name)
+                writes.append(FieldWrite(.start, .time(start)))
+                timesTyped = true
             }
             if let endText = parser.value("--end") {
-                let endZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
-                    ?? (item.end?.value ?? nil)?.zone ?? current?.zone ?? zoneOption
-                writes.append((.end, .time(try InputParser.endValue(endText, zone: endZone, option: "--end", command: name))))
-            } else if let endZone = parser.value("--end-zone") {
-                let zone = try InputParser.zone(endZone, option: "--end-zone", command: name)
+                let endZone = endZoneOption ?? (item.end?.value ?? nil)?.zone ?? current?.zone ?? zoneOption
+                end = try InputParser.endValue(endText, zone: endZone, option: "--end", command: name)
+                writes.append(FieldWrite(.end, .time(end)))
+                timesTyped = true
+            } else if let zone = endZoneOption {
                 guard case .local(let local, _)? = item.end?.value ?? nil else { throw CLIError.usage("--end-zone needs a timed end (give --end)", command: name) }
-                writes.append((.end, .time(.local(local, zone: zone))))
+                end = .local(local, zone: zone)
+                writes.append(FieldWrite(.end, .time(end)))
+                timesTyped = true
             }
             if let clear {
                 switch clear {
-                case "start": writes.append((.start, .time(nil)))
-                case "end": writes.append((.end, .time(nil)))
-                case "place": writes.append((.place, .text(nil)))
-                default: writes.append((.note, .text(nil)))
+                case "start": writes.append(FieldWrite(.start, .time(nil))); start = nil
+                case "end": writes.append(FieldWrite(.end, .time(nil))); end = nil
+                case "place": writes.append(FieldWrite(.place, .text(nil)))
+                default: writes.append(FieldWrite(.note, .text(nil)))
                 }
             }
             guard !writes.isEmpty else { throw CLIError.usage("nothing to change: give at least one field option", command: name) }
+            if timesTyped { try InputParser.order(start: start, end: end, hint: "give a later --end, or --clear end", command: name) }
             let now = Session.now
-            var changed: [ItemField] = []
-            try Session.attempt {
-                for (field, value) in writes where try replica.document.set(field, of: id, to: value, hlc: &replica.clock, now: now) {
-                    changed.append(field)
-                }
-                if !changed.isEmpty { try replica.registerDevice(now: now) }
+            let outcome = try Session.attempt { try replica.document.set(writes, of: id, hlc: &replica.clock, now: now) }
+            if !outcome.changed.isEmpty { try Session.attempt { try replica.registerDevice(now: now) } }
+            let document = replica.document
+            let replaced = outcome.replaced.map { conflict in
+                (field: conflict.field, versions: conflict.distinctVersions.map { (version: $0, name: document.deviceName($0.device)) })
             }
-            return (!changed.isEmpty, changed)
+            return (!outcome.changed.isEmpty, Result(item: id, outcome: outcome, replaced: replaced))
         }
+        for entry in result.replaced {
+            let values = entry.versions.map { "\"\($0.version.text)\" (\($0.name))" }
+            Console.warning(
+                "\(entry.field.rawValue): this edit replaces the conflicting values \(listed(values)); 'tripsync resolve' chooses one instead")
+        }
+        if parser.has("--json") {
+            Console.out(
+                JSONValue.object([
+                    "item": .string(result.item.description),
+                    "changed": .array(result.outcome.changed.map { .string($0.rawValue) }),
+                    "replaced": .array(
+                        result.replaced.flatMap { entry in
+                            entry.versions.map { version, name -> JSONValue in
+                                [
+                                    "field": .string(entry.field.rawValue), "value": ConflictsCommand.value(version.value),
+                                    "device": .string(version.device.description), "deviceName": .string(name),
+                                ]
+                            }
+                        }),
+                ]).text)
+            return
+        }
+        let changed = result.outcome.changed
         Console.out(changed.isEmpty ? "nothing changed" : "saved: " + changed.map(\.rawValue).joined(separator: ", "))
+    }
+
+    /// `"a"`, `"a" and "b"`, `"a", "b" and "c"`.
+    static func listed(_ parts: [String]) -> String {
+        guard let last = parts.last else { return "" }
+        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
     }
 
     static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

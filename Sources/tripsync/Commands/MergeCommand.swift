@@ -16,7 +16,7 @@ enum MergeCommand: Command {
         options:
           -o, --output OUT      where to write the merged trip (durable, atomic)
           --dry-run             report what would change; write nothing
-          --json                print {"output", "items", "tombstones", "conflicts", "inputs"}
+          --json                print {"output", "items", "tombstones", "conflicts", "conflictParts", "inputs"}
           --retention-days N    keep deleted items' bodies at least N days (default 90)
         """
 
@@ -72,13 +72,15 @@ enum MergeCommand: Command {
 
     static func json(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> JSONValue {
         let document = result.document
+        let conflicts = ConflictSummary(document)
         return [
             "output": .string(output),
             "written": .bool(!dryRun),
             "dryRun": .bool(dryRun),
             "items": .int(Int64(document.items.count)),
             "tombstones": .int(Int64(document.tombstones.count)),
-            "conflicts": .int(Int64(document.visibleConflictCount)),
+            "conflicts": .int(Int64(conflicts.total)),
+            "conflictParts": conflictParts(conflicts),
             "compacted": .int(Int64(compacted)),
             "fingerprint": .string(document.fingerprint),
             "inputs": .array(
@@ -105,7 +107,7 @@ enum MergeCommand: Command {
         let verb = dryRun ? "would write" : "wrote"
         lines.append(
             "merged \(plural(result.inputs.count, "file")): \(plural(document.items.count, "item")), "
-                + "\(plural(document.tombstones.count, "deleted item")), \(plural(document.visibleConflictCount, "conflict"))")
+                + "\(plural(document.tombstones.count, "deleted item")), \(ConflictSummary(document))")
         for (index, input) in result.inputs.enumerated() {
             let head = "  \(input.file) (schema \(input.schemaVersion), device \(input.deviceID.description.prefix(8))): "
             let b = input.brought

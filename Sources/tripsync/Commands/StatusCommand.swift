@@ -25,7 +25,7 @@ enum StatusCommand: Command {
                 JSONValue.object([
                     "tripId": .string(document.tripID.description), "device": .string(me.description),
                     "changes": .int(Int64(status.ours)), "unpublished": .int(Int64(status.unpublished)),
-                    "conflicts": .int(Int64(status.conflicts)),
+                    "conflicts": .int(Int64(status.conflicts)), "conflictParts": conflictParts(status.conflictSummary),
                     "devices": .array(
                         status.devices.map { device in
                             [
@@ -52,7 +52,7 @@ enum StatusCommand: Command {
         } else {
             Console.out("  \(plural(status.unpublished, "change")) only on this device (not yet published: tripsync sync FOLDER)")
         }
-        Console.out("  \(plural(status.conflicts, "conflict"))" + (status.conflicts > 0 ? ": tripsync conflicts" : ""))
+        Console.out("  \(status.conflictSummary)" + (status.conflicts > 0 ? ": tripsync conflicts" : ""))
         if status.devices.isEmpty { Console.out("  no other device known yet") }
         for device in status.devices {
             let seen = device.missingOurs == 0 ? "has seen all your changes" : "has not seen \(plural(device.missingOurs, "change")) of yours"

@@ -7,7 +7,9 @@ enum TripsCommand: Command {
     static let help = """
         usage: tripsync trips [--json]
 
-        Lists the trips of this home: id, name, items, deleted items, conflicts.
+        Lists the trips of this home: id, name, items, deleted items, conflicts (fields and
+        items edited while deleted). A trip file that cannot be read is named on stderr and
+        skipped; the other trips are listed.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -15,30 +17,39 @@ enum TripsCommand: Command {
         try parser.parse(arguments)
         let home = HomeAccess.home(global)
         _ = try HomeAccess.identity(global)
-        let trips: [LoadedTrip]
-        do { trips = try home.trips() } catch let error as TripFileError { throw CLIError.file(error) }
-        let rows = trips.map(\.document).sorted { $0.trip.name.value < $1.trip.name.value }
+        let listing = try HomeAccess.listing(home)
+        HomeAccess.warnAll(listing)
+        let rows = listing.trips.map(\.document).sorted { $0.trip.name.value < $1.trip.name.value }
         if parser.has("--json") {
             Console.out(
                 JSONValue.array(
                     rows.map { document in
-                        [
+                        let conflicts = ConflictSummary(document)
+                        return [
                             "tripId": .string(document.tripID.description), "name": .string(document.trip.name.value),
                             "items": .int(Int64(document.items.count)), "tombstones": .int(Int64(document.tombstones.count)),
-                            "conflicts": .int(Int64(document.visibleConflictCount)),
+                            "conflicts": .int(Int64(conflicts.total)), "conflictParts": conflictParts(conflicts),
                         ]
                     }
                 ).text)
             return
         }
         if rows.isEmpty {
-            Console.out("no trips yet; create one with: tripsync new \"Lisbon 2027\"")
+            Console.out(
+                listing.unreadable.isEmpty
+                    ? "no trips yet; create one with: tripsync new \"Lisbon 2027\""
+                    : "no readable trips (\(plural(listing.unreadable.count, "file")) skipped, see above)")
             return
         }
         for document in rows {
             Console.out(
-                "\(document.tripID)  \(document.trip.name.value)  (\(plural(document.items.count, "item")), "
-                    + "\(plural(document.tombstones.count, "deleted item")), \(plural(document.visibleConflictCount, "conflict")))")
+                "\(document.tripID)  \(document.trip.name.value)  \(plural(document.items.count, "item")), "
+                    + "\(plural(document.tombstones.count, "deleted item")), \(ConflictSummary(document))")
         }
     }
+}
+
+/// `{"fields": n, "editedWhileDeleted": n}`: the parts of a `"conflicts"` total in `--json` output.
+func conflictParts(_ summary: ConflictSummary) -> JSONValue {
+    ["fields": .int(Int64(summary.fields)), "editedWhileDeleted": .int(Int64(summary.editedWhileDeleted))]
 }
