@@ -7,9 +7,13 @@ public struct HomeTrips: Sendable {
     public struct Unreadable: Sendable, CustomStringConvertible {
         /// Why a trip file could not be used.
         public enum Failure: Error, Sendable, CustomStringConvertible {
-            /// The reader refused the file (unreadable, corrupt gzip, invalid, newer schema, …).
+            /// The reader refused the file: it could not be opened or read (kind `.unreadable`:
+            /// permissions, a folder named like a trip file), corrupt gzip, not JSON, invalid, a
+            /// newer schema, or it holds another trip than its name says.
             case file(TripFileError)
-            /// The file system refused (a folder named like a trip file, permissions).
+            /// The file system refused outside the reader. `listTrips` does not produce it today
+            /// (the reader reports unreadable files as `TripFileError`); callers that list files
+            /// their own way (sync) can.
             case fileSystem(FileSystemError)
 
             /// One line per problem, each `FILE: /pointer: message`.

@@ -160,8 +160,7 @@ enum ImportPrompt {
     /// How many times the question is asked before it cancels.
     static let attempts = 3
 
-    /// What an answer means: a mode, cancel (`nil`), or not an answer (`.none` is never
-    /// returned for those: see `choose`).
+    /// What one answer means: a mode, cancel, or not an answer (asked again).
     enum Answer: Equatable {
         case mode(ImportCommand.Mode)
         case cancel
