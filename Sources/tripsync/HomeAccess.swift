@@ -10,7 +10,9 @@ enum HomeAccess {
     static func identity(_ global: GlobalOptions) throws -> DeviceIdentity {
         let home = home(global)
         do {
-            return try home.identity()
+            let (identity, notice) = try home.openIdentity()
+            if let notice { Console.warning(notice) }
+            return identity
         } catch let error as TripFileError {
             throw CLIError.file(error)
         } catch {

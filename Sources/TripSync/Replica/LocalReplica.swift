@@ -35,7 +35,7 @@ public struct LocalReplica: Sendable {
             // copied or restored from an older state. Writing on under this id could reuse
             // counters another copy also uses, so this installation takes a new id.
             let old = identity
-            identity = DeviceIdentity(deviceID: .random(), name: identity.name, highWater: 0)
+            identity = DeviceIdentity(deviceID: .random(), name: identity.name, highWater: 0, binding: identity.binding)
             notices.append(
                 "this home's identity is older than its trip \(document.trip.name.value) (device \(old.deviceID) wrote up to \(ownCounter), the home remembers \(old.highWater)): it looks copied or restored, so this installation now writes as a new device \(identity.deviceID)")
         }
