@@ -51,6 +51,10 @@ enum MergeCommand: Command {
         let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
         for input in result.inputs {
             for warning in input.warnings { Console.warning("\(input.file): \(warning)") }
+            for (device, forks) in Dictionary(grouping: input.forks, by: \.rev.device).sorted(by: { $0.key < $1.key }) {
+                Console.warning(
+                    "\(input.file): device \(device) wrote two different values under one rev (a copied or restored home) at \(forks.map(\.pointer).prefix(3).joined(separator: ", "))\(forks.count > 3 ? " and \(forks.count - 3) more" : ""); both values are kept as conflicts")
+            }
         }
         if !dryRun {
             do {
