@@ -32,16 +32,15 @@ enum SyncWatch {
         defer { withExtendedLifetime(sources) {} }
         let watcher = FolderWatcher(folder: sync.folder, home: sync.home.tripsPath)
         Console.err("watching \(sync.folder) (Ctrl-C to stop)")
+        // Our own published file, whose writes (by our own rounds) do not start a round. Learned
+        // from each round's report (a re-key changes it) rather than by opening the identity
+        // again here, outside the home's lock.
         var ownFile: Set<String> = []
-        func learnOwnFile() {
-            do {
-                ownFile = ["\(try sync.home.identity().deviceID).trip.json.gz"]
-            } catch {
-                // Only a filter for our own writes: the next round reports the home's error.
-                ownFile = []
-            }
+        do {
+            ownFile = ["\(try HomeAccess.identity(global).deviceID).trip.json.gz"]
+        } catch {
+            // Only a filter for our own writes: the next round reports the home's error.
         }
-        learnOwnFile()
         var failures = 0
         var replacements = watcher.sharedFolderReplacements
         while !stop.isSet {
@@ -59,7 +58,10 @@ enum SyncWatch {
                 Console.err("\(SyncCommand.timestamp()) \(sync.folder) was replaced; watching the new folder")
             }
             do {
-                _ = try SyncCommand.once(sync, json: json, watching: true)
+                let report = try SyncCommand.once(sync, json: json, watching: true)
+                if let published = report.published.first, let slash = published.lastIndex(of: "/") {
+                    ownFile = [String(published[published.index(after: slash)...])]
+                }
                 if failures > 0 {
                     Console.err("\(SyncCommand.timestamp()) syncing works again (after \(failures) failed \(failures == 1 ? "round" : "rounds"))")
                 }
@@ -71,7 +73,6 @@ enum SyncWatch {
                 let delay = backoff(afterFailures: failures)
                 Console.warning("\(SyncCommand.timestamp()) sync failed: \(describe(error)); trying again in \(Int(delay)) s, or on the next change")
             }
-            learnOwnFile()  // a fork may have given this installation a new device id
             watcher.refresh()
         }
         Console.err("stopped watching")
