@@ -32,8 +32,10 @@ enum SyncCommand: Command {
             sync.progress = { done, total in if total > 5 { Console.progress("syncing trip \(done + 1) of \(total)…") } }
         }
         _ = try HomeAccess.identity(global)
-        try once(sync, json: parser.has("--json"))
-        guard parser.has("--watch") else { return }
+        guard parser.has("--watch") else {
+            try once(sync, json: parser.has("--json"))
+            return
+        }
         try SyncWatch.run(sync, global: global, json: parser.has("--json"))
     }
 

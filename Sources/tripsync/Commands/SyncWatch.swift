@@ -43,8 +43,11 @@ enum SyncWatch {
         }
         var failures = 0
         var replacements = watcher.sharedFolderReplacements
+        var first = true  // the first round runs at once, under the signal handlers and the retries
         while !stop.isSet {
-            if failures > 0 {
+            if first {
+                first = false
+            } else if failures > 0 {
                 // Retry after the backoff; a change meanwhile starts a round at once (a trip that
                 // keeps failing must not hold back the others' changes for a minute).
                 let retryAt = ProcessInfo.processInfo.systemUptime + backoff(afterFailures: failures)
