@@ -178,16 +178,17 @@ import TripSyncFixtures
         #expect(error.errors.contains { $0.pointer == "/items" && $0.message.contains("more than 100000 items") })
     }
 
-    @Test func writesAreAtomicAndKeepTheMode() throws {
+    @Test func writesAreAtomicAtAFixedMode() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/trip.trip.json.gz"
         let document = smallDocument(items: 3)
         try document.write(to: path)
-        #expect(chmod(path, 0o600) == 0)
+        // Whatever mode was at the path (world-writable, setuid), the new file has the fixed one.
+        #expect(chmod(path, 0o4777) == 0)
         try document.write(to: path)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect((attributes[.posixPermissions] as? Int) == 0o644)
         #expect(try TripFileReader().read(path: path).document == document)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(leftovers == ["trip.trip.json.gz"])
