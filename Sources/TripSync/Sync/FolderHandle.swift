@@ -132,6 +132,14 @@ final class FolderHandle {
         return (Self.kind(info), Self.stamp(info))
     }
 
+    /// Whether `name` is a regular file with exactly `mode` and one link (no setuid bit, no
+    /// name shared with another file), without following a link.
+    func isPlainFile(_ name: EntryName, mode: mode_t) -> Bool {
+        var info = stat()
+        guard withName(name, { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
+        return Self.kind(info) == .file && (info.st_mode & 0o7777) == mode && info.st_nlink == 1
+    }
+
     /// Reads the regular file `name` whole: opened without following a link and without
     /// blocking (a named pipe is refused, never waited on), checked by its descriptor.
     func readFile(_ name: EntryName, maxBytes: Int) throws(FileSystemError) -> (bytes: [UInt8], stamp: SyncState.FileStamp) {

@@ -122,7 +122,10 @@ public struct FolderSync {
             let path = folder.display(name)
             switch FolderSync.classify(name, me: me) {
             case .temporary, .ownTemporary, .notTrip, .ownCopy: return false
-            case .own: sawOwn = true
+            case .own:
+                // Our file must still be exactly what we write (mode 0644, one link), or it is rewritten.
+                guard folder.isPlainFile(name, mode: 0o644) else { return false }
+                sawOwn = true
             case .other: break
             }
             guard let seen = state.files[path], let (kind, stamp) = folder.kind(of: name), kind == .file, stamp == seen.stamp,
@@ -267,7 +270,9 @@ public struct FolderSync {
         identity = replica.identity
         document = replica.document
         trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
-        if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
+        // The replica's stamp is recorded only once our file is published (below): a publish
+        // that failed must not let the next sync take this trip for unchanged.
+        state.files[replica.path] = nil
         let ownName = EntryName("\(identity.deviceID).trip.json.gz")
         let bytes = try document.gzipData()
         let current: [UInt8]?
@@ -276,13 +281,16 @@ public struct FolderSync {
         } catch {
             current = nil  // unreadable: it is replaced below
         }
-        if current != bytes {
+        // Rewritten when the bytes differ, or when what is there is not exactly our plain file
+        // (another mode, a setuid bit, a hard link shared with another name).
+        if current != bytes || !folder.isPlainFile(ownName, mode: 0o644) {
             try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
             trip.wrote = true
         }
         let published = folder.display(ownName)
         if let (_, stamp) = folder.kind(of: ownName) { state.files[published] = .init(stamp: stamp, clock: document.clock) }
         trip.published = published
+        if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
         // Only now that their content is in our published file: our own conflicted copies go,
         // but only the exact bytes that were merged (a newer version that landed meanwhile stays).
         for copy in ownCopies {
