@@ -6,6 +6,8 @@ public struct HybridLogicalClock: Hashable, Sendable {
 
     /// The largest counter this replica has issued or seen.
     public private(set) var highWater: UInt64
+    /// The counters this clock has issued (saved into the identity: `DeviceIdentity.issued`).
+    public private(set) var issued = IssuedCounters()
 
     /// Creates a clock that has seen `highWater`.
     public init(highWater: UInt64 = 0) {
@@ -17,12 +19,20 @@ public struct HybridLogicalClock: Hashable, Sendable {
         highWater = max(highWater, counter)
     }
 
+    /// Records a counter issued outside `next` (a re-key moving a write to the new id with its
+    /// counter); it must not be above the high-water mark.
+    mutating func recordIssued(_ counter: UInt64) {
+        highWater = max(highWater, counter)
+        issued.insert(counter)
+    }
+
     /// The next counter at wall-clock time `nowMilliseconds`; nil when issuing one would run
     /// more than 24 hours ahead of the wall clock (a poisoned clock is refused, not followed).
     public mutating func next(nowMilliseconds: UInt64) -> UInt64? {
         let candidate = max(nowMilliseconds, highWater + 1)
         guard candidate <= nowMilliseconds + HybridLogicalClock.maxSkewMilliseconds, candidate <= Rev.maxCounter else { return nil }
         highWater = candidate
+        issued.insert(candidate)
         return candidate
     }
 }

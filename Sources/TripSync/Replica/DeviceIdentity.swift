@@ -10,13 +10,22 @@ public struct HomeBinding: Hashable, Sendable {
     public var inode: UInt64
     /// The machine's id (`/etc/machine-id`), when the system has one.
     public var machine: String?
+    /// The home folder's birth time (`seconds.nanoseconds`), when the file system records one:
+    /// a folder deleted and made again can get the same inode back, never the same birth time.
+    public var born: String?
 
     /// Creates a binding.
-    public init(path: String, device: UInt64, inode: UInt64, machine: String?) {
+    public init(path: String, device: UInt64, inode: UInt64, machine: String?, born: String? = nil) {
         self.path = path
         self.device = device
         self.inode = inode
         self.machine = machine
+        self.born = born
+    }
+
+    /// Whether `self` (now) is where `recorded` was: a part either side lacks is not compared.
+    func matches(_ recorded: HomeBinding) -> Bool {
+        differences(from: recorded).isEmpty
     }
 
     /// What differs from `other`, for a person to read ("path", "folder inode", "machine").
@@ -25,6 +34,7 @@ public struct HomeBinding: Hashable, Sendable {
         if path != other.path { result.append("path \(other.path) → \(path)") }
         if device != other.device || inode != other.inode { result.append("folder inode \(other.inode) → \(inode)") }
         if machine != other.machine { result.append("machine id") }
+        if let born, let before = other.born, born != before { result.append("folder made again (born \(before) → \(born))") }
         return result
     }
 }
@@ -42,13 +52,23 @@ public struct DeviceIdentity: Hashable, Sendable {
     public var highWater: UInt64
     /// Where the home that holds this identity lives; nil in a home written before bindings.
     public var binding: HomeBinding?
+    /// The counters this installation issued under `deviceID`. A home written before this was
+    /// recorded counts everything up to its high-water mark as issued.
+    public var issued: IssuedCounters
 
     /// Creates an identity.
-    public init(deviceID: DeviceID, name: String, highWater: UInt64 = 0, binding: HomeBinding? = nil) {
+    public init(deviceID: DeviceID, name: String, highWater: UInt64 = 0, binding: HomeBinding? = nil, issued: IssuedCounters? = nil) {
         self.deviceID = deviceID
         self.name = name
         self.highWater = highWater
         self.binding = binding
+        self.issued = issued ?? (highWater > 0 ? IssuedCounters([1...highWater]) : IssuedCounters())
+    }
+
+    /// Whether a write under our id with `counter` was made by this installation: above the
+    /// high-water mark nothing was, below it only what `issued` records.
+    public func issuedHere(_ counter: UInt64) -> Bool {
+        counter <= highWater && issued.contains(counter)
     }
 
     /// The `device.json` form.
@@ -61,8 +81,10 @@ public struct DeviceIdentity: Hashable, Sendable {
                 "path": .string(binding.path), "device": .int(Int64(bitPattern: binding.device)), "inode": .int(Int64(bitPattern: binding.inode)),
             ]
             if let machine = binding.machine { bound["machine"] = .string(machine) }
+            if let born = binding.born { bound["born"] = .string(born) }
             object["boundTo"] = .object(bound)
         }
+        object["issued"] = .array(issued.ranges.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound))]) })
         return .object(object)
     }
 
@@ -87,8 +109,29 @@ public struct DeviceIdentity: Hashable, Sendable {
             if bound["machine"] != nil && machine == nil {
                 throw TripFileError(.invalid, file: file, pointer: "/boundTo/machine", message: "expected the machine id as a string")
             }
-            binding = HomeBinding(path: path, device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), machine: machine)
+            let born = bound["born"]?.stringValue
+            if bound["born"] != nil && born == nil {
+                throw TripFileError(.invalid, file: file, pointer: "/boundTo/born", message: "expected the folder's birth time as a string")
+            }
+            binding = HomeBinding(path: path, device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), machine: machine, born: born)
         }
-        self.init(deviceID: id, name: name, highWater: UInt64(highWater), binding: binding)
+        var issued: IssuedCounters?
+        if let list = json["issued"] {
+            guard case .array(let entries) = list else {
+                throw TripFileError(.invalid, file: file, pointer: "/issued", message: "expected the issued counters as [[from, to], …]")
+            }
+            var ranges: [ClosedRange<UInt64>] = []
+            for (index, entry) in entries.enumerated() {
+                guard case .array(let pair) = entry, pair.count == 2, let low = pair[0].intValue, let high = pair[1].intValue, 0 < low, low <= high,
+                    high <= highWater
+                else {
+                    throw TripFileError(
+                        .invalid, file: file, pointer: "/issued/\(index)", message: "expected [from, to] with 0 < from <= to <= highWater")
+                }
+                ranges.append(UInt64(low)...UInt64(high))
+            }
+            issued = IssuedCounters(ranges)
+        }
+        self.init(deviceID: id, name: name, highWater: UInt64(highWater), binding: binding, issued: issued)
     }
 }

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -63,9 +64,16 @@ public struct Home: Sendable {
             try save(identity)
             return (identity, nil)
         }
-        guard recorded != current else { return (identity, nil) }
+        guard !current.matches(recorded) else {
+            if recorded.born == nil && current.born != nil {
+                // Recorded before birth times were: completed now, nothing changed.
+                identity.binding = current
+                try save(identity)
+            }
+            return (identity, nil)
+        }
         let old = identity.deviceID
-        identity = DeviceIdentity(deviceID: .random(), name: identity.name, highWater: identity.highWater, binding: current)
+        identity = DeviceIdentity(deviceID: .random(), name: identity.name, highWater: identity.highWater, binding: current, issued: IssuedCounters())
         try save(identity)
         let notice =
             "this home was copied, moved or restored (\(current.differences(from: recorded).joined(separator: ", "))), so it now writes as a new device \(identity.deviceID); device \(old) stays with the home it came from and is never written as here again"
@@ -83,7 +91,11 @@ public struct Home: Sendable {
         }
         guard let real = realpath(path, nil) else { throw FileIO.systemError(path, "cannot resolve the home folder's path") }
         defer { free(real) }
-        return HomeBinding(path: String(cString: real), device: UInt64(info.st_dev), inode: UInt64(info.st_ino), machine: Home.machineID())
+        var seconds: Int64 = 0
+        var nanoseconds = 0
+        let born = tripsync_birth_time(path, &seconds, &nanoseconds) == 0 && seconds > 0 ? "\(seconds).\(nanoseconds)" : nil
+        return HomeBinding(
+            path: String(cString: real), device: UInt64(info.st_dev), inode: UInt64(info.st_ino), machine: Home.machineID(), born: born)
     }
 
     /// `/etc/machine-id` (systemd, D-Bus); nil on a system without one.

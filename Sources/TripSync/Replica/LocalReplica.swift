@@ -65,6 +65,7 @@ public struct LocalReplica: Sendable {
     /// Writes the identity (raising its high-water mark) and then the trip, durably.
     public mutating func save() throws {
         identity.highWater = max(identity.highWater, clock.highWater, document.clock[identity.deviceID])
+        identity.issued.formUnion(clock.issued)
         try home.save(identity)
         try FileIO.makeFolder(home.tripsPath)
         document.deviceID = identity.deviceID

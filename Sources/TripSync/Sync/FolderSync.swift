@@ -167,6 +167,8 @@ public struct FolderSync {
         var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
         var ownCopies: [(name: EntryName, digest: [UInt8])] = []
         var ownStaleTemps: [EntryName] = []
+        // The file we published under the id we wrote as when this trip's sync began.
+        var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
         for name in try folder.entries() {
             let path = folder.display(name)
             let me = identity.deviceID
@@ -195,6 +197,11 @@ public struct FolderSync {
             // Unchanged since we merged it: skip without parsing.
             if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
                 trip.unchanged.append(path)
+                if kind == .own, let (bytes, stamp) = try? folder.readFile(name, maxBytes: reader.maxFileBytes), stamp == listedStamp {
+                    // Merged before, unchanged since: removable after a re-key (below). Unreadable
+                    // now, it is simply not removed.
+                    formerOwn = (name, SHA256.digest(bytes), me)
+                }
                 continue
             }
             let input: TripDocument
@@ -226,6 +233,10 @@ public struct FolderSync {
             let claimed = max(input.clock[me], input.acks.values.map { $0[me] }.max() ?? 0)
             if claimed > max(identity.highWater, document?.clock[me] ?? 0) {
                 forkReason = "\(path) holds writes of device \(me) up to \(claimed), more than this installation ever issued (\(max(identity.highWater, document?.clock[me] ?? 0)))"
+            } else if let foreign = FolderSync.foreignWrite(in: input, identity: identity, clock: clock) {
+                forkReason = "\(path) holds a write under this device's id (rev \(foreign)) that this installation never made"
+            } else if let local = document, let published = input.acks[me]?[me], published > (local.acks[me]?[me] ?? 0) {
+                forkReason = "\(path) saw this device publish up to \(published), later than anything this home remembers publishing (\(local.acks[me]?[me] ?? 0))"
             }
             if var current = document {
                 let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
@@ -253,6 +264,7 @@ public struct FolderSync {
             trip.merged.append(path)
             state.files[path] = .init(stamp: stamp, clock: input.clock)
             if kind == .ownCopy { ownCopies.append((name, SHA256.digest(bytes))) }
+            if kind == .own { formerOwn = (name, SHA256.digest(bytes), me) }
         }
         guard var document else { return }
         trip.name = document.trip.name.value
@@ -300,6 +312,13 @@ public struct FolderSync {
             }
         }
         for temp in ownStaleTemps { folder.remove(temp) }
+        // After a re-key our file under the old id goes too (its bytes are merged into the one
+        // just published): left there, its claim on the old id's counters would make every
+        // later reader drop the other copy's writes under that id that it does not hold.
+        if let former = formerOwn, former.id != identity.deviceID, removeIfUnchanged(former.name, digest: former.digest, in: folder) {
+            state.files[folder.display(former.name)] = nil
+            trip.removed.append(folder.display(former.name))
+        }
     }
 
     /// Removes our own conflicted copy `name` only if it still holds the bytes that were merged:
@@ -328,6 +347,13 @@ public struct FolderSync {
         }
     }
 
+    /// The first write under our id in `document` that neither this installation's record
+    /// (`DeviceIdentity.issued`) nor this sync's clock issued: made by another copy of this home.
+    static func foreignWrite(in document: TripDocument, identity: DeviceIdentity, clock: HybridLogicalClock) -> Rev? {
+        let me = identity.deviceID
+        return Rekey.heldDots(document).keys.filter { $0.device == me && !identity.issuedHere($0.counter) && !clock.issued.contains($0.counter) }.min()
+    }
+
     /// Every conflict a person is shown (`ConflictList`), as one key each, so a sync can say
     /// how many it brought.
     static func conflictKeys(_ document: TripDocument) -> Set<String> {
@@ -343,7 +369,8 @@ public struct FolderSync {
         let old = identity.deviceID
         let new = Identifier.random()
         // Persist the new id before anything is written under it; the old id is never written again.
-        identity = DeviceIdentity(deviceID: new, name: identity.name, highWater: max(identity.highWater, clock.highWater), binding: identity.binding)
+        identity = DeviceIdentity(
+            deviceID: new, name: identity.name, highWater: max(identity.highWater, clock.highWater), binding: identity.binding, issued: IssuedCounters())
         try home.save(identity)
         document = try Rekey.merge(current, with: input, old: old, new: new, clock: &clock, now: now)
         report.rekeyed = SyncReport.Rekey(old: old, new: new, reason: reason)

@@ -5,22 +5,40 @@ public enum Rekey {
     /// hold under the same dot with the same value to a new dot of `new`, then merges `input`
     /// treating its `old` dots after the split as unseen, so the other copy's writes under the
     /// old id survive too. The split is the last state of ours both copies share: our last
-    /// published clock (`acks[old][old]`), or 0 when unknown. A spurious conflict is possible;
-    /// a loss is not.
+    /// published clock (`acks[old][old]`), no later than the last write of ours both hold alike,
+    /// or 0 when unknown. A spurious conflict is possible; a loss is not.
     public static func merge(
         _ ours: TripDocument, with input: TripDocument, old: DeviceID, new: DeviceID, clock: inout HybridLogicalClock, now: UInt64
     ) throws -> TripDocument {
         var document = ours
-        let split = min(ours.acks[old]?[old] ?? 0, input.clock[old])
         let held = heldDots(input)
+        // The split is no later than the last write of ours both copies hold alike: a home that
+        // published its own post-split writes (so its acks cover them) must not count them as
+        // shared, or the other copy's writes after the split would be taken as seen.
+        var shared: UInt64 = 0
+        for (rev, values) in heldDots(ours) where rev.device == old && rev.counter > shared {
+            if let other = held[rev], !other.isDisjoint(with: values) { shared = rev.counter }
+        }
+        let split = min(ours.acks[old]?[old] ?? 0, input.clock[old], shared)
+        var moved: Set<UInt64> = []
         func restamp<V>(_ register: Register<V>?) throws -> Register<V>? {
             guard let register else { return nil }
             var versions: [Versioned<V>] = []
             for version in register.versions {
                 if version.rev.device == old, version.rev.counter > split, held[version.rev]?.contains(AnyHashable(version.value)) != true {
-                    guard let counter = clock.next(nowMilliseconds: now) else {
-                        throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock")
+                    // The write keeps its counter under the new id (a dot no one else has), so it
+                    // keeps its place in time: a later value the other copy typed still wins over
+                    // it, and it shows as a conflict instead of beating that value. Only a second
+                    // value of ours under one counter (a fork already in this register) takes a
+                    // fresh counter.
+                    var counter = version.rev.counter
+                    if !moved.insert(counter).inserted {
+                        guard let fresh = clock.next(nowMilliseconds: now) else {
+                            throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock")
+                        }
+                        counter = fresh
                     }
+                    clock.recordIssued(counter)
                     let rev = Rev(counter: counter, device: new)
                     document.clock.include(rev)
                     versions.append(Versioned(value: version.value, rev: rev))

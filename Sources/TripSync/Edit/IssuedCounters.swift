@@ -1,0 +1,69 @@
+/// The counters a device id has issued on this installation, as sorted, disjoint ranges. A
+/// write under our id whose counter is not here was made by another copy of this home (a
+/// copied or restored home), which is the evidence of a fork that survives later writes
+/// (docs/DESIGN.md, "Forks").
+public struct IssuedCounters: Hashable, Sendable {
+    /// The ranges, ascending and disjoint.
+    public private(set) var ranges: [ClosedRange<UInt64>] = []
+
+    /// At most this many ranges are kept; past it the two oldest merge (the gap between them
+    /// then counts as issued: weaker evidence about old counters, never a false alarm).
+    public static let maximumRanges = 20_000
+
+    /// No counter issued.
+    public init() {}
+
+    /// Exactly these ranges (sorted and joined).
+    public init(_ ranges: [ClosedRange<UInt64>]) {
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) { insert(range) }
+    }
+
+    /// Whether `counter` was issued here.
+    public func contains(_ counter: UInt64) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound < counter { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].contains(counter)
+    }
+
+    /// Records one counter.
+    public mutating func insert(_ counter: UInt64) { insert(counter...counter) }
+
+    /// Records a range of counters.
+    public mutating func insert(_ range: ClosedRange<UInt64>) {
+        if let last = ranges.last, range.lowerBound > last.upperBound {
+            // The usual case: counters only grow.
+            if range.lowerBound == last.upperBound + 1 {
+                ranges[ranges.count - 1] = last.lowerBound...range.upperBound
+            } else {
+                ranges.append(range)
+            }
+        } else {
+            var merged = range
+            var kept: [ClosedRange<UInt64>] = []
+            kept.reserveCapacity(ranges.count + 1)
+            for existing in ranges {
+                if existing.upperBound + 1 < merged.lowerBound || merged.upperBound + 1 < existing.lowerBound {
+                    kept.append(existing)
+                } else {
+                    merged = min(existing.lowerBound, merged.lowerBound)...max(existing.upperBound, merged.upperBound)
+                }
+            }
+            kept.append(merged)
+            kept.sort { $0.lowerBound < $1.lowerBound }
+            ranges = kept
+        }
+        while ranges.count > Self.maximumRanges {
+            ranges[1] = ranges[0].lowerBound...ranges[1].upperBound
+            ranges.removeFirst()
+        }
+    }
+
+    /// Records every counter of `other`.
+    public mutating func formUnion(_ other: IssuedCounters) {
+        for range in other.ranges { insert(range) }
+    }
+}
