@@ -101,8 +101,13 @@ public struct Home: Sendable {
     /// `/etc/machine-id` (systemd, D-Bus); nil on a system without one.
     static func machineID() -> String? {
         for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
-            // A missing or unreadable file only means this system keeps no machine id there.
-            guard let bytes = try? FileIO.readFile(path, maxBytes: 256) else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileIO.readFile(path, maxBytes: 256)
+            } catch {
+                // Missing or unreadable: this system keeps no machine id there.
+                continue
+            }
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if !text.isEmpty { return text }
         }

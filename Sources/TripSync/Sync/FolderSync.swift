@@ -67,8 +67,7 @@ public struct FolderSync {
                 continue
             }
             do {
-                if let reason = blocked[tripID] { throw FileSystemError(path: root.display(EntryName(tripID.description)), message: reason) }
-                try syncTrip(&trip, root: root, identity: &identity, state: &state, report: &report, now: now)
+                try syncTrip(&trip, root: root, blocked: blocked[tripID], identity: &identity, state: &state, report: &report, now: now)
             } catch let error as TripFileError {
                 trip.failure = error.errors.first.map { "\($0)" } ?? "\(error)"
             } catch let error as FileSystemError {
@@ -139,7 +138,7 @@ public struct FolderSync {
     }
 
     private func syncTrip(
-        _ trip: inout SyncReport.Trip, root: FolderHandle, identity: inout DeviceIdentity, state: inout SyncState,
+        _ trip: inout SyncReport.Trip, root: FolderHandle, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
         report: inout SyncReport, now: UInt64
     ) throws {
         let tripID = trip.tripID
@@ -155,7 +154,11 @@ public struct FolderSync {
                     path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")
             }
         }
+        if let local, local.tripID != tripID {
+            throw FileSystemError(path: localPath, message: "this home's replica holds trip \(local.tripID), not the trip its name says; the trip is not synced")
+        }
         trip.name = local?.trip.name.value
+        if let blocked { throw FileSystemError(path: root.display(tripName), message: blocked) }
         try root.makeFolder(tripName)
         let folder = try root.openFolder(tripName)
         if try unchanged(&trip, folder: folder, me: identity.deviceID, state: state) {
@@ -197,10 +200,15 @@ public struct FolderSync {
             // Unchanged since we merged it: skip without parsing.
             if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
                 trip.unchanged.append(path)
-                if kind == .own, let (bytes, stamp) = try? folder.readFile(name, maxBytes: reader.maxFileBytes), stamp == listedStamp {
-                    // Merged before, unchanged since: removable after a re-key (below). Unreadable
-                    // now, it is simply not removed.
-                    formerOwn = (name, SHA256.digest(bytes), me)
+                if kind == .own {
+                    // Merged before, unchanged since: removable after a re-key (below). A file that
+                    // cannot be read now, or changed meanwhile, is simply not removed.
+                    do {
+                        let (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
+                        if stamp == listedStamp { formerOwn = (name, SHA256.digest(bytes), me) }
+                    } catch {
+                        formerOwn = nil
+                    }
                 }
                 continue
             }

@@ -81,7 +81,7 @@ public final class FolderWatcher {
             needsRefresh = false
             var desired: [String: Role] = [folder: .shared]
             if let home { desired[home] = .home }
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where Identifier(name) != nil {
+            for name in FolderWatcher.names(in: folder) where Identifier(name) != nil {
                 let path = folder + "/" + name
                 if FolderWatcher.folderIdentity(path) != nil { desired[path] = .trip }
             }
@@ -160,7 +160,7 @@ public final class FolderWatcher {
             // A folder counts by its inode only: its times change with every file, temp files too.
             (signature.size, signature.modified, signature.changed) = (0, 0, 0)
             result[path] = signature
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where !name.hasPrefix(".") {
+            for name in FolderWatcher.names(in: path) where !name.hasPrefix(".") {
                 if role == .home && FolderWatcher.homeIgnoredNames.contains(name) { continue }
                 let child = path + "/" + name
                 if role == .shared, Identifier(name) != nil, FolderWatcher.folderIdentity(child) != nil {
@@ -361,4 +361,14 @@ public final class FolderWatcher {
             if byPath[watch.path] == descriptor { byPath[watch.path] = nil }
         }
     #endif
+
+    /// The names in a folder, for choosing what to watch. A folder that cannot be listed is
+    /// watched without its children: the sync round that follows reads it and reports why.
+    static func names(in path: String) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            return []
+        }
+    }
 }
