@@ -170,8 +170,11 @@ public struct FolderSync {
         var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
         var ownCopies: [(name: EntryName, digest: [UInt8])] = []
         var ownStaleTemps: [EntryName] = []
-        // The file we published under the id we wrote as when this trip's sync began.
+        // The file we published under the id we wrote as when this trip's sync began (a re-key
+        // during the sync changes `identity`, and that file then sorts as another device's).
         var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
+        let startID = identity.deviceID
+        let startName = EntryName("\(startID).trip.json.gz")
         for name in try folder.entries() {
             let path = folder.display(name)
             let me = identity.deviceID
@@ -200,12 +203,12 @@ public struct FolderSync {
             // Unchanged since we merged it: skip without parsing.
             if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
                 trip.unchanged.append(path)
-                if kind == .own {
+                if kind == .own || name == startName {
                     // Merged before, unchanged since: removable after a re-key (below). A file that
                     // cannot be read now, or changed meanwhile, is simply not removed.
                     do {
                         let (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                        if stamp == listedStamp { formerOwn = (name, SHA256.digest(bytes), me) }
+                        if stamp == listedStamp { formerOwn = (name, SHA256.digest(bytes), startID) }
                     } catch {
                         formerOwn = nil
                     }
@@ -272,7 +275,7 @@ public struct FolderSync {
             trip.merged.append(path)
             state.files[path] = .init(stamp: stamp, clock: input.clock)
             if kind == .ownCopy { ownCopies.append((name, SHA256.digest(bytes))) }
-            if kind == .own { formerOwn = (name, SHA256.digest(bytes), me) }
+            if kind == .own || name == startName { formerOwn = (name, SHA256.digest(bytes), startID) }
         }
         guard var document else { return }
         trip.name = document.trip.name.value
@@ -381,6 +384,11 @@ public struct FolderSync {
             deviceID: new, name: identity.name, highWater: max(identity.highWater, clock.highWater), binding: identity.binding, issued: IssuedCounters())
         try home.save(identity)
         document = try Rekey.merge(current, with: input, old: old, new: new, clock: &clock, now: now)
+        // What the re-key wrote under the new id is this installation's: recorded before the
+        // replica is opened to publish, which would otherwise take it for a restored home.
+        identity.highWater = max(identity.highWater, clock.highWater)
+        identity.issued.formUnion(clock.issued)
+        try home.save(identity)
         report.rekeyed = SyncReport.Rekey(old: old, new: new, reason: reason)
     }
 }
