@@ -362,7 +362,31 @@ public struct FolderSync {
     /// (`DeviceIdentity.issued`) nor this sync's clock issued: made by another copy of this home.
     static func foreignWrite(in document: TripDocument, identity: DeviceIdentity, clock: HybridLogicalClock) -> Rev? {
         let me = identity.deviceID
-        return Rekey.heldDots(document).keys.filter { $0.device == me && !identity.issuedHere($0.counter) && !clock.issued.contains($0.counter) }.min()
+        guard document.clock[me] > 0 else { return nil }  // it holds nothing of ours
+        var first: Rev?
+        func check<V>(_ register: Register<V>?) {
+            guard let register else { return }
+            if register.conflicts.isEmpty {
+                note(register.rev)
+            } else {
+                for version in register.versions { note(version.rev) }
+            }
+        }
+        func note(_ rev: Rev) {
+            guard rev.device == me, !identity.issuedHere(rev.counter), !clock.issued.contains(rev.counter) else { return }
+            if first.map({ rev < $0 }) ?? true { first = rev }
+        }
+        func checkItem(_ item: ItemFields) {
+            check(item.title); check(item.sortKey); check(item.start); check(item.end); check(item.place); check(item.note)
+        }
+        check(document.trip.name)
+        for info in document.devices.values { check(info.name) }
+        for item in document.items.values { checkItem(item) }
+        for tombstone in document.tombstones.values {
+            check(tombstone.deleted)
+            checkItem(tombstone.item)
+        }
+        return first
     }
 
     /// Every conflict a person is shown (`ConflictList`), as one key each, so a sync can say
