@@ -127,17 +127,23 @@ final class FolderHandle {
 
     /// What is at `name` and its stamp, without following a link; nil when nothing is there.
     func kind(of name: EntryName) -> (kind: EntryKind, stamp: SyncState.FileStamp)? {
+        guard let found = look(name) else { return nil }
+        return (found.kind, found.stamp)
+    }
+
+    /// What is at `name`, its stamp, and whether it is a regular file with exactly `mode` and
+    /// one link (see `isPlainFile`), from one `fstatat` without following a link.
+    func look(_ name: EntryName, plainMode mode: mode_t = 0o644) -> (kind: EntryKind, stamp: SyncState.FileStamp, isPlain: Bool)? {
         var info = stat()
         guard withName(name, { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return nil }
-        return (Self.kind(info), Self.stamp(info))
+        let kind = Self.kind(info)
+        return (kind, Self.stamp(info), kind == .file && (info.st_mode & 0o7777) == mode && info.st_nlink == 1)
     }
 
     /// Whether `name` is a regular file with exactly `mode` and one link (no setuid bit, no
     /// name shared with another file), without following a link.
     func isPlainFile(_ name: EntryName, mode: mode_t) -> Bool {
-        var info = stat()
-        guard withName(name, { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
-        return Self.kind(info) == .file && (info.st_mode & 0o7777) == mode && info.st_nlink == 1
+        look(name, plainMode: mode)?.isPlain ?? false
     }
 
     /// Reads the regular file `name` whole: opened without following a link and without

@@ -47,10 +47,11 @@ public struct FolderSync {
         let held = Set(try home.tripFileIDs())
         var tripIDs = held
         var blocked: [TripID: String] = [:]
+        var inFolder: Set<TripID> = []
         for name in try root.entries() {
             guard let text = name.text, let id = Identifier(text), id.description == text else { continue }
             switch root.kind(of: name)?.kind {
-            case .folder?: break
+            case .folder?: inFolder.insert(id)
             case .link?: blocked[id] = "a symbolic link, not followed: a trip folder must be a folder inside the shared folder"
             case nil: continue
             default: blocked[id] = "named like a trip folder but not a folder; move it away so the trip can sync"
@@ -67,7 +68,7 @@ public struct FolderSync {
                 continue
             }
             do {
-                try syncTrip(&trip, root: root, blocked: blocked[tripID], identity: &identity, state: &state, report: &report, now: now)
+                try syncTrip(&trip, root: root, inFolder: inFolder.contains(tripID), blocked: blocked[tripID], identity: &identity, state: &state, report: &report, now: now)
             } catch let error as TripFileError {
                 trip.failure = error.errors.first.map { "\($0)" } ?? "\(error)"
             } catch let error as FileSystemError {
@@ -119,16 +120,15 @@ public struct FolderSync {
         var sawOwn = false
         for name in try folder.entries() {
             let path = folder.display(name)
-            switch FolderSync.classify(name, me: me) {
+            let kind = FolderSync.classify(name, me: me)
+            switch kind {
             case .temporary, .ownTemporary, .notTrip, .ownCopy: return false
-            case .own:
-                // Our file must still be exactly what we write (mode 0644, one link), or it is rewritten.
-                guard folder.isPlainFile(name, mode: 0o644) else { return false }
-                sawOwn = true
+            case .own: sawOwn = true
             case .other: break
             }
-            guard let seen = state.files[path], let (kind, stamp) = folder.kind(of: name), kind == .file, stamp == seen.stamp,
-                local.clock.covers(seen.clock)
+            // Our own file must also still be exactly what we write (0644, one link).
+            guard let seen = state.files[path], let found = folder.look(name), found.kind == .file, found.stamp == seen.stamp,
+                kind != .own || found.isPlain, local.clock.covers(seen.clock)
             else { return false }
             files.append(path)
         }
@@ -138,13 +138,25 @@ public struct FolderSync {
     }
 
     private func syncTrip(
-        _ trip: inout SyncReport.Trip, root: FolderHandle, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
+        _ trip: inout SyncReport.Trip, root: FolderHandle, inFolder: Bool, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
         report: inout SyncReport, now: UInt64
     ) throws {
         let tripID = trip.tripID
         let tripName = EntryName(tripID.description)
         // The home's replica: unreadable means this trip is not synced (never taken as new).
         let localPath = LocalReplica.path(in: home, tripID: tripID)
+        // Untouched replica and folder: nothing is parsed (the replica was read and checked when
+        // its stamp was recorded).
+        var folder: FolderHandle?
+        if blocked == nil {
+            if !inFolder { try root.makeFolder(tripName) }
+            let opened = try root.openFolder(tripName)
+            if try unchanged(&trip, folder: opened, me: identity.deviceID, state: state) {
+                trip.published = opened.display(EntryName("\(identity.deviceID).trip.json.gz"))
+                return
+            }
+            folder = opened
+        }
         var local: TripDocument?
         if FileManager.default.fileExists(atPath: localPath) {
             do {
@@ -158,13 +170,7 @@ public struct FolderSync {
             throw FileSystemError(path: localPath, message: "this home's replica holds trip \(local.tripID), not the trip its name says; the trip is not synced")
         }
         trip.name = local?.trip.name.value
-        if let blocked { throw FileSystemError(path: root.display(tripName), message: blocked) }
-        try root.makeFolder(tripName)
-        let folder = try root.openFolder(tripName)
-        if try unchanged(&trip, folder: folder, me: identity.deviceID, state: state) {
-            trip.published = folder.display(EntryName("\(identity.deviceID).trip.json.gz"))
-            return
-        }
+        guard let folder else { throw FileSystemError(path: root.display(tripName), message: blocked ?? "cannot be opened") }
         let conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
         var document = local
         var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
