@@ -87,11 +87,16 @@ public enum FieldValue: Hashable, Sendable {
 extension TripDocument {
     /// Issues the next rev for this document's device.
     mutating func stamp(_ hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) -> Rev {
+        try Self.stamp(&hlc, &clock, device: deviceID, now: now)
+    }
+
+    /// Issues the next rev of `device` from `hlc` and includes it in `clock`.
+    static func stamp(_ hlc: inout HybridLogicalClock, _ clock: inout VersionVector, device: DeviceID, now: UInt64) throws(EditError) -> Rev {
         hlc.observe(clock.maxCounter)
         guard let counter = hlc.next(nowMilliseconds: now) else {
             throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock; refusing to write so one bad clock cannot poison the trip")
         }
-        let rev = Rev(counter: counter, device: deviceID)
+        let rev = Rev(counter: counter, device: device)
         clock.include(rev)
         return rev
     }
@@ -234,13 +239,7 @@ extension TripDocument {
         var newHLC = hlc
         let device = deviceID
         func stamp() throws(EditError) -> Rev {
-            newHLC.observe(newClock.maxCounter)
-            guard let counter = newHLC.next(nowMilliseconds: now) else {
-                throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock; refusing to write so one bad clock cannot poison the trip")
-            }
-            let rev = Rev(counter: counter, device: device)
-            newClock.include(rev)
-            return rev
+            try Self.stamp(&newHLC, &newClock, device: device, now: now)
         }
         func write<V>(_ register: inout Register<V>?, _ newValue: V) throws(EditError) -> Bool {
             if let current = register, current.value == newValue, current.conflicts.isEmpty || !force { return false }
