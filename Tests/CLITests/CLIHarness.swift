@@ -26,13 +26,21 @@ enum CLI {
 
     /// Runs `tripsync ARGS` with the given environment additions and standard input closed.
     static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? root)
+        let (status, outData, errData) = try spawn(binary, arguments, environment: env, cwd: cwd ?? root)
+        return CLIResult(status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a program with standard input closed and returns its exit status and what it wrote.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, cwd: String
+    ) throws -> (status: Int32, stdout: Data, stderr: Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.currentDirectoryURL = URL(fileURLWithPath: cwd)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -43,9 +51,7 @@ enum CLI {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        return (process.terminationStatus, outData, errData)
     }
 
     /// Runs `tripsync ARGS` on a pseudo-terminal (stdin, stdout and stderr all the terminal, as a
@@ -58,21 +64,10 @@ enum CLI {
         defer { try? FileManager.default.removeItem(atPath: (driver as NSString).deletingLastPathComponent) }
         try Data(ptyDriver.utf8).write(to: URL(fileURLWithPath: driver))
         let encoded = try JSONSerialization.data(withJSONObject: answers.map { answer -> Any in answer.map { $0 as Any } ?? NSNull() })
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", driver, binary, String(decoding: encoded, as: UTF8.self), String(timeoutSeconds)] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let (driverStatus, outData, errData) = try spawn(
+            "/usr/bin/env", ["python3", driver, binary, String(decoding: encoded, as: UTF8.self), String(timeoutSeconds)] + arguments, cwd: root)
         // The driver prints {"status": N, "output": "..."}; a failed driver is a failed test.
-        guard process.terminationStatus == 0,
+        guard driverStatus == 0,
             let object = try JSONSerialization.jsonObject(with: outData) as? [String: Any],
             let status = object["status"] as? Int, let output = object["output"] as? String
         else {

@@ -418,8 +418,11 @@ struct DocumentDecoder {
             // The winner is the greatest version (by rev, then, for two values under one rev, by
             // value bytes: docs/DESIGN.md, "Forks"); no write (dot and value) appears twice.
             let winner = register.current
+            var revs: Set<Rev> = [rev]
             for (index, conflict) in conflicts.enumerated() {
-                let repeated = conflict.isSameWrite(as: winner) || conflicts[..<index].contains { $0.isSameWrite(as: conflict) }
+                // Only a rev seen before can repeat a write: the values are compared just then.
+                let repeated = !revs.insert(conflict.rev).inserted
+                    && (conflict.isSameWrite(as: winner) || conflicts[..<index].contains { $0.isSameWrite(as: conflict) })
                 if repeated || Versioned.precedes(winner, conflict) {
                     c.path.append(.key("conflicts"))
                     c.path.append(.index(index))

@@ -40,7 +40,6 @@ public struct Home: Sendable {
     /// moved or restored, so before anything is written it takes a new device id (the old one
     /// stays with the home it came from). A home recorded before bindings existed is bound now.
     public func openIdentity(defaultName: String? = nil) throws -> (identity: DeviceIdentity, notice: String?) {
-        let current = try binding()
         var info = stat()
         guard lstat(identityPath, &info) == 0 else {
             guard errno == ENOENT else { throw FileIO.systemError(identityPath, "cannot look at this installation's identity") }
@@ -58,7 +57,7 @@ public struct Home: Sendable {
             throw TripFileError(.notJSON, file: identityPath, issues: error.issues)
         }
         var identity = try DeviceIdentity(json: json, file: identityPath)
-        guard let current else { return (identity, nil) }
+        guard let current = try binding() else { return (identity, nil) }
         guard let recorded = identity.binding else {
             identity.binding = current
             try save(identity)

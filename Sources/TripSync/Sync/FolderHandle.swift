@@ -131,19 +131,14 @@ final class FolderHandle {
         return (found.kind, found.stamp)
     }
 
-    /// What is at `name`, its stamp, and whether it is a regular file with exactly `mode` and
-    /// one link (see `isPlainFile`), from one `fstatat` without following a link.
+    /// What is at `name`, its stamp, and whether it is a plain file: regular, at exactly `mode`
+    /// (no setuid bit), one link (no name shared with another file). One `fstatat`, no link
+    /// followed.
     func look(_ name: EntryName, plainMode mode: mode_t = 0o644) -> (kind: EntryKind, stamp: SyncState.FileStamp, isPlain: Bool)? {
         var info = stat()
         guard withName(name, { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return nil }
         let kind = Self.kind(info)
         return (kind, Self.stamp(info), kind == .file && (info.st_mode & 0o7777) == mode && info.st_nlink == 1)
-    }
-
-    /// Whether `name` is a regular file with exactly `mode` and one link (no setuid bit, no
-    /// name shared with another file), without following a link.
-    func isPlainFile(_ name: EntryName, mode: mode_t) -> Bool {
-        look(name, plainMode: mode)?.isPlain ?? false
     }
 
     /// Reads the regular file `name` whole: opened without following a link and without

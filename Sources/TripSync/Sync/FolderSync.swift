@@ -304,15 +304,17 @@ public struct FolderSync {
         state.files[replica.path] = nil
         let ownName = EntryName("\(identity.deviceID).trip.json.gz")
         let bytes = try document.gzipData()
-        let current: [UInt8]?
-        do {
-            current = try folder.kind(of: ownName)?.kind == .file ? folder.readFile(ownName, maxBytes: reader.maxFileBytes).bytes : nil
-        } catch {
-            current = nil  // unreadable: it is replaced below
-        }
         // Rewritten when the bytes differ, or when what is there is not exactly our plain file
         // (another mode, a setuid bit, a hard link shared with another name).
-        if current != bytes || !folder.isPlainFile(ownName, mode: 0o644) {
+        var upToDate = false
+        if folder.look(ownName)?.isPlain == true {
+            do {
+                upToDate = try folder.readFile(ownName, maxBytes: reader.maxFileBytes).bytes == bytes
+            } catch {
+                upToDate = false  // unreadable: it is replaced below
+            }
+        }
+        if !upToDate {
             try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
             trip.wrote = true
         }
@@ -343,7 +345,8 @@ public struct FolderSync {
     /// removed), checked there, and put back when it changed (or left aside as another copy of
     /// ours, merged by the next sync, when its name was taken meanwhile).
     func removeIfUnchanged(_ name: EntryName, digest: [UInt8], in folder: FolderHandle) -> Bool {
-        let aside = EntryName("\(name.bytes.prefix(36).map { String(UnicodeScalar($0)) }.joined()).aside-\(UInt32.random(in: 0...UInt32.max)).trip.json.gz")
+        // "<device id>.aside-<random>.trip.json.gz": still a copy of that device's file.
+        let aside = EntryName(Array(name.bytes.prefix(36)) + Array(".aside-\(UInt32.random(in: 0...UInt32.max)).trip.json.gz".utf8))
         guard folder.rename(name, to: aside) else { return false }
         let same: Bool
         do {
