@@ -3,7 +3,8 @@
 
     python3 scripts/check-ics.py FILE.ics
 
-Installs `icalendar` quietly with pip when it is missing. Prints one JSON object:
+Needs the `icalendar` package and never installs it: when it is missing the script says so and
+exits 3 (`.ci/run` installs it with `python3 -m pip install icalendar`). Prints one JSON object:
 
     {"calendar": {"version", "prodid", "calscale", "name"},
      "events": [{"uid", "summary", "location", "description", "allDay",
@@ -17,36 +18,25 @@ ones, a date for all-day events); `...Utc` is the instant through the tz databas
 uses, `...UtcByVtimezone` the instant through the file's own VTIMEZONE definition. `problems`
 lists what breaks RFC 5545's framing (line endings, lines longer than 75 octets, invalid
 UTF-8, a TZID without a VTIMEZONE). Exit status: 0 when the file parses and `problems` is empty,
-1 when there are problems, 2 when the file cannot be read or parsed, 3 when `icalendar` cannot
-be installed.
+1 when there are problems, 2 when the file cannot be read or parsed, 3 when `icalendar` is not
+installed.
 """
 
 import datetime
 import json
-import subprocess
 import sys
 
 
 def import_icalendar():
     try:
-        import icalendar  # noqa: F401
+        import icalendar
     except ImportError:
-        subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "icalendar"],
-            check=False,
-            stdout=subprocess.DEVNULL,
+        print(
+            "check-ics: the Python package 'icalendar' is not installed; this script never installs "
+            "anything (.ci/run installs it with 'python3 -m pip install icalendar')",
+            file=sys.stderr,
         )
-        try:
-            import icalendar  # noqa: F401
-        except ImportError:
-            print(
-                "check-ics: the Python package 'icalendar' is not installed and "
-                "'python3 -m pip install icalendar' failed",
-                file=sys.stderr,
-            )
-            sys.exit(3)
-    import icalendar
-
+        sys.exit(3)
     return icalendar
 
 

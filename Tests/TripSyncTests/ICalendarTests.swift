@@ -429,11 +429,11 @@ import TripSync
         let stdout = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         try #require(
             process.terminationStatus != 127,
-            "python3 is not installed; CI installs it (and `python3 -m pip install icalendar`). \(stderr)",
+            "python3 is not installed; .ci/run installs it (and `python3 -m pip install icalendar`). \(stderr)",
             sourceLocation: sourceLocation)
         try #require(
             process.terminationStatus != 3,
-            "Python's icalendar package is missing and could not be installed: \(stderr)", sourceLocation: sourceLocation)
+            "Python's icalendar package is not installed (tests install nothing; .ci/run installs it with `python3 -m pip install icalendar`): \(stderr)", sourceLocation: sourceLocation)
         try #require(
             process.terminationStatus == 0 || process.terminationStatus == 1,
             "check-ics.py exited with \(process.terminationStatus): \(stderr)", sourceLocation: sourceLocation)
@@ -454,7 +454,7 @@ import TripSync
         return "\(date)T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
     }
 
-    /// The Python checks run one at a time: the first may pip-install `icalendar`.
+    /// The Python checks run one at a time (each starts python3; none installs anything).
     @Suite(.serialized) struct PythonIcalendar {
         typealias F = ICalendarTests
 
