@@ -10,7 +10,8 @@ import Testing
 // What varies between runs is replaced by placeholders: the case's folder by `$TMP`, the
 // repository by `$ROOT`, ids a step creates at random by the name the case gives them
 // (`<trip>`, `<item-1>`; `<item-1:8>` for the 8-character prefix commands print), the random
-// device id of a fresh home by `<device>`, and times within two days of the run by `<now>`.
+// device id of a fresh home by `<device>` (an id a home takes later, a re-key, by `<device-2>`),
+// and times within two days of the run by `<now>`.
 // Ids and times that are fixed in samples/ stay as they are.
 
 /// One command of a snapshot case.
@@ -197,8 +198,10 @@ struct SnapshotRun {
                 Issue.record("\(snapshotCase.name): `\(step.arguments.joined(separator: " "))` was to print an id named \(name), printed \(stdout) \(stderr)")
             }
         }
-        if case .fresh = snapshotCase.home, !names.contains(where: { $0.name == "device" }), let device = homeDevice() {
-            names.append(("device", device))
+        // The fresh home's device id, and any id a home takes later (a re-key), is random.
+        if let device = homeDevice(), device != Snapshot.fixedDevice, !names.contains(where: { $0.id == device }) {
+            let count = names.filter { $0.name.hasPrefix("device") }.count
+            names.append((count == 0 ? "device" : "device-\(count + 1)", device))
         }
         var text = (["$ tripsync"] + step.arguments.map(Self.quoted)).joined(separator: " ") + "\n"
         text += step.arguments.contains("--json") ? jsonSection(stdout) : section("stdout", stdout)
