@@ -17,6 +17,12 @@ enum Console {
         fflushStdout()
     }
 
+    /// Prints a report as one JSON value on stdout (`ReportEncoding`: every `--json` has this
+    /// one source).
+    static func json(_ report: some Encodable) throws {
+        out(try ReportEncoding.json(report))
+    }
+
     /// When set (by `demo`), stdout lines go here instead.
     nonisolated(unsafe) static var capture: ((String) -> Void)?
 

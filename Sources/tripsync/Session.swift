@@ -1,146 +1,73 @@
 import TripSync
 
-/// Opens the home's chosen trip for a command: locked while editing, saved durably before
-/// "saved" is printed.
+/// Opens the home's chosen trip for a command, and turns library errors into exits.
 enum Session {
-    /// Loads the trip chosen by `--trip` (or the only one) for reading.
-    static func open(_ global: GlobalOptions, trip selector: String?) throws -> LocalReplica {
+    /// The trip chosen by `--trip` (or the only one), open with the home locked; its notices,
+    /// warnings and the home's other unreadable files are told on stderr.
+    static func store(_ global: GlobalOptions, trip selector: String?) throws -> TripStore {
+        let store: TripStore
+        do {
+            store = try TripStore.open(selector, in: HomeAccess.home(global))
+        } catch let error as TripStoreError {
+            throw refusal(error, home: HomeAccess.home(global))
+        } catch let error as TripFileError {
+            throw CLIError.file(error)
+        }
+        for unreadable in store.skipped { HomeAccess.warn(unreadable) }
+        for notice in store.notices { Console.warning(notice) }
+        for warning in store.warnings { Console.warning("\(store.path): \(warning)") }
+        return store
+    }
+
+    /// Runs `body` on the chosen trip and saves what it wrote before returning.
+    @discardableResult
+    static func edit<T>(_ global: GlobalOptions, trip selector: String?, _ body: (inout TripEditor) throws -> T) throws -> T {
+        let store = try store(global, trip: selector)
+        do {
+            return try store.edit(body)
+        } catch let error as EditError {
+            throw refusal(error)
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(store.path): cannot save: \(error); nothing was changed")
+        }
+    }
+
+    /// The trip for reading only (no lock: a reader sees the last saved state).
+    static func read(_ global: GlobalOptions, trip selector: String?) throws -> (trip: LoadedTrip, me: DeviceIdentity) {
         let home = HomeAccess.home(global)
         let identity = try HomeAccess.identity(global)
-        let loaded = try HomeAccess.trip(global, selector: selector)
-        let replica = LocalReplica(home: home, identity: identity, document: loaded.document)
-        for warning in loaded.warnings { Console.warning("\(replica.path): \(warning)") }
-        return replica
+        let listing = try HomeAccess.listing(home)
+        switch listing.choose(selector, home: home.path) {
+        case .success(let loaded):
+            HomeAccess.warnAll(listing)
+            for warning in loaded.warnings { Console.warning("\(home.replicaPath(for: loaded.document.tripID)): \(warning)") }
+            return (loaded, identity)
+        case .failure(let error):
+            if case .unreadable(let broken) = error { HomeAccess.warnAll(listing, except: broken) } else { HomeAccess.warnAll(listing) }
+            throw refusal(error, home: home)
+        }
     }
 
-    /// Runs `body` on the trip with the home locked; when it returns true the replica is saved
-    /// (identity, then trip: temp file, fsync, rename, fsync the folder) before returning.
-    @discardableResult
-    static func edit<T>(_ global: GlobalOptions, trip selector: String?, _ body: (inout LocalReplica) throws -> (save: Bool, result: T)) throws -> T {
-        let lock: HomeLock
-        do {
-            lock = try HomeLock(home: HomeAccess.home(global))
-        } catch {
-            throw CLIError.refused("\(error)")
-        }
-        var replica = try open(global, trip: selector)
-        for notice in replica.notices { Console.warning(notice) }
-        let (save, result) = try body(&replica)
-        if save || !replica.notices.isEmpty {
-            do {
-                try replica.save()
-            } catch {
-                throw CLIError.refused("\(replica.path): cannot save: \(error); nothing was changed")
-            }
-        }
-        withExtendedLifetime(lock) {}
-        return result
+    /// A refused edit: exit 1, or 2 for an item named by too short a prefix.
+    static func refusal(_ error: EditError) -> CLIError {
+        error.kind == .shortItemPrefix ? .usage(error.message, command: nil) : .refused(error.message)
     }
 
-    /// The current time in milliseconds.
-    static var now: UInt64 { LocalReplica.nowMilliseconds() }
+    /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2).
+    static func refusal(_ error: TripStoreError, home: Home) -> CLIError {
+        switch error {
+        case .noMatch, .ambiguous: return .usage(error.description, command: nil)
+        case .unreadable(let file): return HomeAccess.refusal(file)
+        case .noTrips, .busy: return .refused(error.description)
+        }
+    }
 
-    /// Turns a library edit error into a refusal.
+    /// Turns a library edit error into a refusal (for checks made outside `edit`).
     static func attempt<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as EditError {
-            throw CLIError.refused(error.message)
-        }
-    }
-}
-
-/// Finds items by id or unambiguous id prefix (at least 4 characters).
-enum ItemSelector {
-    static func resolve(_ text: String, in document: TripDocument, live: Bool = true, deleted: Bool = false) throws -> ItemID {
-        var candidates: [ItemID] = []
-        if live { candidates += document.items.keys }
-        if deleted { candidates += document.tombstones.keys }
-        if let exact = Identifier(text), candidates.contains(exact) { return exact }
-        guard text.count >= 4 else {
-            throw CLIError.usage("an item is named by its id or an id prefix of at least 4 characters, got '\(text)'", command: nil)
-        }
-        let lower = text.lowercased()
-        let matches = candidates.filter { $0.description.hasPrefix(lower) }
-        if matches.count == 1, let match = matches.first { return match }
-        if matches.isEmpty {
-            if live && !deleted && document.tombstones.keys.contains(where: { $0.description.hasPrefix(lower) }) {
-                throw CLIError.refused("item '\(text)' is deleted; 'tripsync restore \(text)' brings it back")
-            }
-            if deleted && !live && document.items.keys.contains(where: { $0.description.hasPrefix(lower) }) {
-                throw CLIError.refused("item '\(text)' is not deleted")
-            }
-            throw CLIError.refused("no item matches '\(text)'; 'tripsync show' lists the items with their ids")
-        }
-        throw CLIError.refused("'\(text)' matches \(matches.count) items; type more of the id")
-    }
-}
-
-/// Parses dates, times and zones typed on the command line (usage errors, exit 2).
-enum InputParser {
-    static func date(_ text: String, option: String, command: String) throws -> LocalDate {
-        guard let date = LocalDateParsing.date(text) else {
-            throw CLIError.usage("\(option) expects a date YYYY-MM-DD that exists, got '\(text)'", command: command)
-        }
-        return date
-    }
-
-    static func time(_ text: String, option: String, command: String) throws -> (hour: Int, minute: Int) {
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
-            (0...23).contains(hour), (0...59).contains(minute)
-        else {
-            throw CLIError.usage("\(option) expects a time HH:MM (00:00 to 23:59), got '\(text)'", command: command)
-        }
-        return (hour, minute)
-    }
-
-    /// `YYYY-MM-DDTHH:MM` (timed) or `YYYY-MM-DD` (a whole day).
-    static func endValue(_ text: String, zone: String?, option: String, command: String) throws -> TripTime {
-        if let local = LocalDateParsing.dateTime(text) {
-            guard let zone else { throw CLIError.usage("\(option) with a time needs a zone (--end-zone or --zone)", command: command) }
-            return .local(local, zone: zone)
-        }
-        if let date = LocalDateParsing.date(text) { return .date(date) }
-        throw CLIError.usage("\(option) expects YYYY-MM-DDTHH:MM or YYYY-MM-DD, got '\(text)'", command: command)
-    }
-
-    static func zone(_ text: String, option: String, command: String) throws -> String {
-        guard ZoneID.isWellFormed(text) else {
-            throw CLIError.usage("\(option) expects an IANA time zone such as Europe/Lisbon (never a fixed offset like +01:00), got '\(text)'", command: command)
-        }
-        guard ZoneDatabase.isTypeable(text) else {
-            throw CLIError.usage(
-                "\(option): zone '\(text)' is unknown to this machine's time zone database (check the spelling, e.g. America/New_York; "
-                    + "abbreviations such as PST and offsets such as GMT+1 are not zones)", command: command)
-        }
-        return text
-    }
-
-    /// Refuses an end before its start (as instants across zones: the reader's
-    /// "end-before-start" comparison).
-    static func order(start: TripTime?, end: TripTime?, hint: String, command: String) throws {
-        do {
-            try TripDocument.checkOrder(start: start, end: end)
-        } catch {
-            throw CLIError.usage(error.message + " (\(hint))", command: command)
-        }
-    }
-
-    /// Typed text checked against the rule files are read by, so nothing typed can make a trip
-    /// file that readers refuse; a title or name must show something (not only spaces).
-    static func text(_ value: String, option: String, rule: TextRule, command: String) throws -> String {
-        switch rule.violation(in: value) {
-        case nil where rule.minimumLength > 0 && VisibleText.isBlank(value):
-            throw CLIError.usage("\(option) cannot be only spaces", command: command)
-        case nil:
-            return value
-        case .length(let found) where found < rule.minimumLength:
-            throw CLIError.usage("\(option) cannot be empty", command: command)
-        case .length:
-            throw CLIError.usage("\(option) is longer than \(rule.maximumLength) characters", command: command)
-        case .controlCharacter:
-            throw CLIError.usage("\(option) contains control characters", command: command)
+            throw refusal(error)
         }
     }
 }

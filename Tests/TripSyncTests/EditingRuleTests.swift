@@ -111,9 +111,15 @@ import TripSyncFixtures
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let home = Home(path: folder)
         let identity = DeviceIdentity(deviceID: Identifier.random(), name: String(repeating: "n", count: 201))
+        try home.save(identity)
         var document = smallDocument(items: 1)
         document.deviceID = identity.deviceID
-        var replica = LocalReplica(home: home, identity: identity, document: document)
-        #expect(throws: EditError.self) { try replica.registerDevice(now: now) }
+        try document.write(to: home.replicaPath(for: document.tripID))
+        let before = try Data(contentsOf: URL(fileURLWithPath: home.replicaPath(for: document.tripID)))
+        let store = try TripStore.open(in: home)
+        // The edit's first write would name this device in the trip: refused, nothing saved.
+        #expect(throws: EditError.self) { try store.edit { trip in try trip.addItem(NewItem(title: "Lunch", sortKey: ""), at: .last) } }
+        #expect(store.document.items.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.replicaPath(for: document.tripID))) == before)
     }
 }

@@ -1,13 +1,3 @@
-/// Why a local edit was refused.
-public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What a person reads.
-    public var message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
-}
-
 /// The values of a new item.
 public struct NewItem: Hashable, Sendable {
     /// The title (1–200 characters).
@@ -83,7 +73,9 @@ public enum FieldValue: Hashable, Sendable {
 }
 
 /// Local writes on a document by its own device (`deviceID`). Each write stamps a new rev from
-/// the hybrid logical clock and raises `clock`; a write replaces every value it has seen.
+/// the hybrid logical clock and raises `clock`; a write replaces every value it has seen. The
+/// writes are `package`: apps edit through `TripStore.edit`, which owns the one clock; the
+/// fixtures and tests of this package drive them directly to simulate devices.
 extension TripDocument {
     /// Issues the next rev for this document's device.
     mutating func stamp(_ hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) -> Rev {
@@ -94,7 +86,7 @@ extension TripDocument {
     static func stamp(_ hlc: inout HybridLogicalClock, _ clock: inout VersionVector, device: DeviceID, now: UInt64) throws(EditError) -> Rev {
         hlc.observe(clock.maxCounter)
         guard let counter = hlc.next(nowMilliseconds: now) else {
-            throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock; refusing to write so one bad clock cannot poison the trip")
+            throw EditError(.clockAhead, "this replica's clock has run more than 24 hours ahead of the wall clock; refusing to write so one bad clock cannot poison the trip")
         }
         let rev = Rev(counter: counter, device: device)
         clock.include(rev)
@@ -164,13 +156,13 @@ extension TripDocument {
             case .local(let local, let zone): return "\(local) \(zone)"
             }
         }
-        throw EditError("end: the end (\(text(end))) is before the start (\(text(start))); expected an end at or after the start")
+        throw EditError(.endBeforeStart, "end: the end (\(text(end))) is before the start (\(text(start))); expected an end at or after the start")
     }
 
     /// Adds a live item with every field stamped; returns nothing (the id is the caller's).
     /// Values readers would refuse are refused here (`check`), and nothing is written.
-    public mutating func addItem(_ id: ItemID, _ values: NewItem, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
-        guard items[id] == nil, tombstones[id] == nil else { throw EditError("item \(id) already exists") }
+    package mutating func addItem(_ id: ItemID, _ values: NewItem, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+        guard items[id] == nil, tombstones[id] == nil else { throw EditError(.itemExists, "item \(id) already exists") }
         try Self.check(.title, .text(values.title))
         try Self.check(.sortKey, .text(values.sortKey))
         try Self.check(.start, .time(values.start))
@@ -194,7 +186,7 @@ extension TripDocument {
     /// (`checkOrder`); a value the register already holds is checked only against what readers
     /// refuse.
     @discardableResult
-    public mutating func set(
+    package mutating func set(
         _ field: ItemField, of id: ItemID, to value: FieldValue, force: Bool = false, hlc: inout HybridLogicalClock, now: UInt64
     ) throws(EditError) -> Bool {
         !(try write([FieldWrite(field, value)], of: id, force: force, hlc: &hlc, now: now).changed.isEmpty)
@@ -205,7 +197,7 @@ extension TripDocument {
     /// when any is refused. A field given its current value is not written. The outcome names
     /// the fields written and the conflicts those writes replaced (each write has seen every
     /// value of its register, so their conflicting values are gone from the field).
-    public mutating func set(
+    package mutating func set(
         _ writes: [FieldWrite], of id: ItemID, hlc: inout HybridLogicalClock, now: UInt64
     ) throws(EditError) -> EditOutcome {
         try write(writes, of: id, force: false, hlc: &hlc, now: now)
@@ -215,7 +207,7 @@ extension TripDocument {
         _ writes: [FieldWrite], of id: ItemID, force: Bool, hlc: inout HybridLogicalClock, now: UInt64
     ) throws(EditError) -> EditOutcome {
         guard let original = items[id] else {
-            throw EditError(tombstones[id] != nil ? "item \(id) is deleted; restore it first" : "no item \(id)")
+            throw tombstones[id] != nil ? EditError(.itemDeleted, "item \(id) is deleted; restore it first") : EditError(.noSuchItem, "no item \(id)")
         }
         var checksOrder = false
         var start = original.start?.value ?? nil
@@ -275,9 +267,9 @@ extension TripDocument {
 
     /// Deletes a live item: its registers move into a tombstone whose delete value records when
     /// (`at`, wall clock) and what this replica had seen.
-    public mutating func deleteItem(_ id: ItemID, at: UTCTimestamp, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+    package mutating func deleteItem(_ id: ItemID, at: UTCTimestamp, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
         guard let item = items[id] else {
-            throw EditError(tombstones[id] != nil ? "item \(id) is already deleted" : "no item \(id)")
+            throw tombstones[id] != nil ? EditError(.itemDeleted, "item \(id) is already deleted") : EditError(.noSuchItem, "no item \(id)")
         }
         let seen = clock
         let rev = try stamp(&hlc, now: now)
@@ -288,9 +280,9 @@ extension TripDocument {
     /// Brings a deleted item back with everything it held (edits made while deleted included):
     /// every field is re-stamped with a new dot, a field missing from a compacted tombstone gets
     /// a default, and the delete values (all seen here) are replaced.
-    public mutating func restoreItem(_ id: ItemID, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+    package mutating func restoreItem(_ id: ItemID, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
         guard let tombstone = tombstones[id] else {
-            throw EditError(items[id] != nil ? "item \(id) is not deleted" : "no deleted item \(id)")
+            throw items[id] != nil ? EditError(.itemNotDeleted, "item \(id) is not deleted") : EditError(.noSuchItem, "no deleted item \(id)")
         }
         var item = tombstone.item
         func restamp<V>(_ register: inout Register<V>?, default value: V) throws(EditError) {
@@ -308,8 +300,29 @@ extension TripDocument {
         items[id] = item
     }
 
+    /// Names this document's device `name` in the trip (one device-name write), unless it is
+    /// named so already; a name readers would refuse, or one of only spaces, is refused.
+    mutating func nameDevice(_ name: String, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+        if devices[deviceID]?.name.value == name { return }
+        if let violation = TextRule.name.violation(in: name) {
+            throw EditError("device name: " + TextRule.name.message(for: violation, what: "a device name"))
+        }
+        let rev = try stamp(&hlc, now: now)
+        var info = devices[deviceID] ?? DeviceInfo(name: Register(value: name, rev: rev))
+        info.name.write(name, rev: rev)
+        devices[deviceID] = info
+    }
+
+    /// Refuses a trip name readers would refuse (`TextRule.name`) or one of only spaces.
+    public static func check(name: String) throws(EditError) {
+        if let violation = TextRule.name.violation(in: name) {
+            throw EditError("name: " + TextRule.name.message(for: violation, what: "a trip name"))
+        }
+        if VisibleText.isBlank(name) { throw EditError("name: expected a name with a visible character, found only spaces") }
+    }
+
     /// Marks that this device has published its state: its `acks` entry becomes its clock.
-    public mutating func acknowledgeOwnState() {
+    package mutating func acknowledgeOwnState() {
         acks[deviceID] = clock
     }
 }

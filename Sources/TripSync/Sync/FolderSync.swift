@@ -36,6 +36,12 @@ public struct FolderSync {
     public func run(now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> SyncReport {
         let lock = try HomeLock(home: home)
         defer { withExtendedLifetime(lock) {} }
+        return try run(locked: lock, only: nil, now: now)
+    }
+
+    /// One sync by a caller that holds the home's lock (`TripStore.sync`), of every trip or
+    /// only of `only`.
+    func run(locked lock: HomeLock, only: TripID?, now: UInt64) throws -> SyncReport {
         var report = SyncReport()
         var (state, stateWarning) = SyncState.load(home)
         if let stateWarning { report.warnings.append(stateWarning) }
@@ -58,6 +64,7 @@ public struct FolderSync {
             }
             tripIDs.insert(id)
         }
+        if let only { tripIDs = tripIDs.filter { $0 == only } }
         for (index, tripID) in tripIDs.sorted().enumerated() {
             progress?(index, tripIDs.count)
             var trip = SyncReport.Trip(tripID: tripID)
@@ -114,7 +121,7 @@ public struct FolderSync {
     /// True (with every file reported unchanged) when neither the home's replica nor any file of
     /// the trip folder changed since the last sync: nothing is parsed.
     private func unchanged(_ trip: inout SyncReport.Trip, folder: FolderHandle, me: DeviceID, state: SyncState) throws -> Bool {
-        let localPath = LocalReplica.path(in: home, tripID: trip.tripID)
+        let localPath = home.replicaPath(for: trip.tripID)
         guard let local = state.files[localPath], let (stamp, _, _, _) = SyncState.stamp(localPath), stamp == local.stamp else { return false }
         var files: [String] = []
         var sawOwn = false
@@ -144,7 +151,7 @@ public struct FolderSync {
         let tripID = trip.tripID
         let tripName = EntryName(tripID.description)
         // The home's replica: unreadable means this trip is not synced (never taken as new).
-        let localPath = LocalReplica.path(in: home, tripID: tripID)
+        let localPath = home.replicaPath(for: tripID)
         // Untouched replica and folder: nothing is parsed (the replica was read and checked when
         // its stamp was recorded).
         var folder: FolderHandle?
@@ -286,7 +293,7 @@ public struct FolderSync {
         guard var document else { return }
         trip.name = document.trip.name.value
         // Publish: our acks entry, compaction, the local replica first, then our file in the folder.
-        var replica = LocalReplica(home: home, identity: identity, document: document)
+        var replica = ReplicaState(home: home, identity: identity, document: document)
         replica.clock = clock
         try replica.registerDevice(now: now)
         replica.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)

@@ -34,7 +34,7 @@ public enum Rekey {
                     var counter = version.rev.counter
                     if !moved.insert(counter).inserted {
                         guard let fresh = clock.next(nowMilliseconds: now) else {
-                            throw EditError("this replica's clock has run more than 24 hours ahead of the wall clock")
+                            throw EditError(.clockAhead, "this replica's clock has run more than 24 hours ahead of the wall clock")
                         }
                         counter = fresh
                     }

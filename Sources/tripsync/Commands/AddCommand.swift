@@ -29,22 +29,23 @@ enum AddCommand: Command {
         let title = try InputParser.text(rawTitle, option: "TITLE", rule: .title, command: name)
         let place = try parser.value("--place").map { try InputParser.text($0, option: "--place", rule: .place, command: name) }
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
-        let id = Identifier.random()
-        try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let typedZone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
-            let zone = typedZone ?? HomeAccess.defaultZone(replica.home, for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
+        let typedZone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
+        let typedEndZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
+        let id: ItemID = try Session.edit(global, trip: parser.value("--trip")) { trip in
+            let zone = typedZone ?? trip.suggestedZone
             let start = try StartInput.parse(day: parser.value("--day"), at: parser.value("--at"), zone: zone, command: name)
-            let endZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) } ?? start?.zone ?? zone
+            let endZone = typedEndZone ?? start?.zone ?? zone
             let end = try parser.value("--end").map { try InputParser.endValue($0, zone: endZone, option: "--end", command: name) }
             try InputParser.order(start: start, end: end, hint: "give a later --end", command: name)
-            let sortKey = try Placement.key(after: parser.value("--after"), before: parser.value("--before"), last: true, in: replica.document, moving: nil)
-            let now = Session.now
-            try Session.attempt {
-                try replica.registerDevice(now: now)
-                try replica.document.addItem(
-                    id, NewItem(title: title, sortKey: sortKey, start: start, end: end, place: place, note: note), hlc: &replica.clock, now: now)
+            let position: ItemPosition
+            if let after = parser.value("--after") {
+                position = .after(try trip.item(after))
+            } else if let before = parser.value("--before") {
+                position = .before(try trip.item(before))
+            } else {
+                position = .last
             }
-            return (true, ())
+            return try trip.addItem(NewItem(title: title, sortKey: "", start: start, end: end, place: place, note: note), at: position)
         }
         Console.out(id.description)
     }
@@ -67,43 +68,5 @@ enum StartInput {
             throw CLIError.usage("--at expects HH:MM", command: command)
         }
         return .local(local, zone: zone)
-    }
-}
-
-/// Chooses order keys for `--after`, `--before`, `--first`, `--last`.
-enum Placement {
-    /// The zone most items start in (ties: the id that sorts first): the default for a home that
-    /// joined a trip and so has no zone of its own set.
-    static func mostUsedZone(in document: TripDocument) -> String? {
-        var counts: [String: Int] = [:]
-        for item in document.items.values { if let zone = item.start?.value?.zone { counts[zone, default: 0] += 1 } }
-        return counts.max { $0.value == $1.value ? $0.key > $1.key : $0.value < $1.value }?.key
-    }
-
-    static func key(after: String?, before: String?, last: Bool, in document: TripDocument, moving: ItemID?) throws -> String {
-        let ordered = document.items.filter { $0.key != moving }
-            .compactMap { entry in entry.value.sortKey.map { (id: entry.key, key: $0.value) } }
-            .sorted { $0.key == $1.key ? $0.id < $1.id : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        var lower: String?
-        var upper: String?
-        if let after {
-            let id = try ItemSelector.resolve(after, in: document)
-            guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw CLIError.refused("cannot place an item after itself") }
-            lower = ordered[index].key
-            upper = ordered[(index + 1)...].first(where: { $0.key != lower })?.key
-        } else if let before {
-            let id = try ItemSelector.resolve(before, in: document)
-            guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw CLIError.refused("cannot place an item before itself") }
-            upper = ordered[index].key
-            lower = ordered[..<index].last(where: { $0.key != upper })?.key
-        } else if last {
-            lower = ordered.last?.key
-        } else {
-            upper = ordered.first?.key
-        }
-        guard let key = SortKey.between(lower, upper) else {
-            throw CLIError.refused("no order key fits there (a neighbour's key is invalid); move a neighbour first")
-        }
-        return key
     }
 }

@@ -17,13 +17,13 @@ enum BackupCommand: Command {
         guard let file = parser.value("-o") ?? parser.value("--output"), parser.positionals.isEmpty else {
             throw CLIError.usage("backup needs -o FILE", command: name)
         }
-        let replica = try Session.open(global, trip: parser.value("--trip"))
+        let document = try Session.read(global, trip: parser.value("--trip")).trip.document
         do {
-            let bytes = try replica.document.gzipData()
+            let bytes = try document.gzipData()
             try FileIO.writeAtomically(bytes, to: file)
         } catch {
             throw CLIError.refused("\(file): cannot write: \(error)")
         }
-        Console.out("wrote \(file): \(plural(replica.document.items.count, "item")), \(plural(replica.document.tombstones.count, "deleted item"))")
+        Console.out("wrote \(file): \(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item"))")
     }
 }

@@ -16,39 +16,19 @@ enum ConflictsCommand: Command {
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
         try parser.parse(arguments)
-        let replica = try Session.open(global, trip: parser.value("--trip"))
-        let document = replica.document
-        let list = ConflictList(document)
+        let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
+        let document = loaded.document
+        let report = ConflictReport(document)
         if parser.has("--json") {
-            func version(_ v: FieldConflict.Version) -> JSONValue {
-                ["value": value(v.value), "device": .string(v.device.description), "deviceName": .string(document.deviceName(v.device))]
-            }
-            var entries: [JSONValue] = list.fields.map { conflict in
-                [
-                    "item": .string(conflict.item.description), "field": .string(conflict.field.rawValue),
-                    "title": .string(document.items[conflict.item]?.title?.value ?? ""),
-                    "current": version(conflict.current), "alternatives": .array(conflict.alternatives.map(version)),
-                ]
-            }
-            entries += list.deletedWhileEdited.map { entry in
-                [
-                    "item": .string(entry.item.description), "field": .null, "kind": "deleted-while-edited",
-                    "title": .optional(entry.title),
-                    "deletedBy": .array(entry.deletedBy.map { .string($0.description) }),
-                    "edits": .array(
-                        zip(entry.fields, entry.edits).map { field, edit in
-                            ["field": .string(field.rawValue), "value": value(edit.value), "device": .string(edit.device.description)]
-                        }),
-                ]
-            }
-            Console.out(JSONValue.array(entries).text)
+            try Console.json(report)
             return
         }
+        let list = report.list
         if list.fields.isEmpty && list.deletedWhileEdited.isEmpty {
             Console.out("no conflicts")
             return
         }
-        let me = replica.identity.deviceID
+        let me = identity.deviceID
         Console.out("\(list.summary):")
         for conflict in list.fields {
             let title = document.items[conflict.item]?.title?.value ?? ""
@@ -75,14 +55,5 @@ enum ConflictsCommand: Command {
 
     static func who(_ device: DeviceID, _ me: DeviceID, _ document: TripDocument) -> String {
         device == me ? "you (\(document.deviceName(device)))" : document.deviceName(device)
-    }
-
-    static func value(_ value: FieldValue) -> JSONValue {
-        switch value {
-        case .text(let text): return .optional(text)
-        case .time(nil): return .null
-        case .time(.date(let date)?): return ["date": .string(date.description)]
-        case .time(.local(let local, let zone)?): return ["local": .string(local.description), "zone": .string(zone)]
-        }
     }
 }

@@ -17,14 +17,11 @@ enum DeleteCommand: Command {
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("delete needs exactly one ITEM", command: name)
         }
-        let title: String = try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let id = try ItemSelector.resolve(selector, in: replica.document)
-            let title = replica.document.items[id]?.title?.value ?? ""
-            let now = Session.now
-            try Session.attempt {
-                try replica.document.deleteItem(id, at: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), hlc: &replica.clock, now: now)
-            }
-            return (true, title)
+        let title: String = try Session.edit(global, trip: parser.value("--trip")) { trip in
+            let id = try trip.item(selector)
+            let title = trip.document.items[id]?.title?.value ?? ""
+            try trip.delete(id)
+            return title
         }
         Console.out("deleted \"\(title)\" (restore with: tripsync restore \(selector))")
     }

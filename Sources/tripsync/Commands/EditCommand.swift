@@ -16,14 +16,6 @@ enum EditCommand: Command {
         --json prints {"item", "changed": [FIELD], "replaced": [{"field", "value", "device"}]}.
         """
 
-    /// What the edit did, with the replaced values named for a person.
-    struct Result {
-        var item: ItemID
-        var outcome: EditOutcome
-        /// Per replaced field: each value with its writer's name.
-        var replaced: [(field: ItemField, versions: [(version: FieldConflict.Version, name: String)])]
-    }
-
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(
             command: name, values: ["--title", "--day", "--at", "--zone", "--end", "--end-zone", "--place", "--note", "--clear", "--trip"],
@@ -41,9 +33,9 @@ enum EditCommand: Command {
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let zoneOption = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let endZoneOption = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
-        let result: Result = try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let id = try ItemSelector.resolve(selector, in: replica.document)
-            guard let item = replica.document.items[id] else { throw CLIError.refused("no item \(selector)") }
+        let report: EditReport = try Session.edit(global, trip: parser.value("--trip")) { trip in
+            let id = try trip.item(selector)
+            guard let item = trip.document.items[id] else { throw CLIError.refused("no item \(selector)") }
             var writes: [FieldWrite] = []
             if let title { writes.append(FieldWrite(.title, .text(title))) }
             if let place { writes.append(FieldWrite(.place, .text(place))) }
@@ -59,7 +51,7 @@ enum EditCommand: Command {
                 let currentLocal: LocalDateTime? = { if case .local(let local, _)? = current { return local } else { return nil } }()
                 let dayText = day ?? current?.localDate.description
                 let atText = at ?? currentLocal.map { pad2($0.hour) + ":" + pad2($0.minute) }
-                let zone = zoneOption ?? current?.zone ?? HomeAccess.defaultZone(replica.home, for: replica.document.tripID) ?? Placement.mostUsedZone(in: replica.document)
+                let zone = zoneOption ?? current?.zone ?? trip.suggestedZone
                 guard dayText != nil else { throw CLIError.usage("the item has no day yet: give --day", command: name) }
                 start = try StartInput.parse(day: dayText, at: atText, zone: zone, command: name)
                 writes.append(FieldWrite(.start, .time(start)))
@@ -86,38 +78,18 @@ enum EditCommand: Command {
             }
             guard !writes.isEmpty else { throw CLIError.usage("nothing to change: give at least one field option", command: name) }
             if timesTyped { try InputParser.order(start: start, end: end, hint: "give a later --end, or --clear end", command: name) }
-            let now = Session.now
-            let outcome = try Session.attempt { try replica.document.set(writes, of: id, hlc: &replica.clock, now: now) }
-            if !outcome.changed.isEmpty { try Session.attempt { try replica.registerDevice(now: now) } }
-            let document = replica.document
-            let replaced = outcome.replaced.map { conflict in
-                (field: conflict.field, versions: conflict.distinctVersions.map { (version: $0, name: document.deviceName($0.device)) })
-            }
-            return (!outcome.changed.isEmpty, Result(item: id, outcome: outcome, replaced: replaced))
+            let before = trip.document
+            return EditReport(item: id, outcome: try trip.set(writes, of: id), namesFrom: before)
         }
-        for entry in result.replaced {
-            let values = entry.versions.map { "\"\($0.version.text)\" (\($0.name))" }
+        for (field, values) in report.replacedByField {
             Console.warning(
-                "\(entry.field.rawValue): this edit replaces the conflicting values \(listed(values)); 'tripsync resolve' chooses one instead")
+                "\(field.rawValue): this edit replaces the conflicting values \(listed(values.map { "\"\($0.text)\" (\($0.deviceName))" })); 'tripsync resolve' chooses one instead")
         }
         if parser.has("--json") {
-            Console.out(
-                JSONValue.object([
-                    "item": .string(result.item.description),
-                    "changed": .array(result.outcome.changed.map { .string($0.rawValue) }),
-                    "replaced": .array(
-                        result.replaced.flatMap { entry in
-                            entry.versions.map { version, name -> JSONValue in
-                                [
-                                    "field": .string(entry.field.rawValue), "value": ConflictsCommand.value(version.value),
-                                    "device": .string(version.device.description), "deviceName": .string(name),
-                                ]
-                            }
-                        }),
-                ]).text)
+            try Console.json(report)
             return
         }
-        let changed = result.outcome.changed
+        let changed = report.changed
         Console.out(changed.isEmpty ? "nothing changed" : "saved: " + changed.map(\.rawValue).joined(separator: ", "))
     }
 

@@ -17,8 +17,8 @@ enum ExportCommand: Command {
         guard let file = parser.value("--ics"), parser.positionals.isEmpty else {
             throw CLIError.usage("export needs --ics FILE", command: name)
         }
-        let replica = try Session.open(global, trip: parser.value("--trip"))
-        let text = ICalendarExporter().export(replica.document)
+        let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+        let text = ICalendarExporter().export(document)
         do {
             try FileIO.writeAtomically(Array(text.utf8), to: file)
         } catch {

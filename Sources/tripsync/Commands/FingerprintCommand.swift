@@ -24,7 +24,7 @@ enum FingerprintCommand: Command {
                 throw CLIError.file(error)
             }
         } else {
-            document = try HomeAccess.trip(global, selector: parser.value("--trip")).document
+            document = try Session.read(global, trip: parser.value("--trip")).trip.document
         }
         Console.out(document.fingerprint)
     }

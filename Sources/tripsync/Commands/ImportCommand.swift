@@ -21,11 +21,6 @@ enum ImportCommand: Command {
         refused; the other trips of the home do not matter.
         """
 
-    /// What the person chose.
-    enum Mode {
-        case merge, replace
-    }
-
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, flags: ["--merge", "--replace", "--yes"])
         try parser.parse(arguments)
@@ -33,31 +28,27 @@ enum ImportCommand: Command {
             throw CLIError.usage("import needs exactly one FILE", command: name)
         }
         if parser.has("--merge") && parser.has("--replace") { throw CLIError.usage("give --merge or --replace, not both", command: name) }
-        let loaded: LoadedTrip
-        do { loaded = try TripFileReader().read(path: file) } catch { throw CLIError.file(error) }
-        for warning in loaded.warnings { Console.warning("\(file): \(warning)") }
-        let incoming = loaded.document
-        let now = Session.now
-        if let (device, skew) = ClockGuard.futureDevice(in: incoming, nowMilliseconds: now) {
-            throw CLIError.refused("\(file): " + ClockGuard.describe(device: device, skewMilliseconds: skew))
-        }
         let home = HomeAccess.home(global)
-        let lock = try HomeLockAccess.take(home)
-        let identity = try HomeAccess.identity(global)
-        let listing = try HomeAccess.listing(home)
-        if let broken = listing.unreadable(incoming.tripID) {
-            // This trip's own replica is broken: merging into it or replacing it would decide
-            // from a file nobody could read. Refuse, changing nothing.
-            HomeAccess.warnAll(listing, except: broken)
-            throw HomeAccess.refusal(broken)
+        let plan: TripImport
+        do {
+            plan = try TripImport.prepare(file: file, into: home)
+        } catch let error as TripFileError {
+            throw CLIError.file(error)
+        } catch let error as TripStoreError {
+            if case .unreadable(let broken) = error {
+                // The other trips' unreadable files are told too, as every command tells them.
+                do { HomeAccess.warnAll(try home.listTrips(), except: broken) } catch { Console.warning("\(error)") }
+            }
+            throw Session.refusal(error, home: home)
         }
-        HomeAccess.warnAll(listing)
-        let existing = listing.trip(incoming.tripID)
-        describe(loaded, file: file, existing: existing?.document, now: now)
+        for warning in plan.incoming.warnings { Console.warning("\(file): \(warning)") }
+        if let notice = plan.notice { Console.warning(notice) }
+        for unreadable in plan.skipped { HomeAccess.warn(unreadable) }
+        describe(plan)
         let interactive = Console.stdinIsTerminal && !parser.has("--yes")
-        let mode: Mode
+        let mode: TripImport.Mode
         if interactive {
-            guard let answer = ImportPrompt.choose(existing: existing != nil) else {
+            guard let answer = ImportPrompt.choose(existing: plan.existing != nil) else {
                 Console.out("cancelled: nothing was changed")
                 return
             }
@@ -67,52 +58,40 @@ enum ImportCommand: Command {
         } else {
             throw CLIError.usage("not on a terminal: give --merge or --replace together with --yes (nothing was changed)", command: name)
         }
-        var document = incoming
-        var backup: String?
-        if let existing, mode == .merge {
-            do {
-                document = try DocumentMerger.merge(existing.document, incoming, writer: identity.deviceID)
-            } catch {
-                throw CLIError.refused("\(file): \(error)")
-            }
-        } else if let existing {
-            let status = DeliveryStatus(existing.document, me: identity.deviceID, now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)))
-            let discarded = status.unpublishedChanges(notSeenBy: incoming)
-            if !discarded.isEmpty {
-                Console.warning(
-                    "replacing discards \(plural(discarded.count, "change")) of this device that \(discarded.count == 1 ? "was" : "were") never published and that \(file) does not hold:")
-                for (title, fields) in grouped(discarded) { Console.err("  \"\(title)\": " + fields.joined(separator: ", ")) }
-                if interactive {
-                    Console.err("type 'replace' to discard them (anything else cancels): ", newline: false)
-                    let answer = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-                    guard answer == "replace" else {
-                        if answer == nil { Console.err("") }
-                        Console.out("cancelled: nothing was changed")
-                        return
-                    }
+        if mode == .replace, case let discarded = plan.discardedByReplace, !discarded.isEmpty {
+            Console.warning(
+                "replacing discards \(plural(discarded.count, "change")) of this device that \(discarded.count == 1 ? "was" : "were") never published and that \(file) does not hold:")
+            for (title, fields) in grouped(discarded) { Console.err("  \"\(title)\": " + fields.joined(separator: ", ")) }
+            if interactive {
+                Console.err("type 'replace' to discard them (anything else cancels): ", newline: false)
+                let answer = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                guard answer == "replace" else {
+                    if answer == nil { Console.err("") }
+                    Console.out("cancelled: nothing was changed")
+                    return
                 }
             }
-            do {
-                backup = try home.keepBackup(of: existing.document, nowMilliseconds: now)
-            } catch {
-                throw CLIError.refused("\(home.backupsPath): cannot keep a backup of the local copy: \(error); nothing was changed")
-            }
         }
-        var replica = LocalReplica(home: home, identity: identity, document: document)
-        for notice in replica.notices { Console.warning(notice) }
+        let outcome: TripImport.Outcome
         do {
-            try Session.attempt { try replica.registerDevice(now: now) }
-            try replica.save()
-        } catch let error as CLIError {
-            throw error
+            outcome = try plan.apply(mode)
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        } catch let error as TripStoreError {
+            throw Session.refusal(error, home: home)
+        } catch let error as TripImport.Refusal {
+            throw CLIError.refused(error.description)
+        } catch let error as MergeError {
+            throw CLIError.refused("\(file): \(error)")
         } catch {
-            throw CLIError.refused("\(replica.path): cannot save: \(error)")
+            throw CLIError.refused("\(home.replicaPath(for: plan.incoming.document.tripID)): cannot save: \(error); nothing was changed")
         }
-        withExtendedLifetime(lock) {}
-        Console.out("saved: \(mode == .replace || existing == nil ? "the trip now holds" : "merged; the trip now holds") "
-            + "\(plural(replica.document.items.count, "item")), \(plural(replica.document.tombstones.count, "deleted item")), "
-            + ConflictSummary(replica.document).description)
-        if let backup {
+        for notice in outcome.notices { Console.warning(notice) }
+        let document = outcome.document
+        Console.out("saved: \(mode == .replace || plan.existing == nil ? "the trip now holds" : "merged; the trip now holds") "
+            + "\(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item")), "
+            + ConflictSummary(document).description)
+        if let backup = outcome.backup {
             Console.out("the previous copy is kept at \(backup); 'tripsync import \(backup) --replace' undoes this")
         }
     }
@@ -132,24 +111,22 @@ enum ImportCommand: Command {
         return groups.map { ($0.title, $0.fields) }
     }
 
-    static func describe(_ loaded: LoadedTrip, file: String, existing: TripDocument?, now: UInt64) {
+    static func describe(_ plan: TripImport) {
+        let loaded = plan.incoming
         let document = loaded.document
-        let newest = document.clock.maxCounter
-        Console.out("\(file): schema \(loaded.sourceSchemaVersion)\(loaded.sourceSchemaVersion < TripDocument.currentSchemaVersion ? " (migrated in memory)" : "")")
+        Console.out("\(plan.file): schema \(loaded.sourceSchemaVersion)\(loaded.sourceSchemaVersion < TripDocument.currentSchemaVersion ? " (migrated in memory)" : "")")
         Console.out("  trip \"\(document.trip.name.value)\" (\(document.tripID))")
         Console.out("  \(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item")), \(ConflictSummary(document))")
         Console.out("  devices: " + (document.devices.isEmpty ? "none named" : document.devices.keys.sorted().map { document.deviceName($0) }.joined(separator: ", ")))
-        Console.out("  newest change: about \(UTCTimestamp(secondsSinceEpoch: Int64(newest / 1000)))")
-        guard let existing else {
+        Console.out("  newest change: about \(plan.newestChange)")
+        guard let existing = plan.existing else {
             Console.out("  this home does not hold this trip yet")
             return
         }
-        // A backup older than the retention: the items it holds that are deleted here.
-        let age = Int64(now / 1000) - Int64(newest / 1000)
-        if age > RetentionPolicy.standard.retentionSeconds {
-            let revived = document.items.keys.filter { existing.tombstones[$0] != nil }
+        if let days = plan.daysPastRetention {
+            let revived = plan.deletedHere
             Console.warning(
-                "\(file) is older than the 90-day tombstone retention (\(age / 86_400) days); it holds \(plural(revived.count, "item")) deleted here"
+                "\(plan.file) is older than the 90-day tombstone retention (\(days) days); it holds \(plural(revived.count, "item")) deleted here"
                     + (revived.isEmpty ? "" : " (" + revived.prefix(5).compactMap { existing.tombstones[$0]?.item.title?.value ?? document.items[$0]?.title?.value }.joined(separator: ", ") + "), which stay deleted"))
         }
     }
@@ -162,7 +139,7 @@ enum ImportPrompt {
 
     /// What one answer means: a mode, cancel, or not an answer (asked again).
     enum Answer: Equatable {
-        case mode(ImportCommand.Mode)
+        case mode(TripImport.Mode)
         case cancel
         case invalid
     }
@@ -180,7 +157,7 @@ enum ImportPrompt {
 
     /// Asks until an answer counts (at most `attempts` times); nil cancels (also at the end
     /// of input).
-    static func choose(existing: Bool) -> ImportCommand.Mode? {
+    static func choose(existing: Bool) -> TripImport.Mode? {
         Console.err(
             existing
                 ? "merge: merge the file into this home's copy; replace: make the file the local copy (the current one is kept as a backup)"

@@ -34,78 +34,44 @@ enum MergeCommand: Command {
             }
             retention = RetentionPolicy(retentionDays: value)
         }
-        let dryRun = parser.has("--dry-run")
+        var job = FileMergeJob(files: parser.positionals, output: output)
+        job.dryRun = parser.has("--dry-run")
+        job.retention = retention
+        // The process exits right after: the inputs are left to it rather than freed one by one.
+        job.keepsInputs = true
         let identity = try HomeAccess.identity(global)
-        let now = FileMerger.wallClockMilliseconds()
-        var result: FileMergeResult
         Console.progress("reading and validating \(plural(parser.positionals.count, "file"))…")
+        let summary: MergeSummary
         do {
-            var merger = FileMerger(writer: identity.deviceID)
-            merger.keepsInputs = true
-            result = try merger.merge(files: parser.positionals, nowMilliseconds: now)
-        } catch {
+            summary = try job.run(writer: identity.deviceID)
+        } catch let error as FileMergeError {
             Console.clearProgress()
             throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
+        } catch {
+            Console.clearProgress()
+            throw CLIError.refused("\(output): cannot write: \(error)")
         }
-        Console.progress(dryRun ? "merged" : "writing \(output)…")
-        let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
-        for input in result.inputs {
+        Console.clearProgress()
+        defer { ProcessLifetime.keepUntilExit(summary) }
+        for input in summary.result.inputs {
             for warning in input.warnings { Console.warning("\(input.file): \(warning)") }
             for (device, forks) in Dictionary(grouping: input.forks, by: \.rev.device).sorted(by: { $0.key < $1.key }) {
                 Console.warning(
                     "\(input.file): device \(device) wrote two different values under one rev (a copied or restored home) at \(forks.map(\.pointer).prefix(3).joined(separator: ", "))\(forks.count > 3 ? " and \(forks.count - 3) more" : ""); both values are kept as conflicts")
             }
         }
-        if !dryRun {
-            do {
-                try result.document.write(to: output)
-            } catch {
-                Console.clearProgress()
-                throw CLIError.refused("\(output): cannot write: \(error)")
-            }
-        }
-        Console.clearProgress()
-        // The process exits next: the documents are left to it rather than freed one by one.
-        defer { ProcessLifetime.keepUntilExit(result) }
         if parser.has("--json") {
-            Console.out(json(result, output: output, dryRun: dryRun, compacted: compacted).text)
+            try Console.json(summary)
         } else {
-            Console.out(human(result, output: output, dryRun: dryRun, compacted: compacted))
+            Console.out(human(summary))
         }
     }
 
-    static func json(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> JSONValue {
-        let document = result.document
-        let conflicts = ConflictSummary(document)
-        return [
-            "output": .string(output),
-            "written": .bool(!dryRun),
-            "dryRun": .bool(dryRun),
-            "items": .int(Int64(document.items.count)),
-            "tombstones": .int(Int64(document.tombstones.count)),
-            "conflicts": .int(Int64(conflicts.total)),
-            "conflictParts": conflictParts(conflicts),
-            "compacted": .int(Int64(compacted)),
-            "fingerprint": .string(document.fingerprint),
-            "inputs": .array(
-                result.inputs.map { input in
-                    [
-                        "file": .string(input.file),
-                        "schemaVersion": .int(Int64(input.schemaVersion)),
-                        "deviceId": .string(input.deviceID.description),
-                        "brought": [
-                            "itemsAdded": .int(Int64(input.brought.itemsAdded)),
-                            "fieldsChanged": .int(Int64(input.brought.fieldsChanged)),
-                            "deletesApplied": .int(Int64(input.brought.deletesApplied)),
-                            "conflictsCreated": .int(Int64(input.brought.conflictsCreated)),
-                            "itemsRestored": .int(Int64(input.brought.itemsRestored)),
-                        ],
-                    ]
-                }),
-        ]
-    }
-
-    static func human(_ result: FileMergeResult, output: String, dryRun: Bool, compacted: Int) -> String {
+    static func human(_ summary: MergeSummary) -> String {
+        let result = summary.result
+        let output = summary.output
+        let dryRun = !summary.written
+        let compacted = summary.compacted
         let document = result.document
         var lines: [String] = []
         let verb = dryRun ? "would write" : "wrote"

@@ -21,13 +21,17 @@ enum MoveCommand: Command {
         guard choices.filter({ $0 }).count == 1 else {
             throw CLIError.usage("move needs exactly one of --after ID, --before ID, --first, --last", command: name)
         }
-        try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let id = try ItemSelector.resolve(selector, in: replica.document)
-            let key = try Placement.key(
-                after: parser.value("--after"), before: parser.value("--before"), last: parser.has("--last"), in: replica.document, moving: id)
-            let now = Session.now
-            let changed = try Session.attempt { try replica.document.set(.sortKey, of: id, to: .text(key), hlc: &replica.clock, now: now) }
-            return (changed, ())
+        try Session.edit(global, trip: parser.value("--trip")) { trip in
+            let id = try trip.item(selector)
+            let position: ItemPosition
+            if let after = parser.value("--after") {
+                position = .after(try trip.item(after))
+            } else if let before = parser.value("--before") {
+                position = .before(try trip.item(before))
+            } else {
+                position = parser.has("--last") ? .last : .first
+            }
+            try trip.move(id, to: position)
         }
         Console.out("saved")
     }

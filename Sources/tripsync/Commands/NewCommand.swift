@@ -20,28 +20,20 @@ enum NewCommand: Command {
         let title = try InputParser.text(tripName, option: "NAME", rule: .name, command: name)
         let zone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let home = HomeAccess.home(global)
-        let lock = try HomeLockAccess.take(home)
-        var identity = try HomeAccess.identity(global)
-        let tripID = Identifier.random()
-        var clock = HybridLogicalClock(highWater: identity.highWater)
-        let now = Session.now
-        guard let counter = clock.next(nowMilliseconds: now) else { throw CLIError.refused("this device's clock is too far ahead") }
-        let rev = Rev(counter: counter, device: identity.deviceID)
-        var document = TripDocument(
-            tripID: tripID, deviceID: identity.deviceID, clock: VersionVector([identity.deviceID: counter]),
-            trip: TripInfo(name: Register(value: title, rev: rev)))
-        document.clock.include(rev)
-        identity.highWater = max(identity.highWater, counter)
-        var replica = LocalReplica(home: home, identity: identity, document: document)
-        replica.clock = clock
-        try Session.attempt { try replica.registerDevice(now: now) }
+        let store: TripStore
         do {
-            try replica.save()
-            if let zone { try home.setDefaultZone(zone, for: tripID) }
+            store = try TripStore.create(name: title, defaultZone: zone, in: home)
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        } catch let error as TripStoreError {
+            throw Session.refusal(error, home: home)
+        } catch let error as TripFileError {
+            throw CLIError.file(error)
         } catch {
             throw CLIError.refused("\(home.path): cannot save: \(error)")
         }
-        withExtendedLifetime(lock) {}
+        for notice in store.notices { Console.warning(notice) }
+        let tripID = store.tripID
         Console.out(tripID.description)
     }
 }

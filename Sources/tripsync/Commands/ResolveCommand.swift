@@ -22,33 +22,18 @@ enum ResolveCommand: Command {
             throw CLIError.usage("FIELD is one of title, start, end, place, note, sortKey; got '\(fieldName)'", command: name)
         }
         guard let keep = parser.value("--keep") else { throw CLIError.usage("resolve needs --keep mine|current|N", command: name) }
-        let kept: String = try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let id = try ItemSelector.resolve(selector, in: replica.document)
-            guard let item = replica.document.items[id] else { throw CLIError.refused("no item \(selector)") }
-            let versions = ConflictList.versions(item, field)
-            guard let current = versions.first else { throw CLIError.refused("the item has no \(field.rawValue)") }
-            let alternatives = versions.dropFirst().filter { $0.value != current.value }
-            guard !alternatives.isEmpty else { throw CLIError.refused("\(field.rawValue) of this item has no conflict") }
-            let chosen: FieldConflict.Version
-            switch keep {
-            case "current": chosen = current
-            case "mine":
-                guard let mine = versions.first(where: { $0.device == replica.identity.deviceID }) else {
-                    throw CLIError.refused("this device wrote none of the values; use --keep current or --keep N")
-                }
-                chosen = mine
-            default:
-                guard let number = Int(keep), number >= 1, number <= alternatives.count else {
-                    throw CLIError.usage("--keep takes mine, current or a number 1…\(alternatives.count), got '\(keep)'", command: name)
-                }
-                chosen = Array(alternatives)[number - 1]
+        let choice: ConflictChoice
+        switch keep {
+        case "current": choice = .current
+        case "mine": choice = .mine
+        default:
+            guard let number = Int(keep), number >= 1 else {
+                throw CLIError.usage("--keep takes mine, current or a number N of 'tripsync conflicts', got '\(keep)'", command: name)
             }
-            let now = Session.now
-            try Session.attempt {
-                try replica.document.set(field, of: id, to: chosen.value, force: true, hlc: &replica.clock, now: now)
-                try replica.registerDevice(now: now)
-            }
-            return (true, chosen.text)
+            choice = .alternative(number)
+        }
+        let kept: String = try Session.edit(global, trip: parser.value("--trip")) { trip in
+            try trip.resolve(field, of: try trip.item(selector), keeping: choice).text
         }
         Console.out("saved: kept \"\(kept)\"")
     }

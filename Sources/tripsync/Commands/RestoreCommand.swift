@@ -17,11 +17,10 @@ enum RestoreCommand: Command {
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("restore needs exactly one ITEM", command: name)
         }
-        let title: String = try Session.edit(global, trip: parser.value("--trip")) { replica in
-            let id = try ItemSelector.resolve(selector, in: replica.document, live: false, deleted: true)
-            let now = Session.now
-            try Session.attempt { try replica.document.restoreItem(id, hlc: &replica.clock, now: now) }
-            return (true, replica.document.items[id]?.title?.value ?? "")
+        let title: String = try Session.edit(global, trip: parser.value("--trip")) { trip in
+            let id = try trip.item(selector, in: .deleted)
+            try trip.restore(id)
+            return trip.document.items[id]?.title?.value ?? ""
         }
         Console.out("restored \"\(title)\"")
     }

@@ -19,45 +19,14 @@ enum ShowCommand: Command {
         try parser.parse(arguments)
         guard parser.positionals.isEmpty else { throw CLIError.usage("show takes no arguments", command: name) }
         let viewer = try parser.value("--in").map { try InputParser.zone($0, option: "--in", command: name) }
-        let replica = try Session.open(global, trip: parser.value("--trip"))
+        let document = try Session.read(global, trip: parser.value("--trip")).trip.document
         let zones = ZoneRules()
-        let itinerary = Itinerary(replica.document, zones: zones)
+        let itinerary = Itinerary(document, zones: zones)
         if parser.has("--json") {
-            Console.out(json(replica.document, itinerary).text)
+            try Console.json(ItineraryReport(document, itinerary))
         } else {
-            Console.out(human(replica.document, itinerary, viewer: viewer.flatMap { zones.timeZone($0) }, zones: zones))
+            Console.out(human(document, itinerary, viewer: viewer.flatMap { zones.timeZone($0) }, zones: zones))
         }
-    }
-
-    static func json(_ document: TripDocument, _ itinerary: Itinerary) -> JSONValue {
-        func time(_ shown: ShownTime?) -> JSONValue {
-            guard let shown else { return .null }
-            switch shown.time {
-            case .date(let date): return ["date": .string(date.description)]
-            case .local(let local, let zone):
-                var object: [String: JSONValue] = ["local": .string(local.description), "zone": .string(zone)]
-                if let instant = shown.instant {
-                    object["instant"] = .string(UTCTimestamp(secondsSinceEpoch: instant.secondsSinceEpoch).description)
-                }
-                if let note = shown.note { object["note"] = .string(note) }
-                return .object(object)
-            }
-        }
-        func item(_ entry: ItineraryEntry) -> JSONValue {
-            var object: [String: JSONValue] = [
-                "id": .string(entry.id.description), "title": .string(entry.fields.title?.value ?? ""),
-                "sortKey": .string(entry.fields.sortKey?.value ?? ""), "start": time(entry.start), "end": time(entry.end),
-                "place": .optional(entry.fields.place?.value ?? nil), "note": .optional(entry.fields.note?.value ?? nil),
-                "conflicts": .int(Int64(entry.conflictedFields.count)),
-            ]
-            if let duration = entry.durationSeconds { object["durationMinutes"] = .int(duration / 60) }
-            return .object(object)
-        }
-        return [
-            "tripId": .string(document.tripID.description), "name": .string(document.trip.name.value),
-            "days": .array(itinerary.days.map { ["date": .string($0.date.description), "items": .array($0.entries.map(item))] }),
-            "unscheduled": .array(itinerary.unscheduled.map(item)),
-        ]
     }
 
     static func human(_ document: TripDocument, _ itinerary: Itinerary, viewer: TimeZone?, zones: ZoneRules) -> String {

@@ -15,38 +15,15 @@ enum StatusCommand: Command {
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
         try parser.parse(arguments)
-        let replica = try Session.open(global, trip: parser.value("--trip"))
-        let document = replica.document
-        let me = replica.identity.deviceID
-        let now = UTCTimestamp(secondsSinceEpoch: Int64(Session.now / 1000))
-        let status = DeliveryStatus(document, me: me, now: now)
+        let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
+        let document = loaded.document
+        let me = identity.deviceID
+        let status = DeliveryStatus(document, me: me, now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
         if parser.has("--json") {
-            Console.out(
-                JSONValue.object([
-                    "tripId": .string(document.tripID.description), "device": .string(me.description),
-                    "changes": .int(Int64(status.ours)), "unpublished": .int(Int64(status.unpublished)),
-                    "conflicts": .int(Int64(status.conflicts)), "conflictParts": conflictParts(status.conflictSummary),
-                    "devices": .array(
-                        status.devices.map { device in
-                            [
-                                "device": .string(device.id.description), "name": .string(device.name),
-                                "seenOursUpTo": .int(Int64(device.seenOursUpTo)), "missingOurs": .int(Int64(device.missingOurs)),
-                                "lastPublished": device.lastPublished.map { .string($0.description) } ?? .null,
-                            ]
-                        }),
-                    "recentChanges": .array(
-                        status.changes.prefix(50).map { change in
-                            [
-                                "item": change.item.map { .string($0.description) } ?? .null, "field": .string(change.field),
-                                "title": .string(change.title), "published": .bool(change.published),
-                                "seenBy": .array(change.seenBy.map { .string($0.description) }),
-                            ]
-                        }),
-                    "nearRetention": .array(status.nearRetention.map { ["item": .string($0.id.description), "compactableFrom": .string($0.from.description)] }),
-                ]).text)
+            try Console.json(StatusReport(tripID: document.tripID, device: me, status: status))
             return
         }
-        Console.out("\(document.trip.name.value) on \(replica.identity.name) (device \(me.description.prefix(8)))")
+        Console.out("\(document.trip.name.value) on \(identity.name) (device \(me.description.prefix(8)))")
         if status.unpublished == 0 {
             Console.out("  all \(plural(status.ours, "change")) of this device are published")
         } else {

@@ -69,7 +69,7 @@ enum SyncCommand: Command {
             if let failure = trip.failure { Console.error("\(stamp)trip \(name) not synced: \(failure)") }
         }
         if json {
-            Console.out(jsonReport(report).text)
+            try Console.json(report)
         } else if !watching || report.didSomething {
             var line = "\(stamp)synced with \(sync.folder): published \(plural(report.published.count, "file")), merged \(plural(report.merged.count, "file")), "
                 + "\(report.unchanged.count) unchanged, \(report.skipped.count) skipped"
@@ -86,39 +86,6 @@ enum SyncCommand: Command {
                 "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were")
         }
         return report
-    }
-
-    /// The `--json` form: one value, every list always a list, and each trip's outcome.
-    static func jsonReport(_ report: SyncReport) -> JSONValue {
-        func strings(_ values: [String]) -> JSONValue { .array(values.map { .string($0) }) }
-        func skipped(_ values: [SyncReport.Skipped]) -> JSONValue { .array(values.map { ["file": .string($0.file), "reason": .string($0.reason)] }) }
-        let trips: [JSONValue] = report.trips.map { trip in
-            .object([
-                "tripId": .string(trip.tripID.description),
-                "name": trip.name.map { .string($0) } ?? .null,
-                "synced": .bool(trip.failure == nil),
-                "error": trip.failure.map { .string($0) } ?? .null,
-                "published": trip.published.map { .string($0) } ?? .null,
-                "wrote": .bool(trip.wrote),
-                "merged": strings(trip.merged),
-                "skipped": skipped(trip.skipped),
-                "newConflicts": .int(Int64(trip.newConflicts)),
-                "forks": .array(trip.forks.map { ["device": .string($0.device.description), "file": .string($0.file), "pointers": strings($0.pointers)] }),
-            ])
-        }
-        return .object([
-            "published": strings(report.published),
-            "merged": strings(report.merged),
-            "unchanged": strings(report.unchanged),
-            "skipped": skipped(report.skipped),
-            "joined": strings(report.joined.map(\.description)),
-            "removed": strings(report.removed),
-            "conflicts": .int(Int64(report.trips.map(\.newConflicts).reduce(0, +))),
-            "failed": strings(report.failed.map(\.tripID.description)),
-            "trips": .array(trips),
-            "warnings": strings(report.warnings),
-            "rekeyed": report.rekeyed.map { ["old": .string($0.old.description), "new": .string($0.new.description), "reason": .string($0.reason)] } ?? .null,
-        ])
     }
 
     /// The local time of day, `HH:MM:SS`.

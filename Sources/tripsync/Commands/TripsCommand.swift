@@ -21,17 +21,7 @@ enum TripsCommand: Command {
         HomeAccess.warnAll(listing)
         let rows = listing.trips.map(\.document).sorted { $0.trip.name.value < $1.trip.name.value }
         if parser.has("--json") {
-            Console.out(
-                JSONValue.array(
-                    rows.map { document in
-                        let conflicts = ConflictSummary(document)
-                        return [
-                            "tripId": .string(document.tripID.description), "name": .string(document.trip.name.value),
-                            "items": .int(Int64(document.items.count)), "tombstones": .int(Int64(document.tombstones.count)),
-                            "conflicts": .int(Int64(conflicts.total)), "conflictParts": conflictParts(conflicts),
-                        ]
-                    }
-                ).text)
+            try Console.json(rows.map(TripSummary.init))
             return
         }
         if rows.isEmpty {
@@ -50,6 +40,3 @@ enum TripsCommand: Command {
 }
 
 /// `{"fields": n, "editedWhileDeleted": n}`: the parts of a `"conflicts"` total in `--json` output.
-func conflictParts(_ summary: ConflictSummary) -> JSONValue {
-    ["fields": .int(Int64(summary.fields)), "editedWhileDeleted": .int(Int64(summary.editedWhileDeleted))]
-}

@@ -24,24 +24,11 @@ enum ValidateCommand: Command {
         let reader = TripFileReader()
         let reports = parser.positionals.map { reader.validate(path: $0) }
         if parser.has("--json") {
-            Console.out(JSONValue.array(reports.map(json)).text)
+            try Console.json(reports)
         } else {
             for report in reports { Console.out(human(report)) }
         }
         if reports.contains(where: { !$0.isValid }) { throw CLIError.silentFailure }
-    }
-
-    static func json(_ report: ValidationReport) -> JSONValue {
-        func issues(_ list: [ValidationIssue]) -> JSONValue {
-            .array(list.map { ["path": .string($0.pointer), "message": .string($0.message)] })
-        }
-        return [
-            "file": .string(report.file),
-            "valid": .bool(report.isValid),
-            "schemaVersion": report.schemaVersion.map { .int(Int64($0)) } ?? .null,
-            "errors": issues(report.errors),
-            "warnings": issues(report.warnings),
-        ]
     }
 
     static func human(_ report: ValidationReport) -> String {

@@ -1,0 +1,89 @@
+/// `tripsync merge`: read every input as untrusted (one invalid input refuses the whole merge
+/// and nothing is written), merge them field by field, compact tombstone bodies past the
+/// retention that every device acknowledged, and write the result durably (gzip when the
+/// output ends in `.gz`).
+public struct FileMergeJob: Sendable {
+    /// The inputs, in order (the first is the starting state).
+    public var files: [String]
+    /// Where the result goes.
+    public var output: String
+    /// Report what would change; write nothing.
+    public var dryRun = false
+    /// How long deleted items keep their bodies.
+    public var retention = RetentionPolicy.standard
+    /// Keep the decoded inputs in the result instead of freeing them during the merge (a process
+    /// that exits right after can skip the freeing: `FileMerger.keepsInputs`).
+    package var keepsInputs = false
+
+    /// A merge of `files` into `output`.
+    public init(files: [String], output: String) {
+        self.files = files
+        self.output = output
+    }
+
+    /// Runs the merge as `writer`. Throws `FileMergeError` (an input refused) or
+    /// `FileSystemError` (the output could not be written; nothing was).
+    public func run(writer: DeviceID) throws -> MergeSummary {
+        var merger = FileMerger(writer: writer)
+        merger.keepsInputs = keepsInputs
+        let now = FileMerger.wallClockMilliseconds()
+        var result = try merger.merge(files: files, nowMilliseconds: now)
+        let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
+        if !dryRun { try result.document.write(to: output) }
+        return MergeSummary(result: result, output: output, written: !dryRun, compacted: compacted)
+    }
+}
+
+/// What a file merge did (`merge --json`): `{"output", "written", "dryRun", "items",
+/// "tombstones", "conflicts", "conflictParts", "compacted", "fingerprint", "inputs": [{"file",
+/// "schemaVersion", "deviceId", "brought": {...}}]}`.
+public struct MergeSummary: Encodable, Sendable {
+    /// The merge, with every input and what it brought.
+    public var result: FileMergeResult
+    /// Where it was (or would be) written.
+    public var output: String
+    /// Whether it was written (false for a dry run).
+    public var written: Bool
+    /// Tombstone bodies compacted past the retention.
+    public var compacted: Int
+
+    /// The JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        let document = result.document
+        let conflicts = ConflictSummary(document)
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.put(output, "output")
+        try container.put(written, "written")
+        try container.put(!written, "dryRun")
+        try container.put(document.items.count, "items")
+        try container.put(document.tombstones.count, "tombstones")
+        try container.put(conflicts.total, "conflicts")
+        try container.put(conflicts, "conflictParts")
+        try container.put(compacted, "compacted")
+        try container.put(document.fingerprint, "fingerprint")
+        try container.put(result.inputs.map(Input.init), "inputs")
+    }
+
+    struct Input: Encodable {
+        var input: MergeInput
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            try container.put(input.file, "file")
+            try container.put(input.schemaVersion, "schemaVersion")
+            try container.put(input.deviceID.description, "deviceId")
+            try container.put(input.brought, "brought")
+        }
+    }
+}
+
+extension MergeContribution: Encodable {
+    /// `{"itemsAdded", "fieldsChanged", "deletesApplied", "conflictsCreated", "itemsRestored"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.put(itemsAdded, "itemsAdded")
+        try container.put(fieldsChanged, "fieldsChanged")
+        try container.put(deletesApplied, "deletesApplied")
+        try container.put(conflictsCreated, "conflictsCreated")
+        try container.put(itemsRestored, "itemsRestored")
+    }
+}

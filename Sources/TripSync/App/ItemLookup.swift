@@ -1,0 +1,37 @@
+/// Finds an item by what a person types: its id, or an id prefix of at least four characters
+/// that names one item (the CLI's `ITEM` argument; an app's search box).
+public enum ItemLookup {
+    /// Which items a lookup may find.
+    public enum Scope: Sendable {
+        /// Live items (to edit, move, delete).
+        case live
+        /// Deleted items (to restore).
+        case deleted
+    }
+
+    /// The shortest prefix that is looked up.
+    public static let minimumPrefix = 4
+
+    /// The item `text` names among the `scope` items of `document`. Throws `EditError` of kind
+    /// `.shortItemPrefix`, `.ambiguousItem` (several match), `.itemDeleted` (a live lookup that
+    /// names a deleted item), `.itemNotDeleted` (a restore of a live one) or `.noSuchItem`.
+    public static func find(_ text: String, in document: TripDocument, scope: Scope = .live) throws(EditError) -> ItemID {
+        let candidates = scope == .live ? Array(document.items.keys) : Array(document.tombstones.keys)
+        if let exact = Identifier(text), candidates.contains(exact) { return exact }
+        guard text.count >= minimumPrefix else {
+            throw EditError(.shortItemPrefix, "an item is named by its id or an id prefix of at least \(minimumPrefix) characters, got '\(text)'")
+        }
+        let lower = text.lowercased()
+        let matches = candidates.filter { $0.description.hasPrefix(lower) }
+        if matches.count == 1, let match = matches.first { return match }
+        guard matches.isEmpty else { throw EditError(.ambiguousItem, "'\(text)' matches \(matches.count) items; type more of the id") }
+        switch scope {
+        case .live where document.tombstones.keys.contains(where: { $0.description.hasPrefix(lower) }):
+            throw EditError(.itemDeleted, "item '\(text)' is deleted; 'tripsync restore \(text)' brings it back")
+        case .deleted where document.items.keys.contains(where: { $0.description.hasPrefix(lower) }):
+            throw EditError(.itemNotDeleted, "item '\(text)' is not deleted")
+        default:
+            throw EditError(.noSuchItem, "no item matches '\(text)'; 'tripsync show' lists the items with their ids")
+        }
+    }
+}

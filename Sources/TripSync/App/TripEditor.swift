@@ -1,0 +1,130 @@
+/// The trip as one `TripStore.edit` sees it: reads see every write made so far, and every write
+/// is stamped here with this device's next rev (docs/DESIGN.md, "The app API"). The editor has
+/// no way to save; what it holds becomes durable only when the `edit` closure returns, and a
+/// closure that throws leaves the store as it was.
+public struct TripEditor {
+    /// The trip with this edit's writes so far.
+    public private(set) var document: TripDocument
+    /// This installation's device.
+    public let deviceID: DeviceID
+    /// The default zone this home set for the trip (`new --zone`), when any.
+    public let defaultZone: String?
+    var clock: HybridLogicalClock
+    let now: UInt64
+    /// Whether anything was written.
+    private(set) var wrote = false
+
+    init(document: TripDocument, clock: HybridLogicalClock, defaultZone: String?, now: UInt64) {
+        self.document = document
+        self.deviceID = document.deviceID
+        self.clock = clock
+        self.defaultZone = defaultZone
+        self.now = now
+    }
+
+    /// The zone a new timed value takes when none is typed: the home's default for the trip,
+    /// else the zone most items start in.
+    public var suggestedZone: String? { defaultZone ?? document.mostUsedZone }
+
+    /// The live (or, with `.deleted`, deleted) item that `text` names: an id or an id prefix
+    /// (`ItemLookup`).
+    public func item(_ text: String, in scope: ItemLookup.Scope = .live) throws(EditError) -> ItemID {
+        try ItemLookup.find(text, in: document, scope: scope)
+    }
+
+    /// Adds an item at `position` (`values.sortKey` is replaced by a key chosen there) and
+    /// returns its new id. Every value is checked as readers check it (`TripDocument.check`).
+    @discardableResult
+    public mutating func addItem(_ values: NewItem, at position: ItemPosition) throws(EditError) -> ItemID {
+        var placed = values
+        placed.sortKey = try position.sortKey(in: document)
+        return try addItem(placed)
+    }
+
+    /// Adds an item with the order key in `values` and returns its new id.
+    @discardableResult
+    public mutating func addItem(_ values: NewItem) throws(EditError) -> ItemID {
+        let id = Identifier.random()
+        try document.addItem(id, values, hlc: &clock, now: now)
+        wrote = true
+        return id
+    }
+
+    /// Writes several fields of a live item as one edit (nothing when any value is refused);
+    /// the outcome names the fields written and the conflicts they replaced.
+    @discardableResult
+    public mutating func set(_ writes: [FieldWrite], of id: ItemID) throws(EditError) -> EditOutcome {
+        let outcome = try document.set(writes, of: id, hlc: &clock, now: now)
+        if !outcome.changed.isEmpty { wrote = true }
+        return outcome
+    }
+
+    /// Writes one field of a live item; false when it already held `value` without conflict.
+    @discardableResult
+    public mutating func set(_ field: ItemField, of id: ItemID, to value: FieldValue) throws(EditError) -> Bool {
+        !(try set([FieldWrite(field, value)], of: id).changed.isEmpty)
+    }
+
+    /// Gives a live item a new order key at `position`; false when nothing changed.
+    @discardableResult
+    public mutating func move(_ id: ItemID, to position: ItemPosition) throws(EditError) -> Bool {
+        guard document.items[id] != nil else { _ = try ItemLookup.find(id.description, in: document); return false }
+        return try set(.sortKey, of: id, to: .text(try position.sortKey(in: document, moving: id)))
+    }
+
+    /// Deletes a live item; its fields stay in a tombstone, restorable.
+    public mutating func delete(_ id: ItemID) throws(EditError) {
+        try document.deleteItem(id, at: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), hlc: &clock, now: now)
+        wrote = true
+    }
+
+    /// Brings a deleted item back with everything it held.
+    public mutating func restore(_ id: ItemID) throws(EditError) {
+        try document.restoreItem(id, hlc: &clock, now: now)
+        wrote = true
+    }
+
+    /// Settles a field's conflict by writing the chosen value anew (a write that has seen every
+    /// value, so the conflict is gone on every replica); returns the value kept. Throws
+    /// `.noConflict` when the field holds one value, `.noValueOfMine` for `.mine` when this
+    /// device wrote none of them, `.invalidValue` for an alternative number out of range.
+    @discardableResult
+    public mutating func resolve(_ field: ItemField, of id: ItemID, keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
+        guard let item = document.items[id] else { _ = try ItemLookup.find(id.description, in: document); throw EditError(.noSuchItem, "no item \(id)") }
+        guard let conflict = FieldConflict(item: id, field: field, in: item) else {
+            throw EditError(.noConflict, "\(field.rawValue) of this item has no conflict")
+        }
+        let chosen: FieldConflict.Version
+        switch choice {
+        case .current: chosen = conflict.current
+        case .mine:
+            guard let mine = ConflictList.versions(item, field).first(where: { $0.device == deviceID }) else {
+                throw EditError(.noValueOfMine, "this device wrote none of the values; keep the current one or a numbered alternative")
+            }
+            chosen = mine
+        case .alternative(let number):
+            guard number >= 1, number <= conflict.alternatives.count else {
+                throw EditError("there are \(conflict.alternatives.count) alternatives (1…\(conflict.alternatives.count)); got \(number)")
+            }
+            chosen = conflict.alternatives[number - 1]
+        }
+        _ = try document.set(field, of: id, to: chosen.value, force: true, hlc: &clock, now: now)
+        wrote = true
+        return chosen
+    }
+
+    /// Names this device in the trip (a device-name write) when it is not named so yet.
+    mutating func registerDevice(name: String) throws(EditError) {
+        try document.nameDevice(name, hlc: &clock, now: now)
+    }
+}
+
+/// Which value of a conflicting field to keep (`TripEditor.resolve`).
+public enum ConflictChoice: Hashable, Sendable {
+    /// The value shown now.
+    case current
+    /// The value this device wrote.
+    case mine
+    /// The alternative numbered N (from 1) in `FieldConflict.alternatives`.
+    case alternative(Int)
+}

@@ -1,0 +1,130 @@
+/// Bringing a trip file into a home (`tripsync import`): first `prepare` reads the file as
+/// untrusted input and says what it holds and what each choice would do, without changing
+/// anything or holding the home's lock (a person may take their time to answer); then `apply`
+/// merges it into the home's copy or replaces that copy, under the lock, and refuses when the
+/// home's copy changed in between (docs/DESIGN.md, "The app API").
+public struct TripImport: Sendable {
+    /// What to do with the file.
+    public enum Mode: String, Sendable, Encodable {
+        /// Merge it into the home's copy of the trip (or add the trip).
+        case merge
+        /// Make it the home's copy; the current one is kept in `trips/backups/`.
+        case replace
+    }
+
+    /// Why an import was refused; nothing was changed.
+    public enum Refusal: Error, Sendable, CustomStringConvertible {
+        /// A device in the file wrote with a clock far ahead of this machine's.
+        case clockFromTheFuture(file: String, message: String)
+        /// The home's copy changed between `prepare` and `apply`.
+        case changedMeanwhile(path: String)
+
+        /// What a person reads.
+        public var description: String {
+            switch self {
+            case .clockFromTheFuture(let file, let message): return "\(file): \(message)"
+            case .changedMeanwhile(let path):
+                return "\(path): the trip changed in this home while the import was waiting for an answer; nothing was changed, run the import again"
+            }
+        }
+    }
+
+    /// The file as named.
+    public let file: String
+    /// What it holds, read and validated (migrated in memory when older).
+    public let incoming: LoadedTrip
+    /// The home.
+    public let home: Home
+    /// The home's copy of the trip when prepared, if it holds the trip.
+    public let existing: TripDocument?
+    /// Other trip files of the home that cannot be read (to tell a person).
+    public let skipped: [HomeTrips.Unreadable]
+    /// A notice when opening the home re-keyed it (a copied or restored home).
+    public let notice: String?
+    private let deviceID: DeviceID
+
+    /// Reads `file` and the home's copy of its trip. Throws `TripFileError` (the file is
+    /// refused), `Refusal.clockFromTheFuture`, `TripStoreError.unreadable` (the home's copy of
+    /// this trip cannot be read: merging into it or replacing it would decide from a file
+    /// nobody can read) or `.busy`.
+    public static func prepare(file: String, into home: Home) throws -> TripImport {
+        let loaded = try TripFileReader().read(path: file)
+        if let (device, skew) = ClockGuard.futureDevice(in: loaded.document, nowMilliseconds: FileMerger.wallClockMilliseconds()) {
+            throw Refusal.clockFromTheFuture(file: file, message: ClockGuard.describe(device: device, skewMilliseconds: skew))
+        }
+        let lock: HomeLock
+        do { lock = try HomeLock(home: home) } catch let error as FileSystemError { throw TripStoreError.busy(error) }
+        defer { withExtendedLifetime(lock) {} }
+        let (identity, notice) = try home.openIdentity()
+        let listing = try home.listTrips()
+        let tripID = loaded.document.tripID
+        if let broken = listing.unreadable(tripID) { throw TripStoreError.unreadable(broken) }
+        return TripImport(
+            file: file, incoming: loaded, home: home, existing: listing.trip(tripID)?.document,
+            skipped: listing.unreadable, notice: notice, deviceID: identity.deviceID)
+    }
+
+    /// The newest change the file holds (from its clock, in whole seconds).
+    public var newestChange: UTCTimestamp {
+        UTCTimestamp(secondsSinceEpoch: Int64(incoming.document.clock.maxCounter / 1000))
+    }
+
+    /// How many days older than the tombstone retention the file is, when it is: such a
+    /// backup's items deleted here stay deleted (their tombstones outlive any stale copy).
+    public var daysPastRetention: Int64? {
+        let age = Int64(FileMerger.wallClockMilliseconds() / 1000) - newestChange.secondsSinceEpoch
+        return age > RetentionPolicy.standard.retentionSeconds ? age / 86_400 : nil
+    }
+
+    /// The file's items that are deleted in the home's copy: a merge keeps them deleted.
+    public var deletedHere: [ItemID] {
+        guard let existing else { return [] }
+        return incoming.document.items.keys.filter { existing.tombstones[$0] != nil }.sorted()
+    }
+
+    /// The changes of this device in the home's copy that were never published and that the
+    /// file does not hold: what `.replace` discards (empty for a merge or a new trip).
+    public var discardedByReplace: [DeliveryStatus.Change] {
+        guard let existing else { return [] }
+        let status = DeliveryStatus(existing, me: deviceID, now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+        return status.unpublishedChanges(notSeenBy: incoming.document)
+    }
+
+    /// What `apply` did.
+    public struct Outcome: Sendable {
+        /// The trip as saved.
+        public var document: TripDocument
+        /// Where the replaced copy was kept (`.replace` of a trip the home held).
+        public var backup: String?
+        /// Notices from opening the home at apply time.
+        public var notices: [String]
+    }
+
+    /// Merges or replaces, under the home's lock, and saves durably. Throws
+    /// `Refusal.changedMeanwhile` when the home's copy is not the one prepared, `MergeError`
+    /// when the merge refuses (different trips), `FileSystemError` when the backup or the trip
+    /// cannot be written (then nothing was changed).
+    public func apply(_ mode: Mode) throws -> Outcome {
+        let lock: HomeLock
+        do { lock = try HomeLock(home: home) } catch let error as FileSystemError { throw TripStoreError.busy(error) }
+        defer { withExtendedLifetime(lock) {} }
+        let (identity, notice) = try home.openIdentity()
+        let tripID = incoming.document.tripID
+        let listing = try home.listTrips()
+        if let broken = listing.unreadable(tripID) { throw TripStoreError.unreadable(broken) }
+        let current = listing.trip(tripID)?.document
+        guard current == existing else { throw Refusal.changedMeanwhile(path: home.replicaPath(for: tripID)) }
+        var document = incoming.document
+        var backup: String?
+        if let current {
+            switch mode {
+            case .merge: document = try DocumentMerger.merge(current, incoming.document, writer: identity.deviceID)
+            case .replace: backup = try home.keepBackup(of: current, nowMilliseconds: FileMerger.wallClockMilliseconds())
+            }
+        }
+        var state = ReplicaState(home: home, identity: identity, document: document)
+        try state.registerDevice(now: FileMerger.wallClockMilliseconds())
+        try state.save()
+        return Outcome(document: state.document, backup: backup, notices: (notice.map { [$0] } ?? []) + state.notices)
+    }
+}

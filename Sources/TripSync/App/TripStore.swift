@@ -1,0 +1,194 @@
+import Foundation
+
+/// One trip of a home, open for reading and editing: the app API (docs/DESIGN.md, "The app
+/// API"). A store owns the home's lock (so no other `tripsync` process or store writes the home
+/// while it is open; released when the store is), this device's identity and clock, and the
+/// document. Reads are snapshots (values); every change goes through `edit`, which stamps each
+/// write with the next rev of the one clock and saves durably before it returns.
+///
+/// ```swift
+/// let store = try TripStore.open("Lisbon", in: Home(path: path))
+/// let id = try store.edit { trip in try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
+/// let conflicts = store.conflicts
+/// ```
+///
+/// A store is safe to use from several threads: its calls run one at a time.
+public final class TripStore: @unchecked Sendable {
+    /// The home the trip lives in.
+    public let home: Home
+    /// Problems noticed when the trip was read (unknown zones, an end before its start); the
+    /// file was still valid.
+    public let warnings: [ValidationIssue]
+    /// Trip files of the home that could not be read (other trips; this one read), to tell a
+    /// person, never to drop in silence.
+    public let skipped: [HomeTrips.Unreadable]
+
+    private let lock: HomeLock
+    private let mutex = NSLock()
+    private var state: ReplicaState
+    private var unsaved: Bool
+    private var storedNotices: [String]
+    private var storedDefaultZone: String?
+
+    private init(home: Home, lock: HomeLock, state: ReplicaState, warnings: [ValidationIssue], skipped: [HomeTrips.Unreadable], notices: [String]) {
+        self.home = home
+        self.lock = lock
+        self.state = state
+        self.warnings = warnings
+        self.skipped = skipped
+        storedNotices = notices + state.notices
+        // A re-keyed identity is saved with the first edit (or `save()`), before any write.
+        unsaved = !state.notices.isEmpty
+        do {
+            storedDefaultZone = try home.defaultZone(for: state.document.tripID)
+        } catch {
+            storedDefaultZone = nil
+            storedNotices.append("\(error) (the trip's default zone is not used)")
+        }
+    }
+
+    /// Opens the trip `selector` names (an id, an id prefix of at least 4 characters, or its
+    /// exact name; nil: the home's only trip), taking the home's lock (waiting up to
+    /// `HomeLock.defaultTimeout` for another process). Throws `TripStoreError` (no such trip,
+    /// several, its replica unreadable, the home busy), `TripFileError` (device.json broken) or
+    /// `FileSystemError`.
+    public static func open(_ selector: String? = nil, in home: Home) throws -> TripStore {
+        let lock = try takeLock(home)
+        let (identity, notice) = try home.openIdentity()
+        let listing = try home.listTrips()
+        let loaded = try listing.choose(selector, home: home.path).get()
+        let state = ReplicaState(home: home, identity: identity, document: loaded.document)
+        return TripStore(
+            home: home, lock: lock, state: state, warnings: loaded.warnings,
+            skipped: listing.unreadable, notices: notice.map { [$0] } ?? [])
+    }
+
+    /// Creates a trip named `name` in `home` (made when missing), optionally with the zone new
+    /// timed items take by default (`zone`, a local setting of this home), saved durably, and
+    /// opens it. Throws `EditError` for a name or zone an editor refuses.
+    public static func create(name: String, defaultZone zone: String? = nil, in home: Home) throws -> TripStore {
+        try TripDocument.check(name: name)
+        if let zone {
+            guard ZoneID.isWellFormed(zone), ZoneDatabase.isTypeable(zone) else {
+                throw EditError("zone \"\(zone.prefix(70))\" is not a zone of this machine's time zone database; expected an IANA id such as Europe/Lisbon")
+            }
+        }
+        let lock = try takeLock(home)
+        var (identity, notice) = try home.openIdentity()
+        let tripID = Identifier.random()
+        var clock = HybridLogicalClock(highWater: identity.highWater)
+        guard let counter = clock.next(nowMilliseconds: FileMerger.wallClockMilliseconds()) else {
+            throw EditError(.clockAhead, "this device's clock has run more than 24 hours ahead of the wall clock")
+        }
+        let rev = Rev(counter: counter, device: identity.deviceID)
+        let document = TripDocument(
+            tripID: tripID, deviceID: identity.deviceID, clock: VersionVector([identity.deviceID: counter]),
+            trip: TripInfo(name: Register(value: name, rev: rev)))
+        // The counter is ours: the identity issued it (so opening the trip is no sign of a copy).
+        identity.highWater = max(identity.highWater, counter)
+        var state = ReplicaState(home: home, identity: identity, document: document)
+        state.clock = clock
+        var editor = TripEditor(document: state.document, clock: state.clock, defaultZone: zone, now: FileMerger.wallClockMilliseconds())
+        try editor.registerDevice(name: identity.name)
+        state.document = editor.document
+        state.clock = editor.clock
+        try state.save()
+        if let zone { try home.setDefaultZone(zone, for: tripID) }
+        return TripStore(home: home, lock: lock, state: state, warnings: [], skipped: [], notices: notice.map { [$0] } ?? [])
+    }
+
+    private static func takeLock(_ home: Home) throws -> HomeLock {
+        do {
+            return try HomeLock(home: home)
+        } catch let error as FileSystemError {
+            throw TripStoreError.busy(error)
+        }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try body()
+    }
+
+    /// The trip now (a value: later edits do not change it).
+    public var document: TripDocument { locked { state.document } }
+    /// The trip's id.
+    public var tripID: TripID { locked { state.document.tripID } }
+    /// This installation's device.
+    public var deviceID: DeviceID { locked { state.identity.deviceID } }
+    /// This installation's name for itself (written into the trip with its first edit).
+    public var deviceName: String { locked { state.identity.name } }
+    /// The replica's file in the home.
+    public var path: String { locked { state.path } }
+    /// The zone new timed items take when none is given: this home's setting for the trip, else
+    /// the zone most items start in.
+    public var suggestedZone: String? { locked { storedDefaultZone ?? state.document.mostUsedZone } }
+    /// What a person should know about this home (it was copied or restored and now writes as
+    /// a new device; a broken local setting), in the order noticed.
+    public var notices: [String] { locked { storedNotices } }
+
+    /// Every conflict of the trip now.
+    public var conflicts: ConflictList { ConflictList(document) }
+
+    /// What each change of this device has reached now.
+    public var delivery: DeliveryStatus {
+        let (document, me) = locked { (state.document, state.identity.deviceID) }
+        return DeliveryStatus(document, me: me, now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+    }
+
+    /// Runs `body` on the trip and saves what it wrote before returning (identity, then trip:
+    /// temp file, fsync, rename, fsync the folder). When `body` throws, or the save fails,
+    /// nothing is changed, here or on disk, and the error is rethrown. An edit that writes
+    /// nothing saves nothing (unless a re-keyed identity is waiting to be saved).
+    @discardableResult
+    public func edit<T>(_ body: (inout TripEditor) throws -> T) throws -> T {
+        try locked {
+            var editor = TripEditor(
+                document: state.document, clock: state.clock, defaultZone: storedDefaultZone, now: FileMerger.wallClockMilliseconds())
+            let result = try body(&editor)
+            if editor.wrote { try editor.registerDevice(name: state.identity.name) }
+            guard editor.wrote || unsaved else { return result }
+            var next = state
+            next.document = editor.document
+            next.clock = editor.clock
+            try next.save()
+            state = next
+            unsaved = false
+            return result
+        }
+    }
+
+    /// Saves now: needed only to record a re-keyed identity (see `notices`) without an edit.
+    public func save() throws {
+        try locked {
+            guard unsaved else { return }
+            var next = state
+            try next.save()
+            state = next
+            unsaved = false
+        }
+    }
+
+    /// Syncs this trip with a shared folder (`FolderSync`: merge every device's file there,
+    /// then publish ours), under the lock this store holds, and then reads the trip back.
+    /// Throws when the folder cannot be used at all; a trip that could not sync is reported in
+    /// the result's `failure`.
+    public func sync(with folder: String) throws -> SyncReport {
+        try locked {
+            if unsaved {
+                try state.save()
+                unsaved = false
+            }
+            let tripID = state.document.tripID
+            let report = try FolderSync(home: home, folder: folder).run(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
+            let (identity, notice) = try home.openIdentity()
+            if let notice { storedNotices.append(notice) }
+            let loaded = try TripFileReader().read(path: home.replicaPath(for: tripID))
+            state = ReplicaState(home: home, identity: identity, document: loaded.document)
+            unsaved = !state.notices.isEmpty
+            storedNotices += state.notices
+            return report
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// Why a trip of a home could not be opened (`TripStore`, `Home.trip(matching:)`). Edits that
+/// are refused throw `EditError`; files that are refused throw `TripFileError`; the file system
+/// throws `FileSystemError`.
+public enum TripStoreError: Error, Sendable, CustomStringConvertible {
+    /// The home holds no trip yet.
+    case noTrips(home: String)
+    /// No trip has that id, id prefix or name.
+    case noMatch(String)
+    /// Several trips fit (`selector` nil: the home holds several and none was named); `unreadable`
+    /// of them cannot be read.
+    case ambiguous(selector: String?, count: Int, unreadable: Int)
+    /// The trip meant is one whose replica cannot be read: nothing is changed until the file is
+    /// moved away and the trip brought back from a backup or a shared folder.
+    case unreadable(HomeTrips.Unreadable)
+    /// Another process holds the home's lock (or the lock file cannot be opened).
+    case busy(FileSystemError)
+
+    /// What a person reads.
+    public var description: String {
+        switch self {
+        case .noTrips(let home): return "\(home): this home holds no trip yet; create one with 'tripsync new NAME'"
+        case .noMatch(let selector): return "no trip matches '\(selector)'"
+        case .ambiguous(nil, let count, let unreadable):
+            return "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); pick one with --trip"
+        case .ambiguous(let selector?, let count, _): return "'\(selector)' matches \(count) trips; give more of the id"
+        case .unreadable(let file):
+            return (file.lines + [
+                "\(file.path): this trip's replica cannot be read, so nothing was changed; "
+                    + "move the file out of the home, then bring the trip back from a backup ('tripsync import FILE') or a shared folder ('tripsync sync FOLDER')"
+            ]).joined(separator: "\n")
+        case .busy(let error): return error.description
+        }
+    }
+}
+
+extension HomeTrips {
+    /// The trip `selector` names: an id, an id prefix of at least 4 characters, or an exact
+    /// name; nil picks the only trip. An unreadable file counts as a trip of the home: naming
+    /// it, or leaving the selector out when it could be the one meant, is `.unreadable`.
+    public func choose(_ selector: String?, home: String) -> Result<LoadedTrip, TripStoreError> {
+        guard let selector else {
+            let count = trips.count + unreadable.count
+            if count == 1, let trip = trips.first { return .success(trip) }
+            if count == 1, let broken = unreadable.first { return .failure(.unreadable(broken)) }
+            if count == 0 { return .failure(.noTrips(home: home)) }
+            return .failure(.ambiguous(selector: nil, count: count, unreadable: unreadable.count))
+        }
+        func names(_ id: TripID) -> Bool {
+            id.description == selector || (selector.count >= 4 && id.description.hasPrefix(selector))
+        }
+        if let exact = trips.first(where: { $0.document.tripID.description == selector }) { return .success(exact) }
+        if let exact = unreadable.first(where: { $0.tripID?.description == selector }) { return .failure(.unreadable(exact)) }
+        let readable = trips.filter { names($0.document.tripID) || $0.document.trip.name.value == selector }
+        let broken = unreadable.filter { $0.tripID.map(names) ?? false }
+        if readable.count + broken.count == 1 {
+            if let trip = readable.first { return .success(trip) }
+            if let file = broken.first { return .failure(.unreadable(file)) }
+        }
+        if trips.isEmpty && unreadable.isEmpty { return .failure(.noTrips(home: home)) }
+        if readable.isEmpty && broken.isEmpty { return .failure(.noMatch(selector)) }
+        return .failure(.ambiguous(selector: selector, count: readable.count + broken.count, unreadable: broken.count))
+    }
+}

@@ -1,0 +1,50 @@
+/// Why a local edit was refused. Nothing was written when one is thrown.
+public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, for a caller to switch on.
+    public enum Kind: Hashable, Sendable {
+        /// A value readers would refuse or no person means (a too-long or blank title, a control
+        /// character, a zone that is not in the tz database, an invalid order key).
+        case invalidValue
+        /// An end before its start.
+        case endBeforeStart
+        /// No item has that id (or id prefix).
+        case noSuchItem
+        /// The item is deleted (restore it first).
+        case itemDeleted
+        /// The item is live, so it cannot be restored.
+        case itemNotDeleted
+        /// An item with that id exists already.
+        case itemExists
+        /// An id prefix that matches several items.
+        case ambiguousItem
+        /// An id prefix shorter than `ItemLookup.minimumPrefix`.
+        case shortItemPrefix
+        /// The field holds no conflict to resolve.
+        case noConflict
+        /// "Keep mine" was asked, but this device wrote none of the values.
+        case noValueOfMine
+        /// No order key fits at the asked place (a neighbour's key is at the edge of the space).
+        case noRoom
+        /// This replica's clock has run more than 24 hours ahead of the wall clock.
+        case clockAhead
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// What a person reads.
+    public var message: String
+
+    /// Creates an error of `kind`.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// An `.invalidValue` error.
+    public init(_ message: String) {
+        self.init(.invalidValue, message)
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,63 @@
+/// What each change of this device has reached (`status --json`): `{"tripId", "device",
+/// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
+/// "nearRetention"}`.
+public struct StatusReport: Encodable, Sendable {
+    /// The trip.
+    public var tripID: TripID
+    /// This device.
+    public var device: DeviceID
+    /// The status.
+    public var status: DeliveryStatus
+    /// How many recent changes are listed.
+    public var recentLimit = 50
+
+    /// The report of `status` of `tripID` for `device`.
+    public init(tripID: TripID, device: DeviceID, status: DeliveryStatus) {
+        self.tripID = tripID
+        self.device = device
+        self.status = status
+    }
+
+    /// The JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.put(tripID.description, "tripId")
+        try container.put(device.description, "device")
+        try container.put(status.ours, "changes")
+        try container.put(status.unpublished, "unpublished")
+        try container.put(status.conflicts, "conflicts")
+        try container.put(status.conflictSummary, "conflictParts")
+        try container.put(status.devices.map(DeviceEntry.init), "devices")
+        try container.put(status.changes.prefix(recentLimit).map(ChangeEntry.init), "recentChanges")
+        try container.put(status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }, "nearRetention")
+    }
+
+    struct DeviceEntry: Encodable {
+        var device: DeliveryStatus.Device
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            try container.put(device.id.description, "device")
+            try container.put(device.name, "name")
+            try container.put(device.seenOursUpTo, "seenOursUpTo")
+            try container.put(device.missingOurs, "missingOurs")
+            try container.put(device.lastPublished?.description, "lastPublished")
+        }
+    }
+
+    struct ChangeEntry: Encodable {
+        var change: DeliveryStatus.Change
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            try container.put(change.item?.description, "item")
+            try container.put(change.field, "field")
+            try container.put(change.title, "title")
+            try container.put(change.published, "published")
+            try container.put(change.seenBy.map(\.description), "seenBy")
+        }
+    }
+
+    struct RetentionEntry: Encodable {
+        var item: String
+        var compactableFrom: String
+    }
+}
