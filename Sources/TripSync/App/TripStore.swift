@@ -49,11 +49,11 @@ public final class TripStore: @unchecked Sendable {
 
     /// Opens the trip `selector` names (an id, an id prefix of at least 4 characters, or its
     /// exact name; nil: the home's only trip), taking the home's lock (waiting up to
-    /// `HomeLock.defaultTimeout` for another process). Throws `TripStoreError` (no such trip,
+    /// `timeout` seconds for another process or store). Throws `TripStoreError` (no such trip,
     /// several, its replica unreadable, the home busy), `TripFileError` (device.json broken) or
     /// `FileSystemError`.
-    public static func open(_ selector: String? = nil, in home: Home) throws -> TripStore {
-        let lock = try takeLock(home)
+    public static func open(_ selector: String? = nil, in home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> TripStore {
+        let lock = try takeLock(home, timeout: timeout)
         let (identity, notice) = try home.openIdentity()
         let listing = try home.listTrips()
         let loaded = try listing.choose(selector, home: home.path).get()
@@ -97,9 +97,9 @@ public final class TripStore: @unchecked Sendable {
         return TripStore(home: home, lock: lock, state: state, warnings: [], skipped: [], notices: notice.map { [$0] } ?? [])
     }
 
-    private static func takeLock(_ home: Home) throws -> HomeLock {
+    private static func takeLock(_ home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> HomeLock {
         do {
-            return try HomeLock(home: home)
+            return try HomeLock(home: home, timeout: timeout)
         } catch let error as FileSystemError {
             throw TripStoreError.busy(error)
         }
