@@ -24,9 +24,15 @@ let package = Package(
             path: "Sources/CDeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
+        // libsodium: SHA-256 for fingerprints (and later Ed25519 signatures).
+        .systemLibrary(
+            name: "CSodium",
+            path: "Sources/CSodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         // System calls Swift's Glibc does not expose (a folder's birth time: docs/DESIGN.md, "Forks").
         .target(name: "CSystem", path: "Sources/CSystem"),
-        .target(name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSystem"]),
+        .target(name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "CSystem"]),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
         // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
         // (no shared libraries to load and relocate; README, "Speed"). The flag goes to the

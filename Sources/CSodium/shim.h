@@ -1,0 +1,4 @@
+#ifndef TRIPSYNC_CSODIUM_SHIM_H
+#define TRIPSYNC_CSODIUM_SHIM_H
+#include <sodium.h>
+#endif
