@@ -14,7 +14,7 @@ struct SizeResult: Codable {
     var readGzipMBps: Double
     /// `document.canonicalJSON()`.
     var writeMBps: Double
-    /// `document.gzipData()` (canonical JSON, then TripSync's own gzip encoder, `GzipCompression.fast`).
+    /// `document.gzipData()` (canonical JSON, then libdeflate, `GzipCompression.fast`).
     var gzipWriteMBps: Double
     /// Peak RSS of a child process that ran `reader.read(path:)` on the plain file.
     var peakRSSBytes: Int

@@ -37,7 +37,7 @@ enum ReadWriteTable {
         lines += [
             "",
             "MB = 10^6 bytes. All throughputs are MB of JSON text per second (for .gz reads, inflate and",
-            "zlib columns: JSON produced; for gzip write: JSON consumed, canonical encoding included, TripSync's own gzip encoder).",
+            "zlib columns: JSON produced; for gzip write: JSON consumed, canonical encoding included, libdeflate level 1).",
             "Each time is the median of the timed runs (\(repeats)) after one warm-up run; bytes are in memory.",
             "Our reads are timed until the validated document is in hand (results kept until all runs are",
             "done: freeing is not timed). `json.loads` runs in a plain loop, each result freed within its own",
