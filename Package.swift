@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "TripSyncFixtures", dependencies: ["TripSync"]),
         .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncFixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncFixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncFixtures"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -265,7 +265,8 @@ import TripSyncFixtures
         #expect(listing.trips.isEmpty && listing.unreadable.isEmpty)
     }
 
-    @Test func aBrokenSettingsFileIsToldNotTakenForNoSetting() throws {
+    @Test(arguments: ["{", "[]", #"{"defaultZone": 3}"#, #"{"defaultZone": "+01:00"}"#])
+    func aBrokenSettingsFileIsToldNotTakenForNoSetting(broken: String) throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let home = Home(path: folder)
@@ -273,9 +274,7 @@ import TripSyncFixtures
         #expect(try home.defaultZone(for: trip) == nil)
         try home.setDefaultZone("Europe/Lisbon", for: trip)
         #expect(try home.defaultZone(for: trip) == "Europe/Lisbon")
-        for broken in ["{", "[]", #"{"defaultZone": 3}"#, #"{"defaultZone": "+01:00"}"#] {
-            try Data(broken.utf8).write(to: URL(fileURLWithPath: home.settingsPath(for: trip)))
-            #expect(throws: TripFileError.self, "\(broken)") { try home.defaultZone(for: trip) }
-        }
+        try Data(broken.utf8).write(to: URL(fileURLWithPath: home.settingsPath(for: trip)))
+        #expect(throws: TripFileError.self) { try home.defaultZone(for: trip) }
     }
 }
