@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "CSystem"]),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
         // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
-        // (no shared libraries to load and relocate; README, "Speed"). The flag goes to the
+        // (no shared libraries to load and relocate; README, first section). The flag goes to the
         // compile as well as the link: with the link alone, Foundation's static libraries miss
         // their ICU symbols.
         .executableTarget(
