@@ -3,7 +3,7 @@ import Testing
 @testable import TripSync
 import TripSyncFixtures
 
-/// The quick way through canonical items (`CanonicalItemDecoder`) must give exactly what the
+/// The quick way through canonical items (`CanonicalItem.decode`) must give exactly what the
 /// general item decoder gives, and hand every other item over to it having reported nothing.
 @Suite struct CanonicalItemDecoderTests {
     /// A context over `json` as the two-step read sets it up for the item at `span`.
@@ -24,7 +24,7 @@ import TripSyncFixtures
     {
         json.withUnsafeBufferPointer { buffer in
             var q = context(buffer, span: span, id: id, clock: clock)
-            let quick = CanonicalItemDecoder.decode(&q, end: span.upperBound)
+            let quick = CanonicalItem.decode(&q, end: span.upperBound)
             // Handing over reports nothing: no issue, no error.
             #expect(quick != nil || (q.cross.issues.isEmpty && q.issues.isEmpty && q.errorCount == 0))
             var g = context(buffer, span: span, id: id, clock: clock)
@@ -36,13 +36,27 @@ import TripSyncFixtures
         }
     }
 
-    /// Where `CanonicalItemDecoder.skip` ends from `start`; nil when it declines (having left
+    /// The one description of an item's shape: every field once, in the byte order of the keys
+    /// (which is the writer's order and the decoder's mask bits), each lead the separator and
+    /// the quoted key.
+    @Test func theTableListsEveryFieldInCanonicalOrder() {
+        let fields = CanonicalItem.fields
+        #expect(fields.map(\.field) == ItemField.allCases)
+        #expect(fields.map { $0.name.description } == ItemField.allCases.map(\.rawValue))
+        #expect(zip(fields, fields.dropFirst()).allSatisfy { $0.name.description.utf8.lexicographicallyPrecedes($1.name.description.utf8) })
+        for (index, field) in fields.enumerated() {
+            #expect(field.lead.description == (index == 0 ? "{" : ",") + "\"\(field.name)\":")
+            #expect(field.holdsTime == (field.field == .start || field.field == .end))
+        }
+    }
+
+    /// Where `CanonicalItem.skip` ends from `start`; nil when it declines (having left
     /// the scanner where it was).
     func quickSkip(_ json: [UInt8], from start: Int) -> Int? {
         json.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(base: buffer.baseAddress!, count: buffer.count)
             scanner.offset = start
-            if CanonicalItemDecoder.skip(&scanner) { return scanner.offset }
+            if CanonicalItem.skip(&scanner) { return scanner.offset }
             #expect(scanner.offset == start)
             return nil
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TripSync
+@testable import TripSync
 import TripSyncFixtures
 
 /// Canonical writing, reading back, gzip and the limits.
@@ -47,6 +47,56 @@ import TripSyncFixtures
         #expect(text.contains("Line 1\\nLine 2\\t\\\"quoted\\\" \\\\ back — ünïcödé 🏖"))
         let loaded = try TripFileReader().read(bytes: json, file: "n.json")
         #expect(loaded.document.items[id]?.note?.value == note)
+    }
+
+    /// The version is read first: a newer file is refused by its version alone, whatever the
+    /// rest holds (here items of another shape, and a truncated end); a file whose version
+    /// cannot be read plainly goes to the strict decoder, which says why.
+    @Test func aNewerVersionIsRefusedBeforeTheRestIsDecoded() throws {
+        let newer = #"{"acks":{},"items":{"x":{"shape":"of schema 3"}},"schemaVersion":3,"trip":{"#
+        for text in [newer, #"{ "schemaVersion" : 7 }"#] {
+            guard case .failure(let error) = readTrip(bytes(text)) else {
+                Issue.record("read \(text)")
+                continue
+            }
+            #expect(error.kind == .newerSchema(found: text.contains("7") ? 7 : 3, supported: 2))
+            #expect(error.issues.map(\.pointer) == ["/schemaVersion"])
+        }
+        guard case .failure(let zero) = readTrip(bytes(#"{"schemaVersion":0,"x":"#)) else { throw CancellationError() }
+        #expect(zero.kind == .unsupportedSchema(found: 0))
+        // Not plain: an exponent, an escaped key, a second key, no version at all.
+        for text in [#"{"schemaVersion":3e0}"#, #"{"schema\u0056ersion":3}"#, #"{"x":1}"#, "[3]"] {
+            guard case .failure(let error) = readTrip(bytes(text)) else {
+                Issue.record("read \(text)")
+                continue
+            }
+            #expect(error.kind == .invalid || error.kind == .notJSON, "\(text): \(error)")
+        }
+    }
+
+    /// The probe finds the version the strict decoder finds in every sample, gzip or not.
+    @Test func theProbeAgreesWithTheReaderOnEverySample() throws {
+        let folders = ["", "/invalid", "/warnings", "/v1", "/v1/invalid"].map { PackagePaths.samples + $0 }
+        var compared = 0
+        for folder in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.contains(".trip.json") {
+                let path = folder + "/" + name
+                let report = TripFileReader().validate(path: path)
+                guard report.isValid || report.schemaVersion != nil else { continue }
+                var json = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+                if name.hasSuffix(".gz") {
+                    guard let inflated = try? json.withUnsafeBytes({ try Gzip.decompress($0, limits: .standard) }) else { continue }
+                    json = inflated
+                }
+                let found: Int64? = json.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
+                    return SchemaVersionProbe(JSONScanner(base: base, count: buffer.count), delimitsItems: true).version
+                }
+                #expect(found.map(Int.init) == report.schemaVersion, "\(path)")
+                compared += 1
+            }
+        }
+        #expect(compared >= 8)
     }
 
     @Test func gzipRoundTripAndMagicBytesDecide() throws {

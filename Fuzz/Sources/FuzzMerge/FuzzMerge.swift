@@ -1,5 +1,5 @@
 import FuzzSupport
-import TripSync
+@testable import TripSync
 
 /// libFuzzer entry point: the fuzz bytes are a script of local edits and exchanges between
 /// two or three replicas of one trip, all through the public editing API. After the script,

@@ -1,6 +1,6 @@
 import FuzzSupport
 import FuzzZlib
-import TripSync
+@testable import TripSync
 
 /// libFuzzer entry point: the whole public read path on arbitrary bytes.
 ///

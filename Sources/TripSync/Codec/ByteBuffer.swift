@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Bytes in one malloc'd block, freed with the object: what the inflater and the canonical
 /// writer hand on without copying into an `Array`.
 final class OwnedBytes: @unchecked Sendable {
@@ -20,11 +12,11 @@ final class OwnedBytes: @unchecked Sendable {
         self.count = count
     }
 
-    deinit { free(base) }
+    deinit { Memory.release(base) }
 
     /// A malloc'd copy of `bytes`.
     convenience init(copying bytes: [UInt8]) {
-        let block = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: UInt8.self)
+        let block = Memory.allocate(bytes.count)
         if let block { bytes.withUnsafeBufferPointer { source in
             if let from = source.baseAddress { block.update(from: from, count: source.count) }
         } }
@@ -66,11 +58,11 @@ struct ByteBuffer: ~Copyable {
 
     /// `realloc`, trapping when the memory is not there (as growing an `Array` would).
     private static func reallocate(_ block: UnsafeMutablePointer<UInt8>?, _ size: Int) -> UnsafeMutablePointer<UInt8> {
-        guard let memory = realloc(block, size) else { preconditionFailure("out of memory for \(size) bytes") }
-        return memory.assumingMemoryBound(to: UInt8.self)
+        guard let memory = Memory.reallocate(block, size) else { preconditionFailure("out of memory for \(size) bytes") }
+        return memory
     }
 
-    deinit { free(storage) }
+    deinit { Memory.release(storage) }
 
     /// Hands the bytes over without copying; the buffer is gone afterwards.
     consuming func take() -> OwnedBytes {

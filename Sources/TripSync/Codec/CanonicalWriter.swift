@@ -162,24 +162,12 @@ struct CanonicalWriter: ~Copyable {
             out.append(read.buffer)
             return
         }
+        // The registers in canonical order, by the one description of an item's shape.
+        let storage = item.storage
         out.append(UInt8(ascii: "{"))
         var first = true
-        if let end = item.end { key("end", &first); write(end, CanonicalWriter.writeTime) }
-        if let note = item.note { key("note", &first); write(note, CanonicalWriter.writeOptionalText) }
-        if let place = item.place { key("place", &first); write(place, CanonicalWriter.writeOptionalText) }
-        if let sortKey = item.sortKey { key("sortKey", &first); write(sortKey, CanonicalWriter.writeText) }
-        if let start = item.start { key("start", &first); write(start, CanonicalWriter.writeTime) }
-        if let title = item.title { key("title", &first); write(title, CanonicalWriter.writeText) }
+        for field in CanonicalItem.fields { CanonicalItem.write(field, of: storage, to: &self, first: &first) }
         out.append(UInt8(ascii: "}"))
-    }
-
-    @inline(__always)
-    private mutating func key(_ name: StaticString, _ first: inout Bool) {
-        if !first { out.append(UInt8(ascii: ",")) }
-        first = false
-        out.append(UInt8(ascii: "\""))
-        out.append(name)
-        out.append("\":")
     }
 
     @inline(__always)

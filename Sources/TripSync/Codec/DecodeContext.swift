@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Shared state of a schema decoder: the scanner, the JSON Pointer of the current value, and
 /// every issue found so far. Schema problems are recorded and the offending value skipped, so
 /// one pass reports them all; syntax errors are thrown and end the pass.
@@ -32,7 +24,7 @@ struct DecodeContext {
     /// The string for a zone id's bytes, shared with earlier occurrences of the same id.
     mutating func zoneString(_ span: UnsafeBufferPointer<UInt8>) -> String {
         guard let base = span.baseAddress else { return "" }
-        for index in zones.indices where zones[index].count == span.count && memcmp(zones[index].bytes, base, span.count) == 0 {
+        for index in zones.indices where zones[index].count == span.count && Memory.equal(zones[index].bytes, base, span.count) {
             return zones[index].text
         }
         let text = String(decoding: span, as: UTF8.self)
@@ -210,7 +202,7 @@ struct DecodeContext {
         else { return nil }
         let bytes = scanner.base + start
         // A document names a few devices thousands of times: compare with the last ones seen.
-        for slot in 0..<recentIDs.count where memcmp(recentIDs[slot].bytes, bytes, 36) == 0 {
+        for slot in 0..<recentIDs.count where Memory.equal(recentIDs[slot].bytes, bytes, 36) {
             scanner.offset = start + 37
             return recentIDs[slot].id
         }

@@ -1,6 +1,7 @@
 /// Decodes a schemaVersion 2 document from JSON bytes, checking types, ranges, required and
-/// unknown keys, duplicate keys and register ordering as it goes. Cross-field rules (clock
-/// accounting, ids in both maps, zones) are checked afterwards by `DocumentValidator`.
+/// unknown keys, duplicate keys and register ordering as it goes, and, with zone rules, each
+/// value's cross-field rules (`CrossFieldChecks`). What needs the finished maps (ids in both
+/// maps, acks) is left to the reader.
 struct DocumentDecoder {
     /// The most live items (and, separately, tombstones) a document may hold.
     static let maxItems = 100_000
@@ -24,6 +25,9 @@ struct DocumentDecoder {
     /// `deferredItems` says where each item's bytes are, for `DeferredItems` to decode later
     /// (on every core, and only once for bytes another input holds too).
     var defersItems = false
+    /// Where item values end, when known already (`SchemaVersionProbe.itemValues`): delimiting
+    /// jumps over a value that starts where one of these does instead of looking for its end.
+    var itemHints: [Range<Int>] = []
     /// Each deferred item's id → its index in `itemSpans`.
     var deferredItems: [ItemID: Int] = [:]
     /// Each deferred item's id and byte range in the input, in file order.
@@ -54,6 +58,7 @@ struct DocumentDecoder {
         var acks: [DeviceID: VersionVector]?
         var mask: UInt32 = 0
         let defersItems = self.defersItems
+        let hints = itemHints
         var deferred: [ItemID: Int] = [:]
         var spans: [(id: ItemID, bytes: Range<Int>)] = []
         var clockBeforeItems = false
@@ -65,7 +70,7 @@ struct DocumentDecoder {
                         return
                     }
                     clockBeforeItems = c.cross.hasClock
-                    if let map = try DocumentDecoder.delimitItems(&c, into: &spans) {
+                    if let map = try DocumentDecoder.delimitItems(&c, hints: hints, into: &spans) {
                         deferred = map
                         items = [:]
                     }
@@ -225,16 +230,25 @@ struct DocumentDecoder {
     struct UndelimitedItem: Error {}
 
     /// The items object with each value delimited, not decoded: id → index of its byte range
-    /// in `spans`. Keys are checked as `decodeItems` checks them.
-    static func delimitItems(_ c: inout DecodeContext, into spans: inout [(id: ItemID, bytes: Range<Int>)]) throws -> [ItemID: Int]? {
+    /// in `spans`. Keys are checked as `decodeItems` checks them; `hints` are value ranges found
+    /// before (`itemHints`).
+    static func delimitItems(
+        _ c: inout DecodeContext, hints: [Range<Int>] = [], into spans: inout [(id: ItemID, bytes: Range<Int>)]
+    ) throws -> [ItemID: Int]? {
         let estimate = (c.scanner.count - c.scanner.offset) / 640
         spans.reserveCapacity(estimate)
+        var hint = 0
         return try decodeIDMap(&c, expected: "items (an object of item id → item)", limit: maxItems, what: "items", expectedCount: estimate) { c in
             // decodeIDMap has put the item's id on the path.
             guard case .id(let id)? = c.path.last else { throw UndelimitedItem() }
             c.scanner.skipWhitespace()
             let start = c.scanner.offset
-            guard CanonicalItemDecoder.skip(&c.scanner) || c.scanner.skipValueUnchecked() else { throw UndelimitedItem() }
+            if hint < hints.count && hints[hint].lowerBound == start {
+                c.scanner.offset = hints[hint].upperBound
+                hint += 1
+            } else {
+                guard CanonicalItem.skip(&c.scanner) || c.scanner.skipValueUnchecked() else { throw UndelimitedItem() }
+            }
             spans.append((id, start..<c.scanner.offset))
             return spans.count - 1
         }
@@ -263,13 +277,15 @@ struct DocumentDecoder {
         }
     }
 
-    private static let itemKeys: [StaticString] = ["end", "note", "place", "sortKey", "start", "title"]
-
-    /// Reads an item's registers; a live item (`complete`) must hold all six.
-    ///
-    /// Written as a plain loop (the same steps as `readObject` and `member`), so the registers
-    /// live in locals and move into the item without copies.
+    /// Reads an item's registers in any key order, by the table of its fields
+    /// (`CanonicalItem.fields`, whose indices are the mask bits); a live item (`complete`) must
+    /// hold all six.
     static func decodeItemFields(_ c: inout DecodeContext, complete: Bool) throws -> ItemFields? {
+        guard c.scanner.peekKind() == .object else {
+            try c.mismatch(complete ? "an item (an object of registers)" : "a tombstone's item (an object of registers)")
+            return nil
+        }
+        let fields = CanonicalItem.fields
         var title: Register<String>?
         var sortKey: Register<String>?
         var start: Register<TripTime?>?
@@ -278,28 +294,10 @@ struct DocumentDecoder {
         var note: Register<String?>?
         var ok = true
         var mask: UInt32 = 0
-        guard c.scanner.peekKind() == .object else {
-            try c.mismatch(complete ? "an item (an object of registers)" : "a tombstone's item (an object of registers)")
-            return nil
-        }
         try c.scanner.beginObject()
         var first = true
         while let key = try c.scanner.nextKey(first: &first) {
-            let bit: Int
-            let name: StaticString
-            if key.equals("title") {
-                (bit, name) = (5, "title")
-            } else if key.equals("sortKey") {
-                (bit, name) = (3, "sortKey")
-            } else if key.equals("start") {
-                (bit, name) = (4, "start")
-            } else if key.equals("end") {
-                (bit, name) = (0, "end")
-            } else if key.equals("place") {
-                (bit, name) = (2, "place")
-            } else if key.equals("note") {
-                (bit, name) = (1, "note")
-            } else {
+            guard let bit = CanonicalItem.index(of: key, in: fields) else {
                 ok = false
                 try c.unknownKey(key)
                 continue
@@ -311,32 +309,32 @@ struct DocumentDecoder {
             // The bits follow the canonical (byte) order of the field names.
             if mask >> bit != 0 { c.scanner.departsFromCanonical = true }
             mask |= 1 << bit
-            c.path.append(.key(name))
-            switch bit {
-            case 5:
-                title = try decodeRegister(&c, decodeTitle)
-                ok = ok && title != nil
-            case 3:
-                sortKey = try decodeRegister(&c, decodeSortKey)
-                ok = ok && sortKey != nil
-            case 4:
-                start = try decodeRegister(&c, decodeTime)
-                ok = ok && start != nil
-            case 0:
+            c.path.append(.key(fields[bit].name))
+            switch fields[bit].field {
+            case .end:
                 end = try decodeRegister(&c, decodeTime)
                 ok = ok && end != nil
-            case 2:
-                place = try decodeRegister(&c, decodePlace)
-                ok = ok && place != nil
-            default:
+            case .note:
                 note = try decodeRegister(&c, decodeNote)
                 ok = ok && note != nil
+            case .place:
+                place = try decodeRegister(&c, decodePlace)
+                ok = ok && place != nil
+            case .sortKey:
+                sortKey = try decodeRegister(&c, decodeSortKey)
+                ok = ok && sortKey != nil
+            case .start:
+                start = try decodeRegister(&c, decodeTime)
+                ok = ok && start != nil
+            case .title:
+                title = try decodeRegister(&c, decodeTitle)
+                ok = ok && title != nil
             }
             c.path.removeLast()
         }
-        if complete && mask != 0b11_1111 {
+        if complete && mask != (1 << fields.count) - 1 {
             c.requireKeys(
-                itemKeys, seen: mask,
+                CanonicalItem.names, seen: mask,
                 hint: ": a live item holds every field, and a cleared field is written as \"value\": null, never removed")
             return nil
         }

@@ -400,7 +400,7 @@ struct JSONScanner {
         return scalar
     }
 
-    /// Reads one escape at `offset` (the backslash); appends its UTF-8 to `out` when given.
+    /// Reads one escape at `offset` (the backslash) and moves past it; returns its scalar.
     private mutating func scanEscape() throws -> UInt32 {
         guard offset + 1 < count else { throw error("unterminated escape, expected an escape sequence") }
         let kind = base[offset + 1]
@@ -562,7 +562,8 @@ struct JSONScanner {
     /// Moves past one value assuming it is well formed, and checks nothing: only strings (with
     /// their escapes) and bracket nesting are followed, several bytes at a time inside strings.
     /// For bytes that are decoded strictly later or compared with bytes that were (see
-    /// `DocumentDecoder.defersItems`); false when the data ends before the value does.
+    /// `DocumentDecoder.defersItems`, `SchemaVersionProbe`); false when the data ends before the
+    /// value does.
     mutating func skipValueUnchecked() -> Bool {
         skipWhitespace()
         var level = 0

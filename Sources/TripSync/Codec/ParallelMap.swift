@@ -1,5 +1,13 @@
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs independent work on every core (reading several files, compressing gzip members).
 enum ParallelMap {
     /// `transform` applied to every element, concurrently; results in input order.
@@ -27,13 +35,8 @@ private final class ResultBox<R>: @unchecked Sendable {
     func values() -> [R] { slots.compactMap { $0 } }
 }
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A tiny mutex over pthread, so this file needs no Foundation.
+/// A tiny mutex over pthread, so this file needs no Foundation: the only thread calls of the
+/// codec, as `ParallelMap` is its only use of threads.
 private final class NSLockLike: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     init() { pthread_mutex_init(&mutex, nil) }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One input of a file merge, as read.
 public struct MergeInput: Sendable {
     /// The file as named by the caller.
@@ -134,8 +128,6 @@ public struct FileMerger: Sendable {
 
     /// Milliseconds since 1970 from the system clock.
     public static func wallClockMilliseconds() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec / 1_000_000)
+        SystemClock.wallMilliseconds()
     }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The editable fields of an itinerary item, in canonical (byte) order of their names.
 public enum ItemField: String, CaseIterable, Hashable, Sendable, Comparable {
     /// When the item ends (a time or a day), or null.
@@ -309,7 +301,7 @@ enum FastEquality {
             b.utf8.withContiguousStorageIfAvailable { y in
                 guard x.count == y.count else { return false }
                 guard let first = x.baseAddress, let second = y.baseAddress else { return x.count == 0 }
-                return memcmp(first, second, x.count) == 0
+                return Memory.equal(first, second, x.count)
             }
         }
         if let known = sameBytes ?? nil { return known }

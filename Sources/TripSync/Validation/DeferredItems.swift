@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The second half of reading large files: their live items, delimited by a first strict pass
 /// over everything else (`DocumentDecoder.defersItems`), are decoded here on every core, and an
 /// item whose bytes equal an item of the same id in an earlier file of the batch is decoded once
@@ -100,7 +92,7 @@ enum DeferredItems {
             let other = files[j]
             guard let i = other.index[span.id], let otherBase = other.json.base else { continue }
             let bytes = other.spans[i].bytes
-            if bytes.count == span.bytes.count && memcmp(otherBase + bytes.lowerBound, base + span.bytes.lowerBound, bytes.count) == 0 {
+            if bytes.count == span.bytes.count && Memory.equal(otherBase + bytes.lowerBound, base + span.bytes.lowerBound, bytes.count) {
                 return .shared(file: j, span: i)
             }
         }
@@ -140,7 +132,7 @@ enum DeferredItems {
         c.path[1] = .id(span.id)
         let before = c.cross.issues.count
         // Most items are exactly as the writer wrote them; any other is decoded the general way.
-        var decoded = CanonicalItemDecoder.decode(&c, end: span.bytes.upperBound)
+        var decoded = CanonicalItem.decode(&c, end: span.bytes.upperBound)
         if decoded == nil {
             c.scanner.offset = span.bytes.lowerBound
             c.scanner.departsFromCanonical = false

@@ -26,7 +26,7 @@ public struct DocumentValidator {
         // allocate a string per register.
         func checkDot(_ rev: Rev, _ pointer: () -> String) {
             if !sees(rev) {
-                issues.append(DocumentValidator.dotIssue(rev, clockValue: clock[rev.device], pointer: pointer()))
+                issues.append(DocumentIssues.dotAboveClock(rev, clockValue: clock[rev.device], pointer: pointer()))
             }
         }
         func checkRegister<V>(_ register: Register<V>?, _ pointer: () -> String) {
@@ -38,7 +38,7 @@ public struct DocumentValidator {
         }
         func checkVector(_ vector: VersionVector, _ pointer: () -> String, _ what: String) {
             for (device, counter) in vector.entries where counter > clock[device] {
-                issues.append(DocumentValidator.vectorIssue(what, counter: counter, clockValue: clock[device], pointer: pointer() + "/\(device)"))
+                issues.append(DocumentIssues.entryAboveClock(what, counter: counter, clockValue: clock[device], pointer: pointer() + "/\(device)"))
             }
         }
         func checkZones(_ register: Register<TripTime?>?, _ pointer: () -> String) {
@@ -53,7 +53,7 @@ public struct DocumentValidator {
             }
         }
         func unknownZone(_ zone: String, _ pointer: String) {
-            issues.append(DocumentValidator.unknownZoneIssue(zone, pointer: pointer))
+            issues.append(DocumentIssues.unknownZone(zone, pointer: pointer))
         }
         func checkItem(_ item: ItemFields, _ pointer: () -> String) {
             checkRegister(item.end) { pointer() + "/end" }
@@ -65,7 +65,7 @@ public struct DocumentValidator {
             checkZones(item.start) { pointer() + "/start" }
             checkZones(item.end) { pointer() + "/end" }
             if let start = item.start?.value, let end = item.end?.value, zones.isBefore(end, start) {
-                issues.append(DocumentValidator.endBeforeStartIssue(pointer: pointer() + "/end/value"))
+                issues.append(DocumentIssues.endBeforeStart(pointer: pointer() + "/end/value"))
             }
         }
 
@@ -75,7 +75,7 @@ public struct DocumentValidator {
         }
         for (id, item) in document.items {
             if document.tombstones[id] != nil {
-                issues.append(DocumentValidator.inBothMapsIssue(id))
+                issues.append(DocumentIssues.inBothMaps(id))
             }
             checkItem(item) { "/items/\(id)" }
         }
@@ -100,48 +100,18 @@ public struct DocumentValidator {
         issues.sorted { ($0.severity == .error ? 0 : 1, $0.pointer) < ($1.severity == .error ? 0 : 1, $1.pointer) }
     }
 
-    // Messages shared with the checks the decoder runs while reading (`CrossFieldChecks`).
-
-    static func dotIssue(_ rev: Rev, clockValue: UInt64, pointer: String) -> ValidationIssue {
-        ValidationIssue(
-            .error, pointer: pointer,
-            message: "rev \(rev) is above the document's clock for device \(rev.device) (\(clockValue)), expected every write to be accounted for by \"clock\"")
-    }
-
-    static func vectorIssue(_ what: String, counter: UInt64, clockValue: UInt64, pointer: String) -> ValidationIssue {
-        ValidationIssue(
-            .error, pointer: pointer,
-            message: "\(what) entry \(counter) is above the document's clock for this device (\(clockValue)), expected at most the clock")
-    }
-
-    static func unknownZoneIssue(_ zone: String, pointer: String) -> ValidationIssue {
-        ValidationIssue(
-            .warning, pointer: pointer,
-            message: "zone \"\(zone)\" is unknown to this machine's time zone database; the time is shown as stored local time plus the id")
-    }
-
-    static func endBeforeStartIssue(pointer: String) -> ValidationIssue {
-        ValidationIssue(.warning, pointer: pointer, message: "the end is before the start")
-    }
-
-    static func inBothMapsIssue(_ id: ItemID) -> ValidationIssue {
-        ValidationIssue(
-            .error, pointer: "/tombstones/\(id)",
-            message: "id \(id) is in both \"items\" and \"tombstones\", expected an item to be live or deleted, never both")
-    }
-
     /// The rules the decoder leaves for the end (they need two maps, or `acks`, which precedes
     /// `clock` in canonical order): ids in both maps, acks above the clock.
     static func finalIssues(in document: TripDocument) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         // Tombstones are few: look each one up among the items.
         for id in document.tombstones.keys where document.items.index(forKey: id) != nil {
-            issues.append(inBothMapsIssue(id))
+            issues.append(DocumentIssues.inBothMaps(id))
         }
         let clock = document.clock
         for (device, vector) in document.acks {
             for (entry, counter) in vector.entries where counter > clock[entry] {
-                issues.append(vectorIssue("an acks", counter: counter, clockValue: clock[entry], pointer: "/acks/\(device)/\(entry)"))
+                issues.append(DocumentIssues.entryAboveClock("an acks", counter: counter, clockValue: clock[entry], pointer: "/acks/\(device)/\(entry)"))
             }
         }
         return issues

@@ -44,12 +44,12 @@ public struct TripFileReader: Sendable {
     /// first strict pass has delimited them, and items byte-identical to an item of the same id
     /// in an earlier file of one `read(paths:)` are decoded once (`DeferredItems`). The answer
     /// is the same either way; below this size one strict pass is quicker. `Int.max` turns it off.
-    public var deferredDecodingMinimumBytes = 256 << 10
+    package var deferredDecodingMinimumBytes = 256 << 10
     /// Whether each live item read in the second step (`deferredDecodingMinimumBytes`) whose
     /// bytes are already canonical keeps them, so writing it again, unchanged, copies them
     /// instead of encoding it (`FileMerger` turns this on). The cost: a file's JSON stays in
     /// memory while any of its items does. Changing an item drops its bytes.
-    public var keepsItemBytes = false
+    package var keepsItemBytes = false
 
     /// Creates a reader with the given limits.
     public init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
@@ -122,8 +122,14 @@ public struct TripFileReader: Sendable {
     private func delimit(_ json: OwnedBytes, file: String, wasGzip: Bool) -> FirstPass {
         let strict = { FirstPass.finished(onePass(json, file: file, wasGzip: wasGzip)) }
         guard let base = json.base, json.count > 0 else { return strict() }
-        var decoder = DocumentDecoder(scanner: JSONScanner(base: base, count: json.count), zones: zones)
+        let scanner = JSONScanner(base: base, count: json.count)
+        let probe = SchemaVersionProbe(scanner, delimitsItems: true)
+        if let version = probe.version, version != Int64(TripDocument.currentSchemaVersion) {
+            return .finished(decode(scanner, declared: version, file: file, wasGzip: wasGzip, size: json.count))
+        }
+        var decoder = DocumentDecoder(scanner: scanner, zones: zones)
         decoder.defersItems = true
+        decoder.itemHints = probe.itemValues
         guard let document = try? decoder.decode(), case .number(let version) = decoder.version,
             version == Int64(TripDocument.currentSchemaVersion), decoder.context.issues.isEmpty,
             decoder.context.droppedIssues == 0, decoder.clockBeforeItems, decoder.context.cross.complete,
@@ -170,7 +176,7 @@ public struct TripFileReader: Sendable {
             switch error.kind {
             case .newerSchema(let found, _): version = found
             case .unsupportedSchema(let found): version = found
-            default: version = error.declaredVersion
+            default: version = nil
             }
             return ValidationReport(
                 file: path, schemaVersion: version, errors: error.errors,
@@ -189,10 +195,41 @@ public struct TripFileReader: Sendable {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw TripFileError(.notJSON, file: file, message: "the file is empty, expected a JSON trip document")
         }
-        return try decode(JSONScanner(base: base, count: buffer.count), file: file, wasGzip: wasGzip, size: buffer.count).get()
+        let scanner = JSONScanner(base: base, count: buffer.count)
+        let declared = SchemaVersionProbe(scanner, delimitsItems: false).version
+        return try decode(scanner, declared: declared, file: file, wasGzip: wasGzip, size: buffer.count).get()
     }
 
-    private func decode(_ scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
+    /// The document read by the decoder of the version it declares (`SchemaVersionProbe`): a
+    /// newer or never-written version is refused before anything else is decoded; an unknown
+    /// one goes to the current decoder, which says what is wrong.
+    private func decode(_ scanner: JSONScanner, declared: Int64?, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
+        guard let declared else { return decodeCurrent(scanner, file: file, wasGzip: wasGzip, size: size) }
+        if let refusal = Self.refusal(version: declared, file: file) { return .failure(refusal) }
+        if declared < Int64(TripDocument.currentSchemaVersion) {
+            return readOlder(version: Int(declared), scanner: scanner, file: file, wasGzip: wasGzip, size: size)
+        }
+        return decodeCurrent(scanner, file: file, wasGzip: wasGzip, size: size)
+    }
+
+    /// The refusal of a version this build cannot read at all, or nil.
+    private static func refusal(version: Int64, file: String) -> TripFileError? {
+        let supported = TripDocument.currentSchemaVersion
+        if version > Int64(supported) {
+            return TripFileError(
+                .newerSchema(found: Int(version), supported: supported), file: file, pointer: "/schemaVersion",
+                message: "written by a newer TripSync: schema \(version), this build reads up to \(supported)")
+        }
+        if version < 1 {
+            return TripFileError(
+                .unsupportedSchema(found: Int(version)), file: file, pointer: "/schemaVersion",
+                message: "schema \(version) was never written by TripSync, expected 1 to \(supported)")
+        }
+        return nil
+    }
+
+    /// A file read by the current schema's decoder.
+    private func decodeCurrent(_ scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
         var decoder = DocumentDecoder(scanner: scanner, zones: zones)
         let document: TripDocument?
         do {
@@ -210,22 +247,11 @@ public struct TripFileReader: Sendable {
         case .missing, .invalid:
             return .failure(TripFileError(.invalid, file: file, issues: decoder.context.issues))
         case .number(let version):
-            if version > Int64(TripDocument.currentSchemaVersion) {
-                let supported = TripDocument.currentSchemaVersion
-                return .failure(
-                    TripFileError(
-                        .newerSchema(found: Int(version), supported: supported), file: file, pointer: "/schemaVersion",
-                        message: "written by a newer TripSync: schema \(version), this build reads up to \(supported)"))
-            }
-            if version < 1 {
-                return .failure(
-                    TripFileError(
-                        .unsupportedSchema(found: Int(version)), file: file, pointer: "/schemaVersion",
-                        message: "schema \(version) was never written by TripSync, expected 1 to \(TripDocument.currentSchemaVersion)"))
-            }
+            // Reached only when the probe could not tell the version (it always can in a file
+            // the decoder reads without a syntax error).
+            if let refusal = Self.refusal(version: version, file: file) { return .failure(refusal) }
             if version < Int64(TripDocument.currentSchemaVersion) {
-                return Migrations.readOlder(
-                    version: Int(version), scanner: scanner, file: file, wasGzip: wasGzip, size: size, reader: self)
+                return readOlder(version: Int(version), scanner: scanner, file: file, wasGzip: wasGzip, size: size)
             }
         }
         var issues = decoder.context.issues
@@ -283,7 +309,43 @@ public struct TripFileReader: Sendable {
     }
 }
 
-extension TripFileError {
-    /// The schema version the file declared, when known (set by the reader for invalid files).
-    var declaredVersion: Int? { nil }
+extension TripFileReader {
+    /// A file of an older schema: decoded once by its own version's rules, migrated forward
+    /// step by step (`Migrations`), then checked by the current rules.
+    func readOlder(version: Int, scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
+        let older: VersionedDocument
+        switch version {
+        case 1:
+            var decoder = DocumentDecoderV1(scanner: scanner)
+            do {
+                guard let v1 = try decoder.decode() else {
+                    return .failure(TripFileError(.invalid, file: file, issues: decoder.context.issues))
+                }
+                older = .v1(v1)
+            } catch let error as JSONSyntaxError {
+                let position = TripFileReader.lineAndColumn(scanner, error.offset)
+                return .failure(TripFileError(.notJSON, file: file, pointer: decoder.context.pointer, message: "\(position): \(error.message)"))
+            } catch {
+                return .failure(TripFileError(.notJSON, file: file, message: "\(error)"))
+            }
+        default:
+            return .failure(
+                TripFileError(.unsupportedSchema(found: version), file: file, pointer: "/schemaVersion", message: "schema \(version) cannot be read"))
+        }
+        var context = MigrationContext(
+            sourceBytes: UnsafeBufferPointer(start: scanner.base, count: scanner.count), zones: zones,
+            summary: MigrationSummary(fromVersion: version, toVersion: TripDocument.currentSchemaVersion, steps: []))
+        let document: TripDocument
+        do {
+            document = try Migrations.run(older, context: &context)
+        } catch {
+            return .failure(TripFileError(.migrationFailed, file: file, issues: error.issues))
+        }
+        return finish(document, file: file, sourceVersion: version, wasGzip: wasGzip, size: size).map { loaded in
+            var loaded = loaded
+            loaded.warnings = context.warnings + loaded.warnings
+            loaded.migration = context.summary
+            return loaded
+        }
+    }
 }

@@ -1,8 +1,9 @@
-/// `DocumentValidator`'s per-value rules, checked by the decoder while each value is in hand
-/// (no second pass over 100,000 items): dots and `seen` entries against the clock, unknown zones,
-/// an end before its start. They need the clock first, as canonical files have it (`clock`
-/// precedes `devices`, `items`, `tombstones` and `trip`); when a dot comes before the clock the
-/// checks are abandoned and `DocumentValidator` runs on the decoded document instead.
+/// The cross-field rules of one value (`DocumentIssues`), checked by the decoder while each
+/// value is in hand (no second pass over 100,000 items): dots and `seen` entries against the
+/// clock, unknown zones, an end before its start. They need the clock first, as canonical files
+/// have it (`clock` precedes `devices`, `items`, `tombstones` and `trip`); when a dot comes
+/// before the clock the checks are abandoned (`complete` is false) and the reader checks the
+/// decoded document as a whole instead.
 struct CrossFieldChecks {
     /// The zone rules; nil when the decoder is not to check anything (schema 1, tests).
     var zones: ZoneRules?
@@ -82,7 +83,7 @@ extension DecodeContext {
     }
 
     private mutating func dotAboveClock(_ rev: Rev, suffix: String) {
-        cross.issues.append(DocumentValidator.dotIssue(rev, clockValue: cross.clockValue(rev.device), pointer: pointer + suffix))
+        cross.issues.append(DocumentIssues.dotAboveClock(rev, clockValue: cross.clockValue(rev.device), pointer: pointer + suffix))
     }
 
     /// Checks every `seen` of a tombstone's delete register; the current path is the tombstone's.
@@ -93,7 +94,7 @@ extension DecodeContext {
             for (device, counter) in deletion.value.seen.entries where counter > cross.clockValue(device) {
                 let base = index == 0 ? "/deleted/value/seen" : "/deleted/conflicts/\(index - 1)/value/seen"
                 cross.issues.append(
-                    DocumentValidator.vectorIssue(
+                    DocumentIssues.entryAboveClock(
                         "a delete's seen", counter: counter, clockValue: cross.clockValue(device), pointer: pointer + base + "/\(device)"))
             }
         }
@@ -105,18 +106,18 @@ extension DecodeContext {
         checkZones(start, "/start")
         checkZones(end, "/end")
         if let start = start?.value, let end = end?.value, let zones = cross.zones, zones.isBefore(end, start) {
-            cross.issues.append(DocumentValidator.endBeforeStartIssue(pointer: pointer + "/end/value"))
+            cross.issues.append(DocumentIssues.endBeforeStart(pointer: pointer + "/end/value"))
         }
     }
 
     private mutating func checkZones(_ register: Register<TripTime?>?, _ field: String) {
         guard let register else { return }
         if case .local(_, let zone)? = register.value, !cross.isKnown(zone) {
-            cross.issues.append(DocumentValidator.unknownZoneIssue(zone, pointer: pointer + field + "/value/zone"))
+            cross.issues.append(DocumentIssues.unknownZone(zone, pointer: pointer + field + "/value/zone"))
         }
         for (index, conflict) in register.conflicts.enumerated() {
             if case .local(_, let zone)? = conflict.value, !cross.isKnown(zone) {
-                cross.issues.append(DocumentValidator.unknownZoneIssue(zone, pointer: pointer + field + "/conflicts/\(index)/value/zone"))
+                cross.issues.append(DocumentIssues.unknownZone(zone, pointer: pointer + field + "/conflicts/\(index)/value/zone"))
             }
         }
     }

@@ -1,0 +1,288 @@
+/// A live item's shape, described once: its six registers in canonical order (byte order of
+/// their keys), each with its key and the shape of its value. `CanonicalWriter` writes items by
+/// this table, `DocumentDecoder` reads them by it (the general way: any key order, every
+/// problem reported; a field's index is its mask bit), and so do the two quick ways through an
+/// item written exactly as the writer writes it, `decode` and `skip` below. What register type
+/// each field holds is said by a switch over `ItemField` where a register is read or written.
+enum CanonicalItem {
+    /// One register of an item (plain data: walking the table retains nothing).
+    struct Field: Sendable {
+        /// Which register.
+        let field: ItemField
+        /// Its key, as the general decoder matches it and JSON Pointers name it.
+        let name: StaticString
+        /// What precedes its value in a canonical live item: `{"end":` for the first field,
+        /// `,"note":` for the others.
+        let lead: StaticString
+        /// Whether the value is a time (`null`, `{"local", "zone"}` or `{"date"}`), else a
+        /// string or null.
+        let holdsTime: Bool
+        /// `lead` as words, for the quick ways to compare in two loads.
+        let leadWords: LeadWords
+
+        init(field: ItemField, name: StaticString, lead: StaticString, holdsTime: Bool) {
+            self.field = field
+            self.name = name
+            self.lead = lead
+            self.holdsTime = holdsTime
+            leadWords = LeadWords(lead)
+        }
+
+        /// The key with its quotes and colon (`"end":`), as the writer writes it.
+        @inline(__always)
+        var member: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: lead.utf8Start + 1, count: lead.utf8CodeUnitCount - 1)
+        }
+    }
+
+    /// Up to 16 bytes as two little-endian words and masks, compared in two loads.
+    struct LeadWords: Sendable {
+        var words: (UInt64, UInt64) = (0, 0)
+        var masks: (UInt64, UInt64) = (0, 0)
+        let count: Int
+
+        init(_ text: StaticString) {
+            count = min(text.utf8CodeUnitCount, 16)
+            for index in 0..<count {
+                let byte = UInt64(text.utf8Start[index]) << (8 * UInt64(index % 8))
+                let mask = UInt64(0xFF) << (8 * UInt64(index % 8))
+                if index < 8 {
+                    words.0 |= byte
+                    masks.0 |= mask
+                } else {
+                    words.1 |= byte
+                    masks.1 |= mask
+                }
+            }
+        }
+
+        /// Consumes the bytes when the input continues with exactly them.
+        @inline(__always)
+        func consume(_ s: inout JSONScanner) -> Bool {
+            if s.offset + 16 <= s.count {
+                let bytes = UnsafeRawPointer(s.base + s.offset)
+                guard bytes.loadUnaligned(as: UInt64.self) & masks.0 == words.0,
+                    bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & masks.1 == words.1
+                else { return false }
+                s.offset += count
+                return true
+            }
+            guard s.offset + count <= s.count else { return false }
+            for index in 0..<count {
+                let word = index < 8 ? words.0 : words.1
+                if s.base[s.offset + index] != UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8))) { return false }
+            }
+            s.offset += count
+            return true
+        }
+    }
+
+    /// The registers in canonical order.
+    static let fields: [Field] = [
+        Field(field: .end, name: "end", lead: "{\"end\":", holdsTime: true),
+        Field(field: .note, name: "note", lead: ",\"note\":", holdsTime: false),
+        Field(field: .place, name: "place", lead: ",\"place\":", holdsTime: false),
+        Field(field: .sortKey, name: "sortKey", lead: ",\"sortKey\":", holdsTime: false),
+        Field(field: .start, name: "start", lead: ",\"start\":", holdsTime: true),
+        Field(field: .title, name: "title", lead: ",\"title\":", holdsTime: false),
+    ]
+
+    /// The keys in canonical order (for "missing key" messages).
+    static let names: [StaticString] = fields.map(\.name)
+
+    /// The index in `fields` of the field named `key`; nil for any other key.
+    @inline(__always)
+    static func index(of key: JSONKey, in fields: [Field]) -> Int? {
+        for index in fields.indices where key.equals(fields[index].name) { return index }
+        return nil
+    }
+
+    // MARK: Each field's register type
+
+    /// Writes `"key":{register}` when the item holds the register, after a comma unless
+    /// `first`; clears `first` when it wrote.
+    @inline(__always)
+    static func write(_ field: Field, of storage: ItemFields.Storage, to writer: inout CanonicalWriter, first: inout Bool) {
+        @inline(__always)
+        func put<V>(_ register: Register<V>?, _ value: (inout CanonicalWriter, V) -> Void) {
+            guard let register else { return }
+            if !first { writer.out.append(UInt8(ascii: ",")) }
+            first = false
+            writer.out.append(field.member)
+            writer.write(register, value)
+        }
+        switch field.field {
+        case .end: put(storage.end, CanonicalWriter.writeTime)
+        case .note: put(storage.note, CanonicalWriter.writeOptionalText)
+        case .place: put(storage.place, CanonicalWriter.writeOptionalText)
+        case .sortKey: put(storage.sortKey, CanonicalWriter.writeText)
+        case .start: put(storage.start, CanonicalWriter.writeTime)
+        case .title: put(storage.title, CanonicalWriter.writeText)
+        }
+    }
+
+    // MARK: The quick decode
+
+    /// The item whose bytes start at the scanner and end at `end`, read the quick way: the
+    /// keys, brackets and separators are compared as whole byte runs, and no path is kept for
+    /// messages. Every value goes through the same checks as the general way (the scanner's
+    /// string and number grammar, `TextRule`, `SortKeyRules`, the time parsers, `ZoneID`, dots
+    /// against the clock, then `checkTimes`, which may add warnings). Anything else (another key
+    /// order, whitespace, conflicts, a value the checks refuse, a dot above the clock) gives nil
+    /// having reported nothing, the scanner anywhere: the caller then reads the item the general
+    /// way, which gives the error or warning with its pointer.
+    static func decode(_ c: inout DecodeContext, end: Int) -> ItemFields? {
+        guard c.cross.isActive, c.cross.complete, c.cross.hasClock else { return nil }
+        var title: Register<String>?
+        var sortKey: Register<String>?
+        var start: Register<TripTime?>?
+        var endTime: Register<TripTime?>?
+        var place: Register<String?>?
+        var note: Register<String?>?
+        do {
+            for field in fields {
+                guard field.leadWords.consume(&c.scanner) else { return nil }
+                // Each field's register type (the one other place `ItemField` says it).
+                switch field.field {
+                case .end: endTime = try register(&c, time)
+                case .note: note = try register(&c) { c in try optionalText(&c, .note) }
+                case .place: place = try register(&c) { c in try optionalText(&c, .place) }
+                case .sortKey: sortKey = try register(&c, sortKeyValue)
+                case .start: start = try register(&c, time)
+                case .title: title = try register(&c) { c in try text(&c, .title) }
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard c.scanner.consume("}"), c.scanner.offset == end, let title, let sortKey, let start, let endTime, let place, let note
+        else { return nil }
+        c.checkTimes(start: start, end: endTime)
+        return ItemFields(title: title, sortKey: sortKey, start: start, end: endTime, place: place, note: note)
+    }
+
+    /// `{"rev":[counter,"device"],"value":…}` with no conflicts, its dot within the clock.
+    @inline(__always)
+    private static func register<V>(_ c: inout DecodeContext, _ value: (inout DecodeContext) throws -> V?) throws -> Register<V>? {
+        guard c.scanner.consume("{\"rev\":["), c.scanner.offset < c.scanner.count else { return nil }
+        let first = c.scanner.base[c.scanner.offset]
+        guard first >= UInt8(ascii: "1") && first <= UInt8(ascii: "9"), case .integer(let number) = try c.scanner.readNumber(),
+            number <= Int64(Rev.maxCounter), c.scanner.consume(","), let device = c.plainIdentifier(),
+            c.scanner.consume("],\"value\":"), let decoded = try value(&c), c.scanner.consume("}")
+        else { return nil }
+        let counter = UInt64(number)
+        guard counter <= c.cross.clockValue(device) else { return nil }
+        return Register(value: decoded, rev: Rev(counter: counter, device: device))
+    }
+
+    /// A string within `rule`.
+    @inline(__always)
+    private static func text(_ c: inout DecodeContext, _ rule: TextRule) throws -> String? {
+        guard c.scanner.offset < c.scanner.count, c.scanner.base[c.scanner.offset] == UInt8(ascii: "\"") else { return nil }
+        let scanned = try c.scanner.readString()
+        guard rule.violation(scalarCount: scanned.scalarCount, hasControl: scanned.hasControl, hasNewlineOrTab: scanned.hasNewlineOrTab) == nil
+        else { return nil }
+        return scanned.text
+    }
+
+    /// `null` or a string within `rule`.
+    @inline(__always)
+    private static func optionalText(_ c: inout DecodeContext, _ rule: TextRule) throws -> String?? {
+        if c.scanner.consume("null") { return .some(nil) }
+        guard let value = try text(&c, rule) else { return nil }
+        return .some(value)
+    }
+
+    /// A sort key.
+    private static func sortKeyValue(_ c: inout DecodeContext) throws -> String? {
+        guard c.scanner.offset < c.scanner.count, c.scanner.base[c.scanner.offset] == UInt8(ascii: "\"") else { return nil }
+        let scanned = try c.scanner.readString()
+        return SortKeyRules.isValid(scanned.text) ? scanned.text : nil
+    }
+
+    /// `null`, `{"local":"…","zone":"…"}` or `{"date":"…"}`.
+    private static func time(_ c: inout DecodeContext) throws -> TripTime?? {
+        if c.scanner.consume("null") { return .some(nil) }
+        if c.scanner.consume("{\"local\":") {
+            guard let span = try plainString(&c), let local = LocalTimeParser.dateTime(utf8: span), c.scanner.consume(",\"zone\":"),
+                let zone = try plainString(&c), ZoneID.isWellFormed(utf8: zone), c.scanner.consume("}")
+            else { return nil }
+            return .some(.local(local, zone: c.zoneString(zone)))
+        }
+        guard c.scanner.consume("{\"date\":"), let span = try plainString(&c), let date = LocalTimeParser.date(utf8: span),
+            c.scanner.consume("}")
+        else { return nil }
+        return .some(.date(date))
+    }
+
+    /// A string of plain ASCII with no escapes, as its bytes.
+    @inline(__always)
+    private static func plainString(_ c: inout DecodeContext) throws -> UnsafeBufferPointer<UInt8>? {
+        guard c.scanner.offset < c.scanner.count, c.scanner.base[c.scanner.offset] == UInt8(ascii: "\"") else { return nil }
+        return try c.scanner.readPlainASCIIString()
+    }
+
+    // MARK: The skip
+
+    /// Moves the scanner past an item in the canonical form, looking only at what finds its end:
+    /// keys and punctuation as byte runs, the counters' digits, the ends of strings, and device
+    /// ids and local times by their fixed lengths. False, with the scanner where it was, for an
+    /// item in any other form (the caller then skips it with `skipValueUnchecked`).
+    ///
+    /// Like `skipValueUnchecked` it is for bytes decoded strictly later: a strict decode of a
+    /// span must end exactly at the span's end, and a span that does is the value's true extent,
+    /// so an end this finds wrongly in hostile bytes is caught there, never believed.
+    static func skip(_ s: inout JSONScanner) -> Bool {
+        let start = s.offset
+        for field in fields {
+            guard field.leadWords.consume(&s), skipRegister(&s, time: field.holdsTime) else {
+                s.offset = start
+                return false
+            }
+        }
+        if s.consume("}") { return true }
+        s.offset = start
+        return false
+    }
+
+    /// `{"rev":[digits,"36 bytes"],"value":…}`.
+    @inline(__always)
+    private static func skipRegister(_ s: inout JSONScanner, time: Bool) -> Bool {
+        guard s.consume("{\"rev\":[") else { return false }
+        let digits = s.offset
+        while s.offset < s.count && s.base[s.offset] >= UInt8(ascii: "0") && s.base[s.offset] <= UInt8(ascii: "9") { s.offset += 1 }
+        guard s.offset > digits, s.consume(",\""), s.offset + 36 <= s.count else { return false }
+        s.offset += 36
+        return s.consume("\"],\"value\":") && (time ? skipTime(&s) : skipText(&s)) && s.consume("}")
+    }
+
+    /// `null` or a string.
+    private static func skipText(_ s: inout JSONScanner) -> Bool {
+        if s.consume("null") { return true }
+        return s.offset < s.count && s.base[s.offset] == UInt8(ascii: "\"") && s.skipValueUnchecked()
+    }
+
+    /// `null`, `{"local":"16 bytes","zone":"…"}` or `{"date":"10 bytes"}`.
+    private static func skipTime(_ s: inout JSONScanner) -> Bool {
+        if s.consume("null") { return true }
+        if s.consume("{\"local\":\"") {
+            guard s.offset + 16 <= s.count else { return false }
+            s.offset += 16
+            return s.consume("\",\"zone\":") && skipText(&s) && s.consume("}")
+        }
+        guard s.consume("{\"date\":\""), s.offset + 10 <= s.count else { return false }
+        s.offset += 10
+        return s.consume("\"}")
+    }
+}
+
+extension JSONScanner {
+    /// Consumes `text` when the input continues with exactly its bytes.
+    @inline(__always)
+    mutating func consume(_ text: StaticString) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard offset + length <= count, memcmpBytes(base + offset, text.utf8Start, length) else { return false }
+        offset += length
+        return true
+    }
+}
