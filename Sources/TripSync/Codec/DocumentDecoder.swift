@@ -36,7 +36,7 @@ struct DocumentDecoder {
     /// per-value checks complete, see `CrossFieldChecks`).
     var clockBeforeItems = false
 
-    /// A decoder; with `zones`, it also checks `DocumentValidator`'s per-value rules as it goes
+    /// A decoder; with `zones`, it also checks each value's cross-field rules as it goes
     /// (`context.cross`).
     init(scanner: JSONScanner, zones: ZoneRules? = nil) {
         context = DecodeContext(scanner: scanner, zones: zones)
