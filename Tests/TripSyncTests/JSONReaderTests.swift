@@ -28,16 +28,15 @@ import TripSync
         #expect(messages.joined().contains(expected), "\(messages)")
     }
 
-    @Test func invalidUTF8IsRefused() {
-        for bad: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] {
-            let text = bytes("{\"schemaVersion\":2,\"tripId\":\"") + bad + bytes("\"}")
-            guard case .failure(let error) = readTrip(text) else {
-                Issue.record("accepted invalid UTF-8 \(bad)")
-                continue
-            }
-            #expect(error.kind == .notJSON)
-            #expect(error.description.contains("UTF-8"))
+    @Test(arguments: [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] as [[UInt8]])
+    func invalidUTF8IsRefused(bad: [UInt8]) throws {
+        let text = bytes("{\"schemaVersion\":2,\"tripId\":\"") + bad + bytes("\"}")
+        guard case .failure(let error) = readTrip(text) else {
+            Issue.record("accepted invalid UTF-8 \(bad)")
+            return
         }
+        #expect(error.kind == .notJSON)
+        #expect(error.description.contains("UTF-8"))
     }
 
     @Test func nestingDeeperThan64IsRefusedEvenAt100000() {

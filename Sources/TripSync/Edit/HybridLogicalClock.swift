@@ -2,7 +2,7 @@
 /// `max(now in ms, largest counter seen + 1)`, never past `now + maxSkew`.
 public struct HybridLogicalClock: Hashable, Sendable {
     /// How far ahead of the wall clock a counter may run (24 hours, in ms).
-    public static let maxSkewMilliseconds: UInt64 = 24 * 3600 * 1000
+    public static let maxSkewMilliseconds = ClockGuard.maxSkewMilliseconds
 
     /// The largest counter this replica has issued or seen.
     public private(set) var highWater: UInt64

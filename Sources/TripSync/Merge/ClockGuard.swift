@@ -1,11 +1,15 @@
 /// Refuses inputs whose counters run too far ahead of our wall clock (the shared design page, section 2,
 /// clocks from the future): one bad clock must not poison every later write of the trip.
 public enum ClockGuard {
+    /// How far ahead of the wall clock a counter may run: 24 hours, in ms (the hybrid logical
+    /// clock stops issuing at the same bound).
+    public static let maxSkewMilliseconds: UInt64 = 24 * 3600 * 1000
+
     /// The largest lead of an input's counters over `nowMilliseconds`, with the device; nil when
     /// nothing runs more than 24 hours ahead. Validation guarantees revs, `seen` and `acks` are at
     /// or below `clock`, so the clock is what needs checking.
     public static func futureDevice(in document: TripDocument, nowMilliseconds: UInt64) -> (device: DeviceID, skewMilliseconds: UInt64)? {
-        let bound = nowMilliseconds + HybridLogicalClock.maxSkewMilliseconds
+        let bound = nowMilliseconds + maxSkewMilliseconds
         var worst: (device: DeviceID, skewMilliseconds: UInt64)?
         for (device, counter) in document.clock.entries where counter > bound {
             let skew = counter - nowMilliseconds
