@@ -68,7 +68,7 @@ public struct TripEditor {
     /// Gives a live item a new order key at `position`; false when nothing changed.
     @discardableResult
     public mutating func move(_ id: ItemID, to position: ItemPosition) throws(EditError) -> Bool {
-        guard document.items[id] != nil else { _ = try ItemLookup.find(id.description, in: document); return false }
+        _ = try document.liveItem(id)
         return try set(.sortKey, of: id, to: .text(try position.sortKey(in: document, moving: id)))
     }
 
@@ -90,7 +90,7 @@ public struct TripEditor {
     /// device wrote none of them, `.invalidValue` for an alternative number out of range.
     @discardableResult
     public mutating func resolve(_ field: ItemField, of id: ItemID, keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        guard let item = document.items[id] else { _ = try ItemLookup.find(id.description, in: document); throw EditError(.noSuchItem, "no item \(id)") }
+        let item = try document.liveItem(id)
         guard let conflict = FieldConflict(item: id, field: field, in: item) else {
             throw EditError(.noConflict, "\(field.rawValue) of this item has no conflict")
         }

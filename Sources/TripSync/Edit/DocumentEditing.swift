@@ -206,9 +206,7 @@ extension TripDocument {
     private mutating func write(
         _ writes: [FieldWrite], of id: ItemID, force: Bool, hlc: inout HybridLogicalClock, now: UInt64
     ) throws(EditError) -> EditOutcome {
-        guard let original = items[id] else {
-            throw tombstones[id] != nil ? EditError(.itemDeleted, "item \(id) is deleted; restore it first") : EditError(.noSuchItem, "no item \(id)")
-        }
+        let original = try liveItem(id)
         var checksOrder = false
         var start = original.start?.value ?? nil
         var end = original.end?.value ?? nil
@@ -298,6 +296,14 @@ extension TripDocument {
         try restamp(&item.note, default: nil)
         tombstones[id] = nil
         items[id] = item
+    }
+
+    /// The live item `id`; throws `.itemDeleted` (restore it first) or `.noSuchItem`.
+    func liveItem(_ id: ItemID) throws(EditError) -> ItemFields {
+        guard let item = items[id] else {
+            throw tombstones[id] != nil ? EditError(.itemDeleted, "item \(id) is deleted; restore it first") : EditError(.noSuchItem, "no item \(id)")
+        }
+        return item
     }
 
     /// Names this document's device `name` in the trip (one device-name write), unless it is
