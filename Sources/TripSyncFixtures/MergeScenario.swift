@@ -48,7 +48,7 @@ public struct MergeScenario {
         let fromRest = ids.dropFirst(edited.count).prefix(deletes - fromEdited.count)
         for id in Array(fromEdited) + Array(fromRest) {
             now += 3
-            let at = UTCTimestamp(secondsSinceEpoch: Int64(now / 1000))
+            let at = UTCTimestamp(millisecondsSinceEpoch: now)
             try b.deleteItem(id, at: at, hlc: &clockB, now: now)
         }
         a.acknowledgeOwnState()

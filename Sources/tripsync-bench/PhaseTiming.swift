@@ -37,7 +37,7 @@ enum PhaseTiming {
         mark("(untimed gap)")
         var result = try FileMerger(writer: a.document.deviceID).merge(files: arguments)
         mark("pipeline: read both (parallel) + merge + report")
-        let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+        let compacted = result.document.compact(now: UTCTimestamp.now)
         mark("pipeline: compact (\(compacted))")
         _ = result.document.visibleConflictCount
         mark("pipeline: count conflicts")

@@ -28,7 +28,7 @@ public struct FileMergeJob: Sendable {
         merger.keepsInputs = keepsInputs
         let now = FileMerger.wallClockMilliseconds()
         var result = try merger.merge(files: files, nowMilliseconds: now)
-        let compacted = result.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
+        let compacted = result.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
         if !dryRun { try result.document.write(to: output) }
         return MergeSummary(result: result, output: output, written: !dryRun, compacted: compacted)
     }

@@ -74,7 +74,7 @@ public struct TripEditor {
 
     /// Deletes a live item; its fields stay in a tombstone, restorable.
     public mutating func delete(_ id: ItemID) throws(EditError) {
-        try document.deleteItem(id, at: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), hlc: &clock, now: now)
+        try document.deleteItem(id, at: UTCTimestamp(millisecondsSinceEpoch: now), hlc: &clock, now: now)
         wrote = true
     }
 

@@ -66,13 +66,13 @@ public struct TripImport: Sendable {
 
     /// The newest change the file holds (from its clock, in whole seconds).
     public var newestChange: UTCTimestamp {
-        UTCTimestamp(secondsSinceEpoch: Int64(incoming.document.clock.maxCounter / 1000))
+        UTCTimestamp(millisecondsSinceEpoch: incoming.document.clock.maxCounter)
     }
 
     /// How many days older than the tombstone retention the file is, when it is: such a
     /// backup's items deleted here stay deleted (their tombstones outlive any stale copy).
     public var daysPastRetention: Int64? {
-        let age = Int64(FileMerger.wallClockMilliseconds() / 1000) - newestChange.secondsSinceEpoch
+        let age = UTCTimestamp.now.secondsSinceEpoch - newestChange.secondsSinceEpoch
         return age > RetentionPolicy.standard.retentionSeconds ? age / 86_400 : nil
     }
 
@@ -86,7 +86,7 @@ public struct TripImport: Sendable {
     /// file does not hold: what `.replace` discards (empty for a merge or a new trip).
     public var discardedByReplace: [DeliveryStatus.Change] {
         guard let existing else { return [] }
-        let status = DeliveryStatus(existing, me: deviceID, now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+        let status = DeliveryStatus(existing, me: deviceID, now: .now)
         return status.unpublishedChanges(notSeenBy: incoming.document)
     }
 

@@ -134,7 +134,7 @@ public final class TripStore: @unchecked Sendable {
     /// What each change of this device has reached now.
     public var delivery: DeliveryStatus {
         let (document, me) = locked { (state.document, state.identity.deviceID) }
-        return DeliveryStatus(document, me: me, now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+        return DeliveryStatus(document, me: me, now: .now)
     }
 
     /// Runs `body` on the trip and saves what it wrote before returning (identity, then trip:

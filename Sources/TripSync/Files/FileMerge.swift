@@ -131,3 +131,8 @@ public struct FileMerger: Sendable {
         SystemClock.wallMilliseconds()
     }
 }
+
+extension UTCTimestamp {
+    /// The wall clock now, to the second.
+    public static var now: UTCTimestamp { UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()) }
+}

@@ -89,7 +89,7 @@ public struct DeliveryStatus: Sendable {
         devices = known.sorted().map { id in
             let ack = document.acks[id]
             let seen = ack?[me] ?? 0
-            let last = ack.map { UTCTimestamp(secondsSinceEpoch: Int64($0.maxCounter / 1000)) }
+            let last = ack.map { UTCTimestamp(millisecondsSinceEpoch: $0.maxCounter) }
             return Device(
                 id: id, name: document.deviceName(id), seenOursUpTo: seen, missingOurs: counters.filter { $0 > seen }.count,
                 lastPublished: ack == nil ? nil : last)

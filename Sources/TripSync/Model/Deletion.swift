@@ -8,6 +8,11 @@ public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
         self.secondsSinceEpoch = secondsSinceEpoch
     }
 
+    /// The whole second of a time in milliseconds since 1970 (a wall clock reading, a counter).
+    public init(millisecondsSinceEpoch milliseconds: UInt64) {
+        self.init(secondsSinceEpoch: Int64(milliseconds / 1000))
+    }
+
     /// The RFC 3339 UTC text `YYYY-MM-DDTHH:MM:SSZ`.
     public var description: String {
         let days = Int(secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400)

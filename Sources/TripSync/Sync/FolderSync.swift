@@ -296,7 +296,7 @@ public struct FolderSync {
         var replica = ReplicaState(home: home, identity: identity, document: document)
         replica.clock = clock
         try replica.registerDevice(now: now)
-        replica.document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), policy: retention)
+        replica.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
         replica.document.acknowledgeOwnState()
         var stored = local
         stored?.deviceID = replica.document.deviceID

@@ -18,7 +18,7 @@ enum StatusCommand: Command {
         let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
         let document = loaded.document
         let me = identity.deviceID
-        let status = DeliveryStatus(document, me: me, now: UTCTimestamp(secondsSinceEpoch: Int64(FileMerger.wallClockMilliseconds() / 1000)))
+        let status = DeliveryStatus(document, me: me, now: .now)
         if parser.has("--json") {
             try Console.json(StatusReport(tripID: document.tripID, device: me, status: status))
             return
