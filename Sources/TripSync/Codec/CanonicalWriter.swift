@@ -27,14 +27,18 @@ struct CanonicalWriter: ~Copyable {
     /// A document cut into parts for writing: the sorted items, and how many parts.
     struct Parts: Sendable {
         let document: TripDocument
+        /// The writer's public key when the file is signed: `deviceKey` is written, and the
+        /// signature's place holds `FileSignature.placeholder` until `TripFileWriter` fills it.
+        let signer: PublicKey?
         /// The live items in id order (sorted once: no hash lookup per item).
         let items: [(key: ItemID, value: ItemFields)]
         /// The number of parts: one when the items fit in one part, otherwise enough parts of
         /// at most `itemsPerPart` items, rounded up to a multiple of `partMultiple`.
         let count: Int
 
-        init(_ document: TripDocument) {
+        init(_ document: TripDocument, signer: PublicKey? = nil) {
             self.document = document
+            self.signer = signer
             items = document.items.sorted { $0.key < $1.key }
             count = Self.count(items: items.count)
         }
@@ -56,18 +60,25 @@ struct CanonicalWriter: ~Copyable {
         /// The bytes of part `index`: the head with the first part, the tail with the last.
         /// Concatenated in order, the parts are the canonical bytes.
         func encode(_ index: Int) -> OwnedBytes {
+            encodeMarked(index).bytes
+        }
+
+        /// The bytes of part `index`, and in the last part of a signed file the offset of the
+        /// signature's placeholder.
+        func encodeMarked(_ index: Int) -> (bytes: OwnedBytes, signatureOffset: Int?) {
             let part = Self.range(index, of: count, items: items.count)
             let (lower, upper) = (part.lowerBound, part.upperBound)
             let isFirst = index == 0
             let isLast = index == count - 1
             var capacity = max(upper - lower, 0) * 700
             if isFirst { capacity += 4096 + (document.devices.count + document.acks.count) * 128 }
-            if isLast { capacity += 4096 + document.tombstones.count * 700 }
+            if isLast { capacity += 4096 + document.tombstones.count * 700 + document.members.count * 400 }
             var writer = CanonicalWriter(capacity: capacity)
-            if isFirst { writer.writeHead(document) }
+            if isFirst { writer.writeHead(document, signer: signer) }
             if lower < upper { writer.writeItems(items[lower..<upper], first: isFirst) }
-            if isLast { writer.writeTail(document) }
-            return writer.out.take()
+            var offset: Int?
+            if isLast { offset = writer.writeTail(document, signed: signer != nil) }
+            return (writer.out.take(), offset)
         }
     }
 
@@ -79,7 +90,7 @@ struct CanonicalWriter: ~Copyable {
     }
 
     /// Everything before the first item: `{"acks":…,"clock":…,"deviceId":…,"devices":…,"items":{`.
-    mutating func writeHead(_ document: TripDocument) {
+    mutating func writeHead(_ document: TripDocument, signer: PublicKey? = nil) {
         out.append("{\"acks\":{")
         var first = true
         for device in document.acks.keys.sorted() {
@@ -93,6 +104,10 @@ struct CanonicalWriter: ~Copyable {
         write(document.clock)
         out.append(",\"deviceId\":")
         out.append(identifier: document.deviceID)
+        if let signer {
+            out.append(",\"deviceKey\":")
+            out.append(string: signer.base64)
+        }
         out.append(",\"devices\":{")
         first = true
         for device in document.devices.keys.sorted() {
@@ -119,12 +134,51 @@ struct CanonicalWriter: ~Copyable {
         }
     }
 
-    /// Everything after the last item, and the trailing newline.
-    mutating func writeTail(_ document: TripDocument) {
-        out.append("},\"schemaVersion\":")
-        out.append(decimal: UInt64(TripDocument.currentSchemaVersion))
-        out.append(",\"tombstones\":{")
+    /// Everything after the last item, and the trailing newline; when `signed`, returns where
+    /// the signature's placeholder is.
+    @discardableResult
+    mutating func writeTail(_ document: TripDocument, signed: Bool = false) -> Int? {
+        out.append("},\"members\":{")
         var first = true
+        for (device, grant) in document.members.sorted(by: { $0.key < $1.key }) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: device)
+            out.append(":{\"key\":")
+            out.append(string: grant.key.base64)
+            out.append(",\"rev\":")
+            write(grant.rev)
+            out.append(",\"role\":")
+            out.append(string: grant.role.rawValue)
+            if let seen = grant.seen {
+                out.append(",\"seen\":")
+                write(seen)
+            }
+            out.append(",\"sig\":")
+            out.append(string: Base64.encode(grant.signature))
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append("},\"owner\":")
+        if let owner = document.owner {
+            out.append("{\"claim\":")
+            out.append(string: Base64.encode(owner.claim))
+            out.append(",\"key\":")
+            out.append(string: owner.key.base64)
+            out.append(UInt8(ascii: "}"))
+        } else {
+            out.append("null")
+        }
+        out.append(",\"schemaVersion\":")
+        out.append(decimal: UInt64(TripDocument.currentSchemaVersion))
+        var signatureOffset: Int?
+        if signed {
+            out.append(",\"signature\":\"")
+            signatureOffset = out.count
+            for byte in FileSignature.placeholder { out.append(byte) }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(",\"tombstones\":{")
+        first = true
         for (id, tombstone) in document.tombstones.sorted(by: { $0.key < $1.key }) {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
@@ -141,6 +195,7 @@ struct CanonicalWriter: ~Copyable {
         out.append(identifier: document.tripID)
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
+        return signatureOffset
     }
 
     mutating func write(_ clock: VersionVector) {

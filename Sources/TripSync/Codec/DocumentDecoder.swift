@@ -42,9 +42,19 @@ struct DocumentDecoder {
         context = DecodeContext(scanner: scanner, zones: zones)
     }
 
+    /// Top-level keys in canonical order (the mask bit of each is its index).
     private static let topKeys: [StaticString] = [
-        "acks", "clock", "deviceId", "devices", "items", "schemaVersion", "tombstones", "trip", "tripId",
+        "acks", "clock", "deviceId", "deviceKey", "devices", "items", "members", "owner", "schemaVersion", "signature",
+        "tombstones", "trip", "tripId",
     ]
+    /// Bits of the keys schema 3 added (`members`, `owner`) and of the optional pair
+    /// (`deviceKey`, `signature`).
+    private static let schema3Bits: UInt32 = 1 << 6 | 1 << 7
+    private static let signatureBits: UInt32 = 1 << 3 | 1 << 9
+
+    /// The writer's key and where the signature's 88 characters are in the input, when the
+    /// file is signed (`FileSignature` checks them against the bytes).
+    var signature: (deviceKey: PublicKey, value: [UInt8], range: Range<Int>)?
 
     /// Decodes the whole document; returns nil when any error was recorded (see `context.issues`).
     mutating func decode() throws -> TripDocument? {
@@ -56,6 +66,10 @@ struct DocumentDecoder {
         var items: [ItemID: ItemFields]?
         var tombstones: [ItemID: Tombstone]?
         var acks: [DeviceID: VersionVector]?
+        var owner: TripOwner??
+        var members: [DeviceID: MemberGrant]?
+        var deviceKey: PublicKey?
+        var signatureValue: (bytes: [UInt8], range: Range<Int>)?
         var mask: UInt32 = 0
         let defersItems = self.defersItems
         let hints = itemHints
@@ -64,7 +78,7 @@ struct DocumentDecoder {
         var clockBeforeItems = false
         let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
             if key.equals("items") {
-                try c.member(key, 4, &mask, "items") { c in
+                try c.member(key, 5, &mask, "items") { c in
                     guard defersItems else {
                         items = try DocumentDecoder.decodeItems(&c)
                         return
@@ -76,14 +90,14 @@ struct DocumentDecoder {
                     }
                 }
             } else if key.equals("tombstones") {
-                try c.member(key, 6, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
+                try c.member(key, 10, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
             } else if key.equals("clock") {
                 try c.member(key, 1, &mask, "clock") { c in
                     clock = try DocumentDecoder.decodeClock(&c)
                     if let clock { c.cross.setClock(clock) }
                 }
             } else if key.equals("schemaVersion") {
-                try c.member(key, 5, &mask, "schemaVersion") { c in
+                try c.member(key, 8, &mask, "schemaVersion") { c in
                     guard c.scanner.peekKind() == .number else {
                         try c.mismatch("schemaVersion as an integer")
                         version = .invalid
@@ -97,15 +111,23 @@ struct DocumentDecoder {
                     }
                 }
             } else if key.equals("tripId") {
-                try c.member(key, 8, &mask, "tripId") { c in tripID = try c.readIdentifier() }
+                try c.member(key, 12, &mask, "tripId") { c in tripID = try c.readIdentifier() }
             } else if key.equals("deviceId") {
                 try c.member(key, 2, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
             } else if key.equals("trip") {
-                try c.member(key, 7, &mask, "trip") { c in trip = try DocumentDecoder.decodeTripInfo(&c) }
+                try c.member(key, 11, &mask, "trip") { c in trip = try DocumentDecoder.decodeTripInfo(&c) }
             } else if key.equals("devices") {
-                try c.member(key, 3, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
+                try c.member(key, 4, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
             } else if key.equals("acks") {
                 try c.member(key, 0, &mask, "acks") { c in acks = try DocumentDecoder.decodeAcks(&c) }
+            } else if key.equals("members") {
+                try c.member(key, 6, &mask, "members") { c in members = try DocumentDecoder.decodeMembers(&c) }
+            } else if key.equals("owner") {
+                try c.member(key, 7, &mask, "owner") { c in owner = try DocumentDecoder.decodeOwner(&c) }
+            } else if key.equals("deviceKey") {
+                try c.member(key, 3, &mask, "deviceKey") { c in deviceKey = try DocumentDecoder.decodeKey(&c) }
+            } else if key.equals("signature") {
+                try c.member(key, 9, &mask, "signature") { c in signatureValue = try DocumentDecoder.decodeSignatureValue(&c) }
             } else {
                 try c.unknownKey(key)
             }
@@ -118,13 +140,145 @@ struct DocumentDecoder {
         if case .missing = version {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
         }
-        context.requireKeys(DocumentDecoder.topKeys, seen: mask | 1 << 5)
+        // Schema 2 has none of the keys schema 3 added; schema 3 needs `members` and `owner`, and
+        // `deviceKey` and `signature` together or neither.
+        var optional = DocumentDecoder.signatureBits
+        if case .number(let number) = version, number < 3 {
+            optional |= DocumentDecoder.schema3Bits
+            for bit in [3, 6, 7, 9] where mask & (1 << bit) != 0 {
+                context.report("unexpected key \"\(DocumentDecoder.topKeys[bit])\", a schema 3 key in a schema \(number) file")
+            }
+        } else if mask & DocumentDecoder.signatureBits != 0 && mask & DocumentDecoder.signatureBits != DocumentDecoder.signatureBits {
+            let missing = mask & (1 << 3) == 0 ? "deviceKey" : "signature"
+            let present = missing == "deviceKey" ? "signature" : "deviceKey"
+            context.report("missing key \"\(missing)\", expected \"deviceKey\" and \"signature\" together (found only \"\(present)\")")
+        }
+        context.requireKeys(DocumentDecoder.topKeys, seen: mask | 1 << 8 | optional)
         guard context.errorCount == 0, let tripID, let deviceID, let clock, let trip, let devices, let items,
             let tombstones, let acks
         else { return nil }
+        if let deviceKey, let signatureValue {
+            signature = (deviceKey, signatureValue.bytes, signatureValue.range)
+        }
         return TripDocument(
             tripID: tripID, deviceID: deviceID, clock: clock, trip: trip, devices: devices,
-            items: items, tombstones: tombstones, acks: acks)
+            items: items, tombstones: tombstones, acks: acks, owner: owner ?? nil, members: members ?? [:])
+    }
+
+    // MARK: Members and signatures (schema 3)
+
+    /// Reads a public key: 44 characters of canonical standard base64 of 32 bytes.
+    static func decodeKey(_ c: inout DecodeContext) throws -> PublicKey? {
+        guard let text = try c.readString("a public key (44 characters of base64)")?.text else { return nil }
+        guard let key = PublicKey(base64: text) else {
+            c.report("expected a public key as 44 characters of base64 of 32 bytes, found \"\(text.prefix(80))\"")
+            return nil
+        }
+        return key
+    }
+
+    /// Reads a signature: 88 characters of canonical standard base64 of 64 bytes.
+    static func decodeSignature(_ c: inout DecodeContext) throws -> [UInt8]? {
+        guard let text = try c.readString("a signature (88 characters of base64)")?.text else { return nil }
+        guard let bytes = Base64.decode(text, count: 64) else {
+            c.report("expected a signature as 88 characters of base64 of 64 bytes, found \"\(text.prefix(100))\"")
+            return nil
+        }
+        return bytes
+    }
+
+    /// Reads the file's signature, which must be 88 plain characters (no escapes), and where
+    /// they are in the input.
+    static func decodeSignatureValue(_ c: inout DecodeContext) throws -> (bytes: [UInt8], range: Range<Int>)? {
+        guard c.scanner.peekKind() == .string else {
+            try c.mismatch("a signature (88 characters of base64)")
+            return nil
+        }
+        if let span = try c.scanner.readPlainASCIIString(), let base = span.baseAddress {
+            let text = String(decoding: span, as: UTF8.self)
+            guard let bytes = Base64.decode(text, count: 64) else {
+                c.report("expected a signature as 88 characters of base64 of 64 bytes, found \"\(text.prefix(100))\"")
+                return nil
+            }
+            let start = base - c.scanner.base
+            return (bytes, start..<(start + span.count))
+        }
+        _ = try c.scanner.readString()
+        c.report("expected the signature as 88 plain characters of base64, found a string with escapes or other characters")
+        return nil
+    }
+
+    /// Reads `owner`: null (an open trip) or `{"claim", "key"}`; the claim is checked by
+    /// `MemberRules`.
+    static func decodeOwner(_ c: inout DecodeContext) throws -> TripOwner?? {
+        if c.scanner.peekKind() == .literal, c.scanner.consumeNull() { return .some(nil) }
+        var key: PublicKey?
+        var claim: [UInt8]?
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("the owner (null, or an object with \"claim\" and \"key\")", { c, name in
+                if name.equals("claim") {
+                    try c.member(name, 0, &mask, "claim") { c in claim = try decodeSignature(&c) }
+                } else if name.equals("key") {
+                    try c.member(name, 1, &mask, "key") { c in key = try decodeKey(&c) }
+                } else {
+                    try c.unknownKey(name)
+                }
+            })
+        else { return nil }
+        c.requireKeys(["claim", "key"], seen: mask)
+        guard let key, let claim else { return nil }
+        return .some(TripOwner(key: key, claim: claim))
+    }
+
+    private static let grantKeys: [StaticString] = ["key", "rev", "role", "seen", "sig"]
+
+    /// Reads `members`: device id → grant; signatures and clocks are checked by `MemberRules`.
+    static func decodeMembers(_ c: inout DecodeContext) throws -> [DeviceID: MemberGrant]? {
+        try decodeIDMap(&c, expected: "members (an object of device id → grant)", limit: maxClockEntries, what: "members") { c in
+            var key: PublicKey?
+            var rev: Rev?
+            var role: MemberRole?
+            var seen: VersionVector?
+            var signature: [UInt8]?
+            var mask: UInt32 = 0
+            var ok = true
+            guard
+                try c.readObject("a grant (an object with \"key\", \"rev\", \"role\", \"sig\")", { c, name in
+                    if name.equals("key") {
+                        try c.member(name, 0, &mask, "key") { c in key = try decodeKey(&c) }
+                    } else if name.equals("rev") {
+                        try c.member(name, 1, &mask, "rev") { c in rev = try decodeRev(&c) }
+                    } else if name.equals("role") {
+                        try c.member(name, 2, &mask, "role") { c in
+                            guard let text = try c.readString("a role (owner, editor, viewer or removed)")?.text else { return }
+                            role = MemberRole(rawValue: text)
+                            if role == nil { c.report("expected a role: owner, editor, viewer or removed, found \"\(text.prefix(40))\"") }
+                        }
+                    } else if name.equals("seen") {
+                        try c.member(name, 3, &mask, "seen") { c in
+                            seen = try decodeClock(&c)
+                            if seen == nil { ok = false }
+                        }
+                    } else if name.equals("sig") {
+                        try c.member(name, 4, &mask, "sig") { c in signature = try decodeSignature(&c) }
+                    } else {
+                        ok = false
+                        try c.unknownKey(name)
+                    }
+                })
+            else { return nil }
+            c.requireKeys(grantKeys, seen: mask | 1 << 3)
+            guard ok, let key, let rev, let role, let signature else { return nil }
+            if role.carriesSeen != (seen != nil) {
+                c.report(
+                    role.carriesSeen
+                        ? "missing key \"seen\", expected a \(role.rawValue) grant to record the owner's clock"
+                        : "unexpected key \"seen\", only viewer and removed grants record the owner's clock", at: .key("seen"))
+                return nil
+            }
+            return MemberGrant(key: key, role: role, rev: rev, seen: seen, signature: signature)
+        }
     }
 
     // MARK: Maps keyed by id

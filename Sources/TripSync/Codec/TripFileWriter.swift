@@ -34,6 +34,49 @@ extension TripDocument {
         return result
     }
 
+    /// The canonical JSON signed by `key` (docs/FORMAT.md, "Schema 3"): what sync publishes,
+    /// as plain JSON.
+    public func signedCanonicalJSON(signingKey key: SigningKey) -> [UInt8] {
+        Gzip.concatenate(signedParts(key))
+    }
+
+    /// The signed canonical JSON as gzip (what sync publishes): the parts are encoded on every
+    /// core, hashed in order, the signature written into the last, then each is compressed.
+    /// Unlike `gzipData`, the JSON of all parts is in memory at once (it must be hashed
+    /// before the part holding the signature can be compressed).
+    public func signedGzipData(signingKey key: SigningKey, _ compression: GzipCompression = .fast) throws -> [UInt8] {
+        let parts = signedParts(key)
+        let members = ParallelMap.map(parts) { json -> Result<OwnedBytes, GzipError> in
+            Result { () throws(GzipError) -> OwnedBytes in
+                try Gzip.compressMember(UnsafeRawBufferPointer(start: json.base, count: json.count), compression)
+            }
+        }
+        var result: [OwnedBytes] = []
+        result.reserveCapacity(members.count)
+        for member in members {
+            switch member {
+            case .success(let bytes): result.append(bytes)
+            case .failure(let error): throw FileSystemError(path: "", message: error.message)
+            }
+        }
+        return withExtendedLifetime(parts) { Gzip.concatenate(result) }
+    }
+
+    /// The JSON parts with the signature filled in.
+    private func signedParts(_ key: SigningKey) -> [OwnedBytes] {
+        let layout = CanonicalWriter.Parts(self, signer: key.publicKey)
+        let encoded = ParallelMap.map(Array(0..<layout.count)) { layout.encodeMarked($0) }
+        let parts = encoded.map(\.bytes)
+        let digest = withExtendedLifetime(parts) {
+            Sodium.blake2b256(parts.map { UnsafeRawBufferPointer(start: $0.base, count: $0.count) })
+        }
+        let signature = Array(Base64.encode(key.sign(FileSignature.message(digest: digest))).utf8)
+        if let last = encoded.last, let offset = last.signatureOffset, let base = last.bytes.base, offset + signature.count <= last.bytes.count {
+            for (index, byte) in signature.enumerated() { base[offset + index] = byte }
+        }
+        return parts
+    }
+
     /// Writes the document durably (temp file, fsync, rename, fsync the folder): gzip when the
     /// path ends in `.gz`, canonical JSON otherwise.
     public func write(to path: String) throws {

@@ -103,6 +103,15 @@ public enum DocumentMerger {
         for (device, vector) in b.acks {
             result.acks[device] = (result.acks[device] ?? VersionVector()).union(vector)
         }
+        // Owner and grants (docs/DESIGN.md, "Members and roles"): one owner on both sides gives
+        // per device the grant with the greater rev; two owners keep the winning side's grants
+        // (the others are signed by another key). No grant is filtered by a fact of the other side.
+        result.owner = TripOwner.merged(a.owner, b.owner)
+        if a.owner?.key == b.owner?.key {
+            result.members = a.members.merging(b.members, uniquingKeysWith: MemberGrant.winner)
+        } else {
+            result.members = result.owner?.key == a.owner?.key ? a.members : b.members
+        }
         // A's maps move into the result (no copy when the caller gave up its own).
         swap(&result.items, &a.items)
         swap(&result.tombstones, &a.tombstones)

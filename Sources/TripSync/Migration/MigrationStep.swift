@@ -1,12 +1,15 @@
 /// A document of any schema version this build reads.
 enum VersionedDocument {
     case v1(TripDocumentV1)
+    /// Schema 2: a `TripDocument` without owner or members.
     case v2(TripDocument)
+    case v3(TripDocument)
 
     var version: Int {
         switch self {
         case .v1: return 1
         case .v2: return 2
+        case .v3: return 3
         }
     }
 }

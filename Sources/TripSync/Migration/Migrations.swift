@@ -1,9 +1,8 @@
-/// The ordered chain of pure migration steps, one per version: a later 2→3 slots in after
-/// 1→2 without touching it. The reader validates a file by its own version's rules before the
-/// first step and by the current rules after the last (`TripFileReader.readOlder`).
+/// The ordered chain of pure migration steps, one per version (1→2, 2→3). The reader
+/// validates a file by its own version's rules before the first step and by the current rules after the last (`TripFileReader.readOlder`).
 enum Migrations {
     /// Every step, in order of `from`.
-    static let steps: [MigrationStep] = [Migration1To2.step]
+    static let steps: [MigrationStep] = [Migration1To2.step, Migration2To3.step]
 
     /// Runs the steps from `document`'s version to the current one.
     static func run(_ document: VersionedDocument, context: inout MigrationContext) throws(MigrationFailure) -> TripDocument {
@@ -15,7 +14,7 @@ enum Migrations {
             current = try step.apply(current, &context)
             context.summary.steps.append(step.name)
         }
-        guard case .v2(let result) = current else {
+        guard case .v3(let result) = current else {
             throw MigrationFailure(issues: [ValidationIssue(.error, pointer: "/schemaVersion", message: "migration did not reach schema \(TripDocument.currentSchemaVersion)")])
         }
         return result

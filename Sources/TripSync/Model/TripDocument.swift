@@ -4,7 +4,7 @@
 /// read it and change it only through `TripStore.edit` (its setters are `package`).
 public struct TripDocument: Hashable, Sendable {
     /// The schema version this build writes and the newest it reads.
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
 
     /// The trip's id.
     public package(set) var tripID: TripID
@@ -22,12 +22,17 @@ public struct TripDocument: Hashable, Sendable {
     public package(set) var tombstones: [ItemID: Tombstone]
     /// Per device, its clock when it last published its own file.
     public package(set) var acks: [DeviceID: VersionVector]
+    /// The trip's owner key and claim; nil for an open trip (docs/DESIGN.md, "Members and roles").
+    public package(set) var owner: TripOwner?
+    /// Each member device's grant (key and role, signed by the owner key); empty when open.
+    public package(set) var members: [DeviceID: MemberGrant]
 
     /// Creates a document.
     public init(
         tripID: TripID, deviceID: DeviceID, clock: VersionVector, trip: TripInfo,
         devices: [DeviceID: DeviceInfo] = [:], items: [ItemID: ItemFields] = [:],
-        tombstones: [ItemID: Tombstone] = [:], acks: [DeviceID: VersionVector] = [:]
+        tombstones: [ItemID: Tombstone] = [:], acks: [DeviceID: VersionVector] = [:],
+        owner: TripOwner? = nil, members: [DeviceID: MemberGrant] = [:]
     ) {
         self.tripID = tripID
         self.deviceID = deviceID
@@ -37,5 +42,7 @@ public struct TripDocument: Hashable, Sendable {
         self.items = items
         self.tombstones = tombstones
         self.acks = acks
+        self.owner = owner
+        self.members = members
     }
 }

@@ -25,6 +25,8 @@ enum DeferredItems {
         var file: String
         /// Whether the file was gzip.
         var wasGzip: Bool
+        /// The key whose signature over the bytes was verified in the first pass.
+        var signer: PublicKey? = nil
     }
 
     /// One decoded item with the warnings its own checks raised.
@@ -185,7 +187,12 @@ enum DeferredItems {
         let issues = DocumentValidator.ordered(warnings + DocumentValidator.finalIssues(in: document))
         return reader.finish(
             document, issues: issues, file: file.file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: file.wasGzip,
-            size: file.json.count)
+            size: file.json.count
+        ).map { loaded in
+            var loaded = loaded
+            loaded.signedBy = file.signer
+            return loaded
+        }
     }
 }
 

@@ -91,6 +91,7 @@ public struct DocumentValidator {
         for (device, vector) in document.acks {
             checkVector(vector, { "/acks/\(device)" }, "an acks")
         }
+        issues += MemberRules.issues(in: document)
         // Dictionary order is random: report in pointer order so output is stable.
         return DocumentValidator.ordered(issues)
     }
@@ -114,6 +115,6 @@ public struct DocumentValidator {
                 issues.append(DocumentIssues.entryAboveClock("an acks", counter: counter, clockValue: clock[entry], pointer: "/acks/\(device)/\(entry)"))
             }
         }
-        return issues
+        return issues + MemberRules.issues(in: document)
     }
 }

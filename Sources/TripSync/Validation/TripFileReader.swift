@@ -12,6 +12,10 @@ public struct LoadedTrip: Sendable {
     public var jsonByteCount: Int
     /// What migration did, when the file was of an older schema.
     public var migration: MigrationSummary?
+    /// The key that signed the file, when it is signed (the signature has been verified: a
+    /// file whose signature does not verify is refused). Whether that key may write to the
+    /// trip is for sync to decide (`FileAcceptance`).
+    public var signedBy: PublicKey? = nil
 }
 
 /// The outcome of validating one file: never throws, reports everything.
@@ -133,12 +137,13 @@ public struct TripFileReader: Sendable {
         guard let document = try? decoder.decode(), case .number(let version) = decoder.version,
             version == Int64(TripDocument.currentSchemaVersion), decoder.context.issues.isEmpty,
             decoder.context.droppedIssues == 0, decoder.clockBeforeItems, decoder.context.cross.complete,
-            decoder.context.cross.clock != nil, !decoder.context.cross.issues.contains(where: { $0.severity == .error })
+            decoder.context.cross.clock != nil, !decoder.context.cross.issues.contains(where: { $0.severity == .error }),
+            Self.signatureRefusal(decoder.signature, scanner: scanner, document: document, file: file) == nil
         else { return strict() }
         return .delimited(
             DeferredItems.Delimited(
                 json: json, document: document, spans: decoder.itemSpans, index: decoder.deferredItems,
-                warnings: decoder.context.cross.issues, file: file, wasGzip: wasGzip))
+                warnings: decoder.context.cross.issues, file: file, wasGzip: wasGzip, signer: decoder.signature?.deviceKey))
     }
 
     /// Every file's answer, decoding the delimited files' items together.
@@ -261,6 +266,32 @@ public struct TripFileReader: Sendable {
         guard let document, issues.isEmpty else {
             return .failure(TripFileError(.invalid, file: file, issues: issues))
         }
+        if let refusal = Self.signatureRefusal(decoder.signature, scanner: scanner, document: document, file: file) {
+            return .failure(refusal)
+        }
+        let signer = decoder.signature?.deviceKey
+        return finishCurrent(document, decoder: decoder, file: file, wasGzip: wasGzip, size: size).map { loaded in
+            var loaded = loaded
+            loaded.signedBy = signer
+            return loaded
+        }
+    }
+
+    /// The refusal of a signed file whose signature does not cover its bytes, or nil.
+    static func signatureRefusal(
+        _ signature: (deviceKey: PublicKey, value: [UInt8], range: Range<Int>)?, scanner: JSONScanner, document: TripDocument, file: String
+    ) -> TripFileError? {
+        guard let signature else { return nil }
+        let json = UnsafeBufferPointer(start: scanner.base, count: scanner.count)
+        if FileSignature.verifies(signature.value, key: signature.deviceKey, json: json, range: signature.range) { return nil }
+        return TripFileError(
+            .invalid, file: file, pointer: "/signature",
+            message:
+                "the signature does not verify with the file's deviceKey (\(signature.deviceKey.fingerprint)): the file was changed after device \(document.deviceID) signed it, or signed by another key")
+    }
+
+    /// The cross-field rules of a decoded current-schema document.
+    private func finishCurrent(_ document: TripDocument, decoder: DocumentDecoder, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
         let cross = decoder.context.cross
         if cross.complete && cross.clock != nil {
             // The decoder checked every value against the clock as it read it; what is left
@@ -315,6 +346,19 @@ extension TripFileReader {
     func readOlder(version: Int, scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
         let older: VersionedDocument
         switch version {
+        case 2:
+            var decoder = DocumentDecoder(scanner: scanner, zones: zones)
+            do {
+                guard let v2 = try decoder.decode(), decoder.context.issues.isEmpty else {
+                    return .failure(TripFileError(.invalid, file: file, issues: decoder.context.issues))
+                }
+                older = .v2(v2)
+            } catch let error as JSONSyntaxError {
+                let position = TripFileReader.lineAndColumn(scanner, error.offset)
+                return .failure(TripFileError(.notJSON, file: file, pointer: decoder.context.pointer, message: "\(position): \(error.message)"))
+            } catch {
+                return .failure(TripFileError(.notJSON, file: file, message: "\(error)"))
+            }
         case 1:
             var decoder = DocumentDecoderV1(scanner: scanner)
             do {

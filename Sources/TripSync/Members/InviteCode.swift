@@ -1,0 +1,105 @@
+/// What an owner sends a new laptop to let it join (docs/FORMAT.md, "Invite codes"): the trip,
+/// the owner key to trust, the role, a one-time secret and an expiry, as `tsi1.` and base64url.
+public struct InviteCode: Hashable, Sendable {
+    /// The trip.
+    public var trip: TripID
+    /// The owner key the new laptop trusts, and through it every member key.
+    public var ownerKey: PublicKey
+    /// `editor` or `viewer`.
+    public var role: MemberRole
+    /// The one-time secret (16 bytes); a join request proves it knows it without showing it.
+    var secret: [UInt8]
+    /// When the invite stops being honoured.
+    public var expires: UTCTimestamp
+
+    private static let prefix = "tsi1."
+    private static let payloadBytes = 16 + 32 + 1 + 16 + 8
+
+    /// A new invite with a fresh secret.
+    init(trip: TripID, ownerKey: PublicKey, role: MemberRole, expires: UTCTimestamp) {
+        self.trip = trip
+        self.ownerKey = ownerKey
+        self.role = role
+        self.secret = Sodium.random(16)
+        self.expires = expires
+    }
+
+    /// The id a join request names the invite by: hex of the first 16 bytes of BLAKE2b-256 of
+    /// the secret.
+    var id: String { InviteCode.id(ofSecret: secret) }
+
+    static func id(ofSecret secret: [UInt8]) -> String {
+        Sodium.blake2b256(secret).prefix(16).map { String($0, radix: 16).leftPadded(2) }.joined()
+    }
+
+    /// The text to send.
+    public var text: String {
+        var bytes: [UInt8] = []
+        bytes += trip.bytes
+        bytes += ownerKey.bytes
+        bytes.append(role == .viewer ? 2 : 1)
+        bytes += secret
+        let seconds = UInt64(bitPattern: expires.secondsSinceEpoch)
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: seconds >> UInt64(shift))) }
+        bytes += Sodium.blake2b256(bytes).prefix(4)
+        return InviteCode.prefix + Base64.encodeURL(bytes)
+    }
+
+    /// Parses a code as typed or pasted (surrounding spaces and line breaks are ignored).
+    public init(parsing typed: String) throws(InviteError) {
+        let text = typed.filter { !$0.isWhitespace }
+        guard text.hasPrefix(InviteCode.prefix) else {
+            throw InviteError("not an invite code: it should start with \"\(InviteCode.prefix)\" (ask the owner to run tripsync invite)")
+        }
+        guard let bytes = Base64.decodeURL(String(text.dropFirst(InviteCode.prefix.count))) else {
+            throw InviteError("the invite code holds characters that cannot be in one (letters, digits, - and _ only): copy it again")
+        }
+        guard bytes.count == InviteCode.payloadBytes + 4 else {
+            throw InviteError("the invite code is \(bytes.count < InviteCode.payloadBytes + 4 ? "too short" : "too long") (cut or joined when copied?): copy it again")
+        }
+        let payload = Array(bytes.prefix(InviteCode.payloadBytes))
+        guard Array(Sodium.blake2b256(payload).prefix(4)) == Array(bytes.suffix(4)) else {
+            throw InviteError("the invite code is damaged (its check does not match): copy it again")
+        }
+        guard let key = PublicKey(bytes: Array(payload[16..<48])) else { throw InviteError("the invite code holds no owner key") }
+        let roleByte = payload[48]
+        guard roleByte == 1 || roleByte == 2 else { throw InviteError("the invite code names no role this build knows (\(roleByte))") }
+        var seconds: UInt64 = 0
+        for byte in payload[65..<73] { seconds = seconds << 8 | UInt64(byte) }
+        trip = Identifier(bytes: Array(payload[0..<16]))
+        ownerKey = key
+        role = roleByte == 2 ? .viewer : .editor
+        secret = Array(payload[49..<65])
+        expires = UTCTimestamp(secondsSinceEpoch: Int64(bitPattern: seconds))
+    }
+}
+
+/// A code, request or key file that cannot be used, with what to do about it.
+public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The message for a person.
+    public var message: String
+    init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+extension String {
+    /// The string with `0`s in front up to `width` characters.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension Identifier {
+    /// The 16 bytes, most significant first.
+    var bytes: [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: high >> UInt64(56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> UInt64(56 - 8 * $0)) }
+    }
+
+    /// The id of 16 bytes, most significant first.
+    init(bytes: [UInt8]) {
+        let high = bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let low = bytes.dropFirst(8).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        self.init(high: high, low: low)
+    }
+}

@@ -1,0 +1,54 @@
+/// One version of a member's role register: which key the device signs with, its role, and
+/// the owner key's signature over both (docs/FORMAT.md, "Schema 3"). Only the owner key makes
+/// grants; a device's effective grant is the one with the greatest rev.
+public struct MemberGrant: Hashable, Sendable {
+    /// The member device's own public key.
+    public var key: PublicKey
+    /// Its role.
+    public var role: MemberRole
+    /// The dot of the owner device that wrote the grant.
+    public var rev: Rev
+    /// For `viewer` and `removed`: the owner's clock when it wrote the grant (what of the device
+    /// it had seen); nil for `owner` and `editor`.
+    public var seen: VersionVector?
+    /// The owner key's signature over `signedMessage(trip:device:)`.
+    public var signature: [UInt8]
+
+    /// A grant as read from a file.
+    public init(key: PublicKey, role: MemberRole, rev: Rev, seen: VersionVector?, signature: [UInt8]) {
+        self.key = key
+        self.role = role
+        self.rev = rev
+        self.seen = seen
+        self.signature = signature
+    }
+
+    /// A new grant signed by the owner key.
+    init(device: DeviceID, key: PublicKey, role: MemberRole, rev: Rev, seen: VersionVector?, trip: TripID, ownerKey: SigningKey) {
+        self.init(key: key, role: role, rev: rev, seen: role.carriesSeen ? (seen ?? VersionVector()) : nil, signature: [])
+        signature = ownerKey.sign(signedMessage(trip: trip, device: device))
+    }
+
+    /// `tripsync-member-v1\n` and the canonical JSON of (device, key, rev, role, seen, tripId).
+    func signedMessage(trip: TripID, device: DeviceID) -> [UInt8] {
+        var text = "tripsync-member-v1\n{\"device\":\"\(device)\",\"key\":\"\(key.base64)\",\"rev\":[\(rev.counter),\"\(rev.device)\"],\"role\":\"\(role.rawValue)\""
+        if let seen {
+            text += ",\"seen\":{" + seen.sortedEntries.map { "\"\($0.device)\":\($0.counter)" }.joined(separator: ",") + "}"
+        }
+        text += ",\"tripId\":\"\(trip)\"}"
+        return Array(text.utf8)
+    }
+
+    /// Whether the owner key signed this grant for `device` of `trip`.
+    func isSigned(by owner: PublicKey, trip: TripID, device: DeviceID) -> Bool {
+        owner.verifies(signature, of: signedMessage(trip: trip, device: device))
+    }
+
+    /// The grant that wins in a merge: the greater rev; under one rev (never made by one owner
+    /// laptop, but a file may say so) the greater signature bytes, so the choice is the same
+    /// on every replica.
+    static func winner(_ a: MemberGrant, _ b: MemberGrant) -> MemberGrant {
+        if a.rev != b.rev { return a.rev > b.rev ? a : b }
+        return a.signature.lexicographicallyPrecedes(b.signature) ? b : a
+    }
+}

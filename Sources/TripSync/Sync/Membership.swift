@@ -1,0 +1,105 @@
+/// Who may change a trip, as one sync sees it (docs/DESIGN.md, "Signed files"): the owner this
+/// home holds (or trusts from an invite) and the grants merged from the replica and from every
+/// readable file, and the decision per file that follows. Deciding per file, after the
+/// membership of every input is merged, keeps the merge itself the pure function it is.
+struct Membership: Sendable {
+    /// The owner; nil for an open trip.
+    var owner: TripOwner?
+    /// Each device's winning grant.
+    var grants: [DeviceID: MemberGrant]
+    /// Two or more owners claimed in the inputs, none of them held here (told to the person).
+    var competingClaims: [TripOwner] = []
+
+    /// What a sync takes from one file.
+    enum Verdict: Equatable {
+        /// The file is merged whole (an owner's or editor's, or any file of an open trip).
+        case whole
+        /// Only the writer's own `acks` entry (a viewer's file).
+        case acksOnly
+        /// Nothing; the reason names the device.
+        case skipped(String)
+    }
+
+    /// The membership of a sync: the owner is the replica's when it has one, else the one the
+    /// invite this home answered names (`trusted`), else, for an open replica, the claim the
+    /// inputs carry (the smallest key when several, reported). Grants are merged from every
+    /// document whose owner is that owner (each was verified against it when read).
+    init(local: TripDocument?, trusted: PublicKey?, inputs: [TripDocument]) {
+        var owner = local?.owner
+        var competing: [TripOwner] = []
+        if owner == nil, let trusted {
+            owner = inputs.lazy.compactMap(\.owner).first { $0.key == trusted }
+        } else if owner == nil, local != nil {
+            let claims = inputs.compactMap(\.owner)
+            owner = claims.reduce(nil) { TripOwner.merged($0, $1) }
+            let keys = Set(claims.map(\.key))
+            if keys.count > 1 { competing = claims.filter { claim in claims.first { $0.key == claim.key } == claim } }
+        }
+        var grants: [DeviceID: MemberGrant] = [:]
+        if let owner {
+            for document in [local].compactMap({ $0 }) + inputs where document.owner?.key == owner.key {
+                grants.merge(document.members, uniquingKeysWith: MemberGrant.winner)
+            }
+        }
+        self.owner = owner
+        self.grants = grants
+        self.competingClaims = competing
+    }
+
+    /// The role of `device`, or nil when it holds no grant (or the trip is open).
+    func role(of device: DeviceID) -> MemberRole? { grants[device]?.role }
+
+    /// What to take from `input`, signed by `signer` (nil when unsigned), named `name` for
+    /// messages.
+    func verdict(for input: TripDocument, signedBy signer: PublicKey?, name: String) -> Verdict {
+        guard let owner else {
+            if let claimed = input.owner {
+                return .skipped("claims an owner (key \(claimed.key.fingerprint)) for a trip this laptop holds as open")
+            }
+            return .whole
+        }
+        let device = input.deviceID
+        guard let claimed = input.owner, claimed.key == owner.key else {
+            let what = input.owner.map { "another owner (key \($0.key.fingerprint))" } ?? "no owner (written before the trip was claimed)"
+            return .skipped("device \(name) wrote it for \(what); this trip's owner key is \(owner.key.fingerprint)")
+        }
+        guard let grant = grants[device] else {
+            return .skipped(
+                "device \(name) is not a member of this trip\(signer.map { " (key \($0.fingerprint))" } ?? ""); the owner can admit it: tripsync members approve \(device.description.prefix(8))")
+        }
+        guard let signer else { return .skipped("device \(name)'s file is not signed; members' files must be") }
+        guard signer == grant.key else {
+            return .skipped("device \(name)'s file is signed with key \(signer.fingerprint), not with its member key \(grant.key.fingerprint)")
+        }
+        switch grant.role {
+        case .removed: return .skipped("device \(name) was removed from the trip; its files are no longer taken")
+        case .viewer: return .acksOnly
+        case .owner, .editor: return .whole
+        }
+    }
+
+    /// Content of removed devices newer than their removal that `input` (taken whole) carries:
+    /// (device, its counter in the input, what the removal had seen).
+    func removedContent(in input: TripDocument) -> [(device: DeviceID, counter: UInt64, seen: UInt64)] {
+        grants.compactMap { device, grant in
+            guard grant.role == .removed, device != input.deviceID else { return nil }
+            let seen = grant.seen?[device] ?? 0
+            let counter = input.clock[device]
+            return counter > seen ? (device, counter, seen) : nil
+        }.sorted { $0.device < $1.device }
+    }
+}
+
+extension TripDocument {
+    /// The viewer `device`'s own acks entry from `input`, within this document's clock (an
+    /// ack never claims more than the document holds).
+    package mutating func takeAcks(of device: DeviceID, from input: TripDocument) {
+        guard let ack = input.acks[device] else { return }
+        var bounded = VersionVector()
+        for (entry, counter) in ack.entries {
+            let held = min(counter, clock[entry])
+            if held > 0 { bounded[entry] = held }
+        }
+        acks[device] = (acks[device] ?? VersionVector()).union(bounded)
+    }
+}
