@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, and 1 in samples/v1/).
+"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3 in samples/v3/).
 
     python3 scripts/make-samples.py
 
@@ -17,6 +17,10 @@ What it writes (paths relative to the repository root):
                                              pulled it (same server rows; Alex has one dirty row)
     samples/v1/invalid/*.trip.json, index.json   schema 1 files that each break one rule
     samples/v1/README.md                     what the v1 files hold (generated)
+    samples/v3/...                           schemaVersion 3 (members, owner, signed files):
+                                             written by scripts/make-samples-v3.py, which this
+                                             script runs last (it needs PyNaCl and installs it
+                                             into .venv-samples/ itself)
 
 samples/v1/porto-merged.expected.trip.json is written by the Swift tool, never by this script:
 it is never removed as stale and, when present, checked with the schema 2 reference reader.
@@ -45,6 +49,7 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import sys
 import uuid
 import zlib
@@ -1497,6 +1502,10 @@ def main() -> int:
           f"days {', '.join(days)}, {len(main_bytes)} bytes")
     print(f"samples/warnings: 2 files; samples/invalid: {len(cases)} files + index.json")
     print(v1_summary)
+    sys.stdout.flush()
+    v3 = subprocess.run([sys.executable, str(ROOT / "scripts" / "make-samples-v3.py")])
+    if v3.returncode != 0:
+        problems.append(f"scripts/make-samples-v3.py exited with {v3.returncode}")
     if problems:
         print("\nSELF-CHECK FAILED:")
         for p in problems:

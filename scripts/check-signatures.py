@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""Check the schema 3 samples' keys and signatures, independently of the script that made them.
+
+    python3 scripts/check-signatures.py [--quiet]
+
+Implements, from docs/FORMAT.md ("Schema 3: members, owner and signed files") alone, the rules
+JSON Schema cannot express, plus the decoding of keys and signatures:
+
+- every key (owner.key, a grant's key, deviceKey) is 44 characters of standard base64 that
+  decode to 32 bytes and encode back to the same text; every sig decodes to 64 bytes;
+- owner.claim verifies with owner.key over "tripsync-owner-v1\\n<tripId>\\n<key>"  (/owner/claim);
+- every grant's sig verifies with owner.key over "tripsync-member-v1\\n" + the canonical JSON of
+  {device, key, rev, role, seen (when present), tripId}  (/members/<id>/sig);
+  members is empty when owner is null  (/members);
+- a grant's rev is covered by the clock (/members/<id>/rev) and so is every seen entry
+  (/members/<id>/seen/<device>);
+- deviceKey and signature come together, the signature's value is written as 88 plain
+  characters, and it verifies with deviceKey over "tripsync-file-v1\\n" + BLAKE2b-256 of the
+  file's JSON bytes (after gunzip) with those 88 characters replaced by ASCII zeros (/signature).
+  The value is found by scanning the bytes for the top-level member "signature" (any layout).
+
+Then:
+- every valid sample in samples/v3/ has no such error (and the .gz holds the same JSON bytes as
+  the plain file of the same name); it prints who signed and whether the trip id is derived
+  from the owner key (required for the porto-* files, which were made by `new`);
+- every entry of samples/v3/invalid/index.json: with "schema": false this checker finds an
+  error at exactly the entry's pointer and nowhere else; with "schema": true (the JSON Schema
+  sees it, scripts/check-schemas.py) it finds errors at most at the entry's pointer.
+
+Needs PyNaCl: run with the python of .venv-samples/ (made by scripts/make-samples-v3.py); when
+`import nacl` fails, it makes that environment the same way and runs itself again inside it.
+Ends with "N passed, M failed"; exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv-samples"
+PYNACL = "pynacl==1.6.2"
+V3 = ROOT / "samples" / "v3"
+
+
+def ensure_pynacl() -> None:
+    try:
+        import nacl.signing  # noqa: F401
+        return
+    except ImportError:
+        pass
+    if os.environ.get("TRIPSYNC_SAMPLES_VENV") == "1":
+        sys.exit(f"PyNaCl is still missing in {VENV}")
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    if subprocess.run([str(python), "-c", "import nacl.signing"], capture_output=True).returncode != 0:
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYNACL],
+                       check=True)
+    env = dict(os.environ, TRIPSYNC_SAMPLES_VENV="1")
+    os.execve(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]], env)
+
+
+ensure_pynacl()
+
+from nacl.exceptions import BadSignatureError  # noqa: E402
+from nacl.signing import VerifyKey  # noqa: E402
+
+# --------------------------------------------------------------------------------------------
+# Bytes: find the top-level "signature" value in any JSON layout
+# --------------------------------------------------------------------------------------------
+
+WS = b" \t\r\n"
+
+
+def _skip_ws(data: bytes, i: int) -> int:
+    while i < len(data) and data[i] in WS:
+        i += 1
+    return i
+
+
+def _string_end(data: bytes, i: int) -> int:
+    assert data[i] == 0x22
+    i += 1
+    while data[i] != 0x22:
+        i += 2 if data[i] == 0x5C else 1
+    return i + 1
+
+
+def _value_end(data: bytes, i: int) -> int:
+    if data[i] == 0x22:
+        return _string_end(data, i)
+    if data[i] in b"{[":
+        depth = 0
+        while True:
+            c = data[i]
+            if c == 0x22:
+                i = _string_end(data, i)
+                continue
+            if c in b"{[":
+                depth += 1
+            elif c in b"}]":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+    while i < len(data) and data[i] not in b",}]" + WS:
+        i += 1
+    return i
+
+
+def top_level_members(data: bytes):
+    """(key, value start, value end) of each member of the top-level object, in file order."""
+    i = _skip_ws(data, 0)
+    assert data[i] == 0x7B
+    i = _skip_ws(data, i + 1)
+    if data[i] == 0x7D:
+        return
+    while True:
+        start = i
+        i = _string_end(data, i)
+        key = json.loads(data[start:i])
+        i = _skip_ws(data, i)
+        assert data[i] == 0x3A
+        i = _skip_ws(data, i + 1)
+        value_start = i
+        i = _value_end(data, i)
+        yield key, value_start, i
+        i = _skip_ws(data, i)
+        if data[i] == 0x2C:
+            i = _skip_ws(data, i + 1)
+            continue
+        assert data[i] == 0x7D
+        return
+
+
+# --------------------------------------------------------------------------------------------
+# The rules
+# --------------------------------------------------------------------------------------------
+
+
+def pointer(*parts) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def message_json(obj) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def derived_trip_id(key: bytes) -> str:
+    raw = bytearray(hashlib.sha256(key).digest()[:16])
+    raw[6] = (raw[6] & 0x0F) | 0x80
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return str(uuid.UUID(bytes=bytes(raw)))
+
+
+def json_bytes(data: bytes) -> bytes:
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def check(data: bytes) -> tuple[list[tuple[str, str]], dict]:
+    """Errors [(pointer, message)] of the schema 3 signature and membership rules, and facts."""
+    data = json_bytes(data)
+    doc = json.loads(data)
+    errors: list[tuple[str, str]] = []
+    facts: dict = {}
+    clock = doc.get("clock") if isinstance(doc.get("clock"), dict) else {}
+
+    def key_of(text, where: str) -> bytes | None:
+        try:
+            raw = base64.b64decode(text, validate=True) if isinstance(text, str) else None
+        except ValueError:
+            raw = None
+        if raw is None or len(text) != 44 or len(raw) != 32 or base64.b64encode(raw).decode() != text:
+            errors.append((where, "key is not standard base64 of 32 bytes (44 characters, encoding back to itself)"))
+            return None
+        return raw
+
+    def sig_of(text, where: str) -> bytes | None:
+        try:
+            raw = base64.b64decode(text, validate=True) if isinstance(text, str) else None
+        except ValueError:
+            raw = None
+        if raw is None or len(text) != 88 or len(raw) != 64:
+            errors.append((where, "sig is not standard base64 of 64 bytes (88 characters)"))
+            return None
+        if base64.b64encode(raw).decode() != text:
+            facts.setdefault("notes", []).append(f"{where}: sig text not canonical (FORMAT.md does not forbid it)")
+        return raw
+
+    def verify(key: bytes | None, message: bytes, sig: bytes | None, where: str, what: str) -> None:
+        if key is None or sig is None:
+            return
+        try:
+            VerifyKey(key).verify(message, sig)
+        except BadSignatureError:
+            errors.append((where, f"{what} does not verify"))
+
+    trip_id = doc.get("tripId")
+    owner = doc.get("owner")
+    members = doc.get("members") if isinstance(doc.get("members"), dict) else {}
+    owner_key = None
+    if owner is None:
+        if members:
+            errors.append(("/members", "members must be empty when owner is null"))
+    elif isinstance(owner, dict):
+        owner_key = key_of(owner.get("key"), "/owner/key")
+        claim = sig_of(owner.get("claim"), "/owner/claim")
+        verify(owner_key, f"tripsync-owner-v1\n{trip_id}\n{owner.get('key')}".encode("utf-8"), claim,
+               "/owner/claim", "owner.claim")
+        if owner_key is not None:
+            facts["derived"] = derived_trip_id(owner_key) == trip_id
+    if owner is not None:
+        for device, grant in members.items():
+            where = pointer("members", device)
+            if not isinstance(grant, dict):
+                continue
+            key_of(grant.get("key"), where + "/key")
+            body = {k: grant[k] for k in ("key", "rev", "role", "seen") if k in grant}
+            body.update(device=device, tripId=trip_id)
+            verify(owner_key, b"tripsync-member-v1\n" + message_json(body), sig_of(grant.get("sig"), where + "/sig"),
+                   where + "/sig", "the grant's sig")
+            rev = grant.get("rev")
+            if isinstance(rev, list) and len(rev) == 2 and type(rev[0]) is int and isinstance(rev[1], str):
+                if rev[0] > clock.get(rev[1], 0):
+                    errors.append((where + "/rev", "grant rev above the clock"))
+            seen = grant.get("seen")
+            for dev, counter in (seen.items() if isinstance(seen, dict) else ()):
+                if type(counter) is int and (dev not in clock or counter > clock[dev]):
+                    errors.append((where + pointer("seen", dev), "seen entry above the clock"))
+
+    has_key, has_sig = "deviceKey" in doc, "signature" in doc
+    if has_key != has_sig:
+        errors.append(("/signature", "deviceKey and signature come together"))
+    elif has_sig:
+        device_key = key_of(doc["deviceKey"], "/deviceKey")
+        spans = [(s, e) for k, s, e in top_level_members(data) if k == "signature"]
+        assert len(spans) == 1, "duplicate top-level signature"
+        start, end = spans[0]
+        token = data[start:end]
+        if end - start != 90 or b"\\" in token:
+            errors.append(("/signature", "the signature's value is not 88 plain characters"))
+        else:
+            sig = sig_of(doc["signature"], "/signature")
+            zeroed = data[:start + 1] + b"0" * 88 + data[end - 1:]
+            digest = hashlib.blake2b(zeroed, digest_size=32).digest()
+            verify(device_key, b"tripsync-file-v1\n" + digest, sig, "/signature", "the file signature")
+        signer = doc.get("deviceId")
+        grant = members.get(signer) if isinstance(members, dict) else None
+        facts["signer"] = signer
+        facts["signer_role"] = grant.get("role") if isinstance(grant, dict) and grant.get("key") == doc["deviceKey"] else None
+    return errors, facts
+
+
+# --------------------------------------------------------------------------------------------
+# The samples
+# --------------------------------------------------------------------------------------------
+
+
+class Report:
+    def __init__(self, quiet: bool) -> None:
+        self.passed = self.failed = 0
+        self.quiet = quiet
+
+    def ok(self, name: str, detail: str) -> None:
+        self.passed += 1
+        if not self.quiet:
+            print(f"PASS {name}: {detail}")
+
+    def fail(self, name: str, detail: str) -> None:
+        self.failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def main(argv: list[str]) -> int:
+    quiet = "--quiet" in argv[1:]
+    report = Report(quiet)
+    valid = sorted(p for p in V3.iterdir() if p.is_file() and p.name.endswith((".trip.json", ".trip.json.gz")))
+    if not valid:
+        report.fail(rel(V3), "no samples")
+    for path in valid:
+        data = path.read_bytes()
+        errors, facts = check(data)
+        if errors:
+            report.fail(rel(path), f"errors {errors}")
+            continue
+        if path.name.endswith(".gz"):
+            plain = path.with_name(path.name[:-3])
+            if plain.exists() and json_bytes(data) != plain.read_bytes():
+                report.fail(rel(path), f"does not hold the same JSON bytes as {plain.name}")
+                continue
+        if path.name.startswith("porto-") and facts.get("derived") is not True:
+            report.fail(rel(path), "tripId is not derived from the owner key (made by `new`)")
+            continue
+        parts = []
+        if "derived" in facts:
+            parts.append("tripId derived from owner key" if facts["derived"] else "tripId not derived (claimed)")
+        else:
+            parts.append("open trip")
+        if "signer" in facts:
+            parts.append(f"signed by {facts['signer']} ({facts['signer_role'] or 'not its member key'})")
+        else:
+            parts.append("unsigned")
+        parts += facts.get("notes", [])
+        report.ok(rel(path), "; ".join(parts))
+
+    index_path = V3 / "invalid" / "index.json"
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    listed = set()
+    for entry in index:
+        path = V3 / "invalid" / entry["file"]
+        listed.add(entry["file"])
+        errors, _ = check(path.read_bytes())
+        at = sorted({p for p, _ in errors})
+        expected = entry["pointer"]
+        if entry["schema"]:
+            ok = at in ([], [expected])
+        else:
+            ok = at == [expected]
+        if ok:
+            detail = f"{'; '.join(m for _, m in errors)} at {expected!r}" if errors else "no signature error (a schema rule)"
+            report.ok(rel(path), detail)
+        else:
+            report.fail(rel(path), f"expected {'only' if not entry['schema'] else 'at most'} {expected!r}, found {errors}")
+    for path in sorted((V3 / "invalid").glob("*.trip.json*")):
+        if path.name not in listed:
+            report.fail(rel(path), "not listed in index.json")
+    print(f"{report.passed} passed, {report.failed} failed")
+    return 1 if report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
