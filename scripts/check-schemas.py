@@ -6,7 +6,7 @@
 
 - Every schema in SCHEMAS that exists passes Draft202012Validator.check_schema.
 - Every valid sample (samples/*.trip.json(.gz), samples/warnings/*, and likewise under
-  samples/v<N>/) passes the schema of its folder. A folder may also hold files of other
+  samples/v<N>/: v1, the older version, and v3, the next one) passes the schema of its folder. A folder may also hold files of other
   versions it lists (samples/v1/ holds the schema 2 merge result of its schema 1 files,
   porto-merged.expected.trip.json): such a file is checked against the schema of its own
   "schemaVersion". A version whose schema file does not exist yet is skipped.
@@ -42,6 +42,7 @@ SAMPLES = ROOT / "samples"
 
 # schemaVersion -> schema file. A version whose schema file does not exist yet is skipped.
 SCHEMAS = {
+    3: ROOT / "Schemas" / "trip.v3.schema.json",
     2: ROOT / "Schemas" / "trip.v2.schema.json",
     1: ROOT / "Schemas" / "trip.v1.schema.json",
 }
@@ -64,6 +65,9 @@ SAMPLE_SETS = [
     # Older versions live in samples/v<N>/ with the same layout. samples/v1/ also holds the
     # expected schema 2 result of migrating and merging its files (written by the Swift tool).
     SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(2,)),
+    # Schema 3 (members, owner, signed files) in samples/v3/ until it becomes the current
+    # version. The signatures themselves are scripts/check-signatures.py's business.
+    SampleSet(3, [SAMPLES / "v3"], SAMPLES / "v3" / "invalid"),
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
