@@ -7,7 +7,8 @@ Implements, from docs/FORMAT.md ("Schema 3: members, owner and signed files") al
 JSON Schema cannot express, plus the decoding of keys and signatures:
 
 - every key (owner.key, a grant's key, deviceKey) is 44 characters of standard base64 that
-  decode to 32 bytes and encode back to the same text; every sig decodes to 64 bytes;
+  decode to 32 bytes and encode back to the same text; every sig decodes to 64 bytes and encodes back to the same text (FORMAT.md
+  says so of keys only; the Swift reader requires it of both);
 - owner.claim verifies with owner.key over "tripsync-owner-v1\\n<tripId>\\n<key>"  (/owner/claim);
 - every grant's sig verifies with owner.key over "tripsync-member-v1\\n" + the canonical JSON of
   {device, key, rev, role, seen (when present), tripId}  (/members/<id>/sig);
@@ -188,11 +189,9 @@ def check(data: bytes) -> tuple[list[tuple[str, str]], dict]:
             raw = base64.b64decode(text, validate=True) if isinstance(text, str) else None
         except ValueError:
             raw = None
-        if raw is None or len(text) != 88 or len(raw) != 64:
-            errors.append((where, "sig is not standard base64 of 64 bytes (88 characters)"))
+        if raw is None or len(text) != 88 or len(raw) != 64 or base64.b64encode(raw).decode() != text:
+            errors.append((where, "sig is not standard base64 of 64 bytes (88 characters, encoding back to itself)"))
             return None
-        if base64.b64encode(raw).decode() != text:
-            facts.setdefault("notes", []).append(f"{where}: sig text not canonical (FORMAT.md does not forbid it)")
         return raw
 
     def verify(key: bytes | None, message: bytes, sig: bytes | None, where: str, what: str) -> None:

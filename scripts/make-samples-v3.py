@@ -483,6 +483,16 @@ def invalid_cases(owned: dict) -> list[Case]:
         doc["members"][SAM]["sig"] = b64(raw[:63])  # 84 characters, one "="
         return signed_bytes(doc, DEVICE_KEY[ALEX])
 
+    def claim_not_canonical(doc: dict) -> bytes:
+        claim = doc["owner"]["claim"]
+        alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        last = alphabet.index(claim[85])
+        assert last % 16 == 0
+        bad = claim[:85] + alphabet[last + 1] + "=="
+        assert base64.b64decode(bad) == base64.b64decode(claim) and b64(base64.b64decode(bad)) != bad
+        doc["owner"]["claim"] = bad
+        return signed_bytes(doc, DEVICE_KEY[ALEX])
+
     def device_key_without_signature(doc: dict) -> bytes:
         doc["deviceKey"] = key_text(DEVICE_KEY[ALEX])
         return canonical(doc)
@@ -512,56 +522,60 @@ def invalid_cases(owned: dict) -> list[Case]:
         # Signatures (scripts/check-signatures.py).
         Case("claim-does-not-verify.trip.json", "/owner/claim",
              "owner.claim does not verify with owner.key (it is the owner key's claim for another trip id)",
-             False, "claim", claim_for_other_trip),
+             False, "claim does not verify", claim_for_other_trip),
         Case("grant-viewer-promoted-itself.trip.json", ptr(*rita_g, "sig"),
              "a grant's sig does not verify: Rita's phone (a viewer) changed its own grant to editor "
-             "(seen dropped) and signed its file with its device key", False, "does not verify",
+             "(seen dropped) and signed its file with its device key", False, "not signed by the trip's owner key",
              viewer_promotes_itself),
         Case("grant-signed-by-editor.trip.json", ptr("members", SAM_PHONE, "sig"),
              "a grant signed by a key that is not the owner key: Sam's laptop (an editor) admits Sam's "
-             "phone, signing the grant with its own device key", False, "does not verify", editor_grants_a_device),
+             "phone, signing the grant with its own device key", False, "not signed by the trip's owner key", editor_grants_a_device),
         Case("tampered-title.trip.json", "/signature",
              "one byte of an item title changed after signing (\"Livraria Lello\" -> \"Livraria Hello\"): "
-             "the file signature does not verify", False, "signature", tampered_title),
+             "the file signature does not verify", False, "the signature does not verify", tampered_title),
         Case("signature-escaped.trip.json", "/signature",
              "the signature's value is written with a JSON escape (its first character as \\u00xx), "
-             "so it is not 88 plain characters; the decoded text is the valid signature", False, "signature",
+             "so it is not 88 plain characters; the decoded text is the valid signature", False, "88 plain characters",
              signature_escaped),
         Case("signed-by-other-key.trip.json", "/signature",
              "the file is signed by a key other than its deviceKey (a key of nobody in the trip)", False,
-             "signature", signed_by_other_key),
+             "the signature does not verify", signed_by_other_key),
         # Members and dots.
         Case("members-without-owner.trip.json", "/members",
-             "members is not empty while owner is null (an open trip has no members)", True, "members",
+             "members is not empty while owner is null (an open trip has no members)", True, "has members",
              members_without_owner),
         Case("grant-rev-above-clock.trip.json", ptr(*sam_g, "rev"),
-             "a grant's rev counter is above the clock for its device", False, "above the clock",
+             "a grant's rev counter is above the clock for its device", False, "above the document's clock",
              grant_rev_above_clock),
         Case("grant-seen-above-clock.trip.json", ptr(*rita_g, "seen", ALEX),
-             "a grant's seen entry is above the clock", False, "above the clock", seen_above_clock),
+             "a grant's seen entry is above the clock", False, "above the document's clock", seen_above_clock),
         # What the schema expresses.
         Case("viewer-grant-without-seen.trip.json", ptr(*rita_g),
-             "a viewer's grant has no seen (seen is present exactly for viewer and removed)", True, "seen",
+             "a viewer's grant has no seen (seen is present exactly for viewer and removed)", True, 'missing key "seen"',
              viewer_without_seen),
         Case("editor-grant-with-seen.trip.json", ptr(*sam_g, "seen"),
-             "an editor's grant has seen (seen is present exactly for viewer and removed)", True, "seen",
+             "an editor's grant has seen (seen is present exactly for viewer and removed)", True, 'unexpected key "seen"',
              editor_with_seen),
         Case("grant-role-unknown.trip.json", ptr(*sam_g, "role"),
-             "role must be owner, editor, viewer or removed (admin)", True, "role", role_unknown),
+             "role must be owner, editor, viewer or removed (admin)", True, "expected a role", role_unknown),
         Case("key-43-characters.trip.json", ptr(*sam_g, "key"),
-             "a key must be 44 characters of padded base64 (43: the padding left out)", True, "key",
+             "a key must be 44 characters of padded base64 (43: the padding left out)", True, "expected a public key",
              key_unpadded),
         Case("key-not-canonical.trip.json", ptr(*rita_g, "key"),
              "a key must decode to 32 bytes and encode back to the same text (the 43rd character's 2 "
-             "unused bits are not zero)", True, "key", key_not_canonical),
+             "unused bits are not zero)", True, "expected a public key", key_not_canonical),
         Case("sig-wrong-length.trip.json", ptr(*sam_g, "sig"),
-             "a sig must be 88 characters of base64 of 64 bytes (84: base64 of 63 bytes)", True, "sig",
+             "a sig must be 88 characters of base64 of 64 bytes (84: base64 of 63 bytes)", True, "expected a signature as 88 characters",
              sig_wrong_length),
+        Case("sig-not-canonical.trip.json", "/owner/claim",
+             "a sig must encode back to the same text (the 86th character's 4 unused bits are not zero; "
+             "the decoded 64 bytes are the valid claim)", True, "expected a signature as 88 characters",
+             claim_not_canonical),
         Case("device-key-without-signature.trip.json", "/signature",
-             "deviceKey without signature (they come together)", True, "signature",
+             "deviceKey without signature (they come together)", True, 'missing key "signature"',
              device_key_without_signature),
         Case("signature-without-device-key.trip.json", "/signature",
-             "signature without deviceKey (they come together)", True, "deviceKey",
+             "signature without deviceKey (they come together)", True, 'missing key "deviceKey"',
              signature_without_device_key),
     ]
 
