@@ -28,6 +28,10 @@ enum Registry {
         MigrateCommand.self,
         MergeCommand.self,
         FingerprintCommand.self,
+        MembersCommand.self,
+        InviteCommand.self,
+        JoinCommand.self,
+        OwnerCommand.self,
     ]
 }
 

@@ -23,9 +23,9 @@ public final class TripStore: @unchecked Sendable {
     /// person, never to drop in silence.
     public let skipped: [HomeTrips.Unreadable]
 
-    private let lock: HomeLock
+    let lock: HomeLock
     private let mutex = NSLock()
-    private var state: ReplicaState
+    var state: ReplicaState
     private var unsaved: Bool
     private var storedNotices: [String]
     private var storedDefaultZone: String?
@@ -75,7 +75,10 @@ public final class TripStore: @unchecked Sendable {
         }
         let lock = try takeLock(home)
         var (identity, notice) = try home.openIdentity()
-        let tripID = Identifier.random()
+        // The trip's owner key, kept in this home; the trip id is derived from it.
+        let ownerKey = SigningKey.generate()
+        let tripID = TripOwner.derivedTripID(for: ownerKey.publicKey)
+        let deviceKey = try home.signingKey(for: identity.deviceID)
         var clock = HybridLogicalClock(highWater: identity.highWater)
         guard let counter = clock.next(nowMilliseconds: FileMerger.wallClockMilliseconds()) else {
             throw EditError(.clockAhead, "this device's clock has run more than 24 hours ahead of the wall clock")
@@ -92,6 +95,9 @@ public final class TripStore: @unchecked Sendable {
         try editor.registerDevice(name: identity.name)
         state.document = editor.document
         state.clock = editor.clock
+        try state.document.claim(ownerKey: ownerKey, deviceKey: deviceKey.publicKey, hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
+        // The key first: a trip of this home is never without the owner key that made it.
+        try TripAccess(ownerKey: ownerKey).save(home, tripID)
         try state.save()
         if let zone { try home.setDefaultZone(zone, for: tripID) }
         return TripStore(home: home, lock: lock, state: state, warnings: [], skipped: [], notices: notice.map { [$0] } ?? [])
@@ -105,7 +111,7 @@ public final class TripStore: @unchecked Sendable {
         }
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         mutex.lock()
         defer { mutex.unlock() }
         return try body()
@@ -147,6 +153,7 @@ public final class TripStore: @unchecked Sendable {
             var editor = TripEditor(
                 document: state.document, clock: state.clock, defaultZone: storedDefaultZone, now: FileMerger.wallClockMilliseconds())
             let result = try body(&editor)
+            if editor.wrote { try checkMayEdit() }
             if editor.wrote { try editor.registerDevice(name: state.identity.name) }
             guard editor.wrote || unsaved else { return result }
             var next = state

@@ -27,6 +27,8 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
         case noRoom
         /// This replica's clock has run more than 24 hours ahead of the wall clock.
         case clockAhead
+        /// This device may not write to the trip (a viewer, a removed member, or not yet admitted).
+        case notAllowed
     }
 
     /// What went wrong.

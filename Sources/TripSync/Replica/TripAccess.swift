@@ -80,6 +80,12 @@ struct TripAccess: Sendable {
 
     /// Writes the record durably, 0600 (it may hold the owner key and invite secrets).
     func save(_ home: Home, _ trip: TripID) throws {
+        try FileIO.makeFolder(home.path + "/access")
+        try FileIO.writeAtomically(Array((fingerprint + "\n").utf8), to: TripAccess.path(home, trip), mode: 0o600)
+    }
+
+    /// The record's canonical JSON text (also what tells whether a sync changed it).
+    var fingerprint: String {
         var object: [String: JSONValue] = [:]
         if let ownerKey { object["ownerKey"] = .string(ownerKey.seedBase64) }
         object["invites"] = .array(
@@ -100,8 +106,7 @@ struct TripAccess: Sendable {
                         ])
                     )
                 }))
-        try FileIO.makeFolder(home.path + "/access")
-        try FileIO.writeAtomically(Array((JSONValue.object(object).text + "\n").utf8), to: TripAccess.path(home, trip), mode: 0o600)
+        return JSONValue.object(object).text
     }
 }
 

@@ -33,6 +33,8 @@ extension SyncReport.Trip: Encodable {
         try container.put(skipped, "skipped")
         try container.put(newConflicts, "newConflicts")
         try container.put(forks, "forks")
+        try container.put(notices, "notices")
+        try container.put(waitingToJoin, "waitingToJoin")
     }
 }
 

@@ -96,7 +96,7 @@ public struct FolderSync {
 
     /// What a name in a trip folder is.
     enum FileKind: Equatable {
-        case own, ownCopy, other, ownTemporary, temporary, notTrip
+        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest
     }
 
     /// Classifies a name by exact known patterns: ours, a copy of ours (a cloud conflicted copy
@@ -111,6 +111,9 @@ public struct FolderSync {
         if name.hasPrefix("~syncthing~") || name.hasPrefix("~$") { return .temporary }
         for suffix in [".tmp", ".part", ".partial", ".crdownload", ".download", ".!sync", "~"] where name.hasSuffix(suffix) {
             return .temporary
+        }
+        if name.hasSuffix(".join.json") {
+            return name.bytes.elementsEqual(JoinRequest.fileName(for: me).utf8) ? .ownJoinRequest : .joinRequest
         }
         guard name.contains(".trip.json") else { return .notTrip }
         if name.bytes.elementsEqual(own.utf8) { return .own }
@@ -129,7 +132,7 @@ public struct FolderSync {
             let path = folder.display(name)
             let kind = FolderSync.classify(name, me: me)
             switch kind {
-            case .temporary, .ownTemporary, .notTrip, .ownCopy: return false
+            case .temporary, .ownTemporary, .notTrip, .ownCopy, .joinRequest, .ownJoinRequest: return false
             case .own: sawOwn = true
             case .other: break
             }
@@ -188,6 +191,10 @@ public struct FolderSync {
         var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
         let startID = identity.deviceID
         let startName = EntryName("\(startID).trip.json.gz")
+        var access = try TripAccess.load(home, tripID)
+        let accessBefore = access.fingerprint
+        var candidates: [Candidate] = []
+        var joinRequests: [(path: String, request: JoinRequest)] = []
         for name in try folder.entries() {
             let path = folder.display(name)
             let me = identity.deviceID
@@ -201,6 +208,25 @@ public struct FolderSync {
                 continue
             case .notTrip:
                 trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
+                continue
+            case .ownJoinRequest:
+                continue
+            case .joinRequest:
+                // Only a laptop holding the owner key can admit anyone; others leave requests be.
+                guard access.ownerKey != nil else { continue }
+                do {
+                    let (bytes, _) = try folder.readFile(name, maxBytes: 64 << 10)
+                    let request = try JoinRequest(parsing: bytes)
+                    guard request.trip == tripID, name.bytes.elementsEqual(JoinRequest.fileName(for: request.device).utf8) else {
+                        trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
+                        continue
+                    }
+                    joinRequests.append((path, request))
+                } catch let error as InviteError {
+                    trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
+                } catch let error as FileSystemError {
+                    trip.skipped.append(.init(file: path, reason: error.message))
+                }
                 continue
             default: break
             }
@@ -231,9 +257,12 @@ public struct FolderSync {
             let input: TripDocument
             let bytes: [UInt8]
             let stamp: SyncState.FileStamp
+            let signer: PublicKey?
             do {
                 (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                input = try reader.read(bytes: bytes, file: path).document
+                let loaded = try reader.read(bytes: bytes, file: path)
+                input = loaded.document
+                signer = loaded.signedBy
             } catch let error as TripFileError {
                 trip.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
                 continue
@@ -248,6 +277,50 @@ public struct FolderSync {
             if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
                 trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
                 continue
+            }
+            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, bytes: bytes, stamp: stamp, signer: signer))
+        }
+        // Membership first, from the replica and every readable file; then what each file may do.
+        let trusted = document == nil ? access.join?.code.ownerKey : nil
+        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
+        if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
+            // Nothing is trusted on first sight: an owned trip is joined through an invite.
+            trip.notices.append(
+                "not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member; ask the owner for an invite (tripsync invite) and run tripsync join CODE \(self.folder)")
+            return
+        }
+        if document == nil, trusted != nil, membership.owner == nil || membership.grants[identity.deviceID] == nil {
+            trip.waitingToJoin = true
+            trip.notices.append("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)")
+            return
+        }
+        if membership.competingClaims.count > 1 {
+            trip.notices.append(
+                "two laptops claimed this trip at once (owner keys \(membership.competingClaims.map(\.key.fingerprint).joined(separator: ", "))); the one with key \(membership.owner?.key.fingerprint ?? "?") counts, and files for the other are skipped")
+        }
+        var viewerFiles: [(Candidate, DeviceID)] = []
+        for candidate in candidates {
+            let (name, path, kind, input, bytes, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.bytes, candidate.stamp)
+            let me = identity.deviceID
+            let deviceName = input.devices[input.deviceID]?.name.value ?? input.deviceID.description
+            switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
+            case .skipped(let reason):
+                // Our own file is replaced below; what it held is in the replica already.
+                if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
+                if let owner = membership.owner, input.owner?.key == owner.key, membership.grants[input.deviceID] == nil, let key = candidate.signer {
+                    access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+                }
+                continue
+            case .acksOnly:
+                viewerFiles.append((candidate, input.deviceID))
+                continue
+            case .whole:
+                break
+            }
+            for removed in membership.removedContent(in: input) {
+                let who = input.devices[removed.device]?.name.value ?? removed.device.description
+                trip.notices.append(
+                    "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them")
             }
             // Evidence of a fork of ours: the input claims more of our device than we ever
             // issued (a copy ran ahead, or this home was restored from an old copy), or it holds
@@ -291,10 +364,47 @@ public struct FolderSync {
             if kind == .own || name == startName { formerOwn = (name, SHA256.digest(bytes), startID) }
         }
         guard var document else { return }
+        // Viewers' files give their own acks only; every owner-signed grant counts.
+        for (candidate, viewer) in viewerFiles {
+            document.takeAcks(of: viewer, from: candidate.input)
+            trip.merged.append(candidate.path)
+            state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
+        }
+        document.adopt(membership)
+        for device in document.members.keys { access.requests[device] = nil }
+        if local == nil, trusted != nil {
+            trip.joined = true
+            access.join = nil
+            folder.remove(EntryName(JoinRequest.fileName(for: identity.deviceID)))
+        }
         trip.name = document.trip.name.value
         // Publish: our acks entry, compaction, the local replica first, then our file in the folder.
         var replica = ReplicaState(home: home, identity: identity, document: document)
         replica.clock = clock
+        // The owner admits the join requests that answer an invite made here.
+        if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
+            for (path, request) in joinRequests where replica.document.members[request.device]?.key != request.key {
+                let when = UTCTimestamp(millisecondsSinceEpoch: now)
+                if let index = access.invites.firstIndex(where: { request.answers($0.code) }) {
+                    let invite = access.invites[index]
+                    if let used = invite.usedBy, used != request.device {
+                        trip.notices.append("\(path): \(request.name) answers an invite already used by \(used.description.prefix(8)); not admitted (tripsync members approve \(request.device.description.prefix(8)) admits it)")
+                    } else if invite.code.expires < when {
+                        trip.notices.append("\(path): \(request.name) answers an invite that expired \(invite.code.expires); not admitted (tripsync members approve \(request.device.description.prefix(8)) admits it)")
+                    } else {
+                        try replica.document.grant(request.device, key: request.key, role: invite.code.role, ownerKey: ownerKey, hlc: &replica.clock, now: now)
+                        access.invites[index].usedBy = request.device
+                        trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
+                        continue
+                    }
+                } else {
+                    trip.notices.append("\(path): \(request.name) asks to join without an invite made on this laptop; tripsync members approve \(request.device.description.prefix(8)) admits it")
+                }
+                access.requests[request.device] = .init(key: request.key, name: request.name, source: "a join request", seen: when)
+            }
+        }
+        // The access record before the replica: an invite is never marked unused behind a grant.
+        if access.fingerprint != accessBefore { try access.save(home, tripID) }
         try replica.registerDevice(now: now)
         replica.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
         replica.document.acknowledgeOwnState()
@@ -310,7 +420,7 @@ public struct FolderSync {
         // that failed must not let the next sync take this trip for unchanged.
         state.files[replica.path] = nil
         let ownName = EntryName("\(identity.deviceID).trip.json.gz")
-        let bytes = try document.gzipData()
+        let bytes = try document.signedGzipData(signingKey: try home.signingKey(for: identity.deviceID))
         // Rewritten when the bytes differ, or when what is there is not exactly our plain file
         // (another mode, a setuid bit, a hard link shared with another name).
         var upToDate = false
@@ -345,6 +455,17 @@ public struct FolderSync {
             state.files[folder.display(former.name)] = nil
             trip.removed.append(folder.display(former.name))
         }
+    }
+
+    /// A readable trip file of the trip folder, before membership decides what it may do.
+    struct Candidate {
+        var name: EntryName
+        var path: String
+        var kind: FileKind
+        var input: TripDocument
+        var bytes: [UInt8]
+        var stamp: SyncState.FileStamp
+        var signer: PublicKey?
     }
 
     /// Removes our own conflicted copy `name` only if it still holds the bytes that were merged:

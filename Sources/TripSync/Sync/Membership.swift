@@ -103,3 +103,42 @@ extension TripDocument {
         acks[device] = (acks[device] ?? VersionVector()).union(bounded)
     }
 }
+
+extension Membership {
+    /// One sync's acceptance without a folder, the pure core of `FolderSync` (which adds fork
+    /// detection, files and reports): `inputs` (each with the key that signed it, nil when
+    /// unsigned) merged into `local` as their verdicts allow, viewers' acks taken, and every
+    /// owner-signed grant merged. Returns the result and each input's verdict, in order.
+    static func accept(
+        _ inputs: [(document: TripDocument, signer: PublicKey?)], into local: TripDocument
+    ) throws(MergeError) -> (document: TripDocument, verdicts: [Verdict]) {
+        let membership = Membership(local: local, trusted: nil, inputs: inputs.map(\.document))
+        var document = local
+        var verdicts: [Verdict] = []
+        var viewers: [TripDocument] = []
+        for input in inputs {
+            let verdict = membership.verdict(for: input.document, signedBy: input.signer, name: input.document.deviceID.description)
+            verdicts.append(verdict)
+            switch verdict {
+            case .whole: document = try DocumentMerger.merge(document, input.document, writer: local.deviceID)
+            case .acksOnly: viewers.append(input.document)
+            case .skipped: break
+            }
+        }
+        for viewer in viewers { document.takeAcks(of: viewer.deviceID, from: viewer) }
+        document.adopt(membership)
+        return (document, verdicts)
+    }
+}
+
+extension TripDocument {
+    /// Takes the owner and every grant of `membership` (the grants are owner-signed, whichever
+    /// file carried them).
+    mutating func adopt(_ membership: Membership) {
+        guard let owner = membership.owner else { return }
+        if self.owner == nil { self.owner = owner }
+        if self.owner?.key == owner.key {
+            members.merge(membership.grants, uniquingKeysWith: MemberGrant.winner)
+        }
+    }
+}

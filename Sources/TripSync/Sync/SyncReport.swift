@@ -54,6 +54,13 @@ public struct SyncReport: Sendable {
         public var newConflicts = 0
         /// Forks of other devices found while merging (both values kept).
         public var forks: [Fork] = []
+        /// What membership decided that a person should know: devices admitted, join requests
+        /// waiting for the owner, content of removed devices carried by another file, two
+        /// competing claims, this laptop still waiting to be admitted.
+        public var notices: [String] = []
+        /// Set while this laptop has asked to join the trip and the owner has not admitted it:
+        /// nothing of the trip is kept or published yet.
+        public var waitingToJoin = false
     }
 
     /// Every trip looked at, in id order.

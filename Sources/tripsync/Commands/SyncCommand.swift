@@ -66,6 +66,7 @@ enum SyncCommand: Command {
                 Console.warning(
                     "\(stamp)\(fork.file): device \(fork.device) wrote two different values under one rev (a copied or restored home) in \(name), at \(fork.pointers.prefix(3).joined(separator: ", "))\(fork.pointers.count > 3 ? " and \(fork.pointers.count - 3) more" : ""); both values are kept as conflicts")
             }
+            for notice in trip.notices { Console.out("\(stamp)\(name): \(notice)") }
             if let failure = trip.failure { Console.error("\(stamp)trip \(name) not synced: \(failure)") }
         }
         if json {

@@ -1,0 +1,222 @@
+import Foundation
+
+/// Members and roles through the store (docs/DESIGN.md, "Members and roles"): listing,
+/// claiming an open trip, inviting, approving, changing roles and moving the owner key. Every
+/// change is an owner-signed grant written like an edit (stamped, saved before returning).
+extension TripStore {
+    /// This device's role in the trip; nil in an open trip or while not admitted.
+    public var role: MemberRole? { locked { state.document.role(of: state.identity.deviceID) } }
+
+    /// Whether this home holds the trip's owner key.
+    public var holdsOwnerKey: Bool {
+        locked {
+            guard let owner = state.document.owner, let access = try? TripAccess.load(home, state.document.tripID) else { return false }
+            return access.ownerKey?.publicKey == owner.key
+        }
+    }
+
+    /// Every member and every device waiting for the owner: members by role then name, then
+    /// the pending ones (requests seen by sync, and devices of the trip that wrote before it
+    /// was claimed).
+    public func members() throws -> [MemberEntry] {
+        try locked {
+            let document = state.document
+            let access = try TripAccess.load(home, document.tripID)
+            var entries: [MemberEntry] = document.members.map { device, grant in
+                MemberEntry(device: device, name: document.deviceName(device), role: grant.role, key: grant.key, pending: false, source: nil)
+            }
+            entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
+            guard document.owner != nil else {
+                return document.devices.keys.sorted().map {
+                    MemberEntry(device: $0, name: document.deviceName($0), role: nil, key: nil, pending: false, source: "open trip")
+                }
+            }
+            var pending: [MemberEntry] = []
+            for (device, request) in access.requests where document.members[device] == nil {
+                pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source))
+            }
+            for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(document.members.keys)
+            where access.requests[device] == nil && document.devices[device] != nil {
+                pending.append(MemberEntry(device: device, name: document.deviceName(device), role: nil, key: nil, pending: true, source: "wrote before the trip was claimed"))
+            }
+            pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
+            return entries + pending
+        }
+    }
+
+    /// Claims an open trip (schema 2 and before): this home makes the owner key and this device
+    /// becomes the owner; the trip's other devices appear as pending until approved.
+    public func claim() throws {
+        try changeMembership { document, clock, access, now in
+            guard document.owner == nil else {
+                throw MembershipError("this trip is already owned (owner key \(document.owner?.key.fingerprint ?? "")); only an open trip can be claimed")
+            }
+            let ownerKey = SigningKey.generate()
+            access.ownerKey = ownerKey
+            try document.claim(ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey, hlc: &clock, now: now)
+        }
+    }
+
+    /// Makes an invite for `role` (editor or viewer) valid for `days` days.
+    public func invite(role: MemberRole, expiresInDays days: Int = 7) throws -> InviteCode {
+        guard role == .editor || role == .viewer else { throw MembershipError("an invite is for an editor or a viewer, not \(role.rawValue)") }
+        guard (1...365).contains(days) else { throw MembershipError("an invite lasts 1 to 365 days, not \(days)") }
+        return try changeMembership { document, _, access, now in
+            let ownerKey = try Self.ownerKey(document, access)
+            let code = InviteCode(
+                trip: document.tripID, ownerKey: ownerKey.publicKey, role: role,
+                expires: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000) + Int64(days) * 86_400))
+            access.invites.append((code, nil))
+            return code
+        }
+    }
+
+    /// Admits a pending device (by id or id prefix) with `role`.
+    @discardableResult
+    public func approve(_ selector: String, role: MemberRole = .editor) throws -> MemberEntry {
+        let entry = try pendingEntry(selector)
+        guard let key = entry.key else {
+            throw MembershipError(
+                "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
+        }
+        try setGrant(entry.device, key: key, role: role)
+        return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
+    }
+
+    /// Admits every pending device whose key is known, as editors; returns them.
+    public func approveAll(role: MemberRole = .editor) throws -> [MemberEntry] {
+        var done: [MemberEntry] = []
+        for entry in try members() where entry.pending && entry.key != nil { done.append(try approve(entry.device.description, role: role)) }
+        return done
+    }
+
+    /// Changes a member's role (by id, id prefix or exact name).
+    @discardableResult
+    public func setRole(_ selector: String, _ role: MemberRole) throws -> MemberEntry {
+        let entry = try memberEntry(selector)
+        guard let key = entry.key else { throw MembershipError("\(entry.name) has no key yet") }
+        if role != .owner, entry.device == deviceID, entry.role == .owner {
+            throw MembershipError("this laptop holds the owner role; give another laptop of yours the owner key first (tripsync owner export / owner import)")
+        }
+        try setGrant(entry.device, key: key, role: role)
+        return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
+    }
+
+    /// The exported owner key, sealed with `passphrase`.
+    public func exportOwnerKey(passphrase: [UInt8]) throws -> OwnerKeyExport {
+        try locked {
+            let access = try TripAccess.load(home, state.document.tripID)
+            return try OwnerKeyExport(trip: state.document.tripID, key: try Self.ownerKey(state.document, access), passphrase: passphrase)
+        }
+    }
+
+    /// Brings the owner key from another home of the same person: this laptop then holds it and
+    /// becomes an owner (a grant it signs itself).
+    public func importOwnerKey(_ export: OwnerKeyExport, passphrase: [UInt8]) throws {
+        try changeMembership { document, clock, access, now in
+            guard export.trip == document.tripID else { throw MembershipError("the key file is for trip \(export.trip), not this trip (\(document.tripID))") }
+            guard let owner = document.owner, owner.key == export.publicKey else {
+                throw MembershipError("the key file's key (\(export.publicKey.fingerprint)) is not this trip's owner key")
+            }
+            let key = try export.open(passphrase: passphrase)
+            access.ownerKey = key
+            try document.grant(document.deviceID, key: try home.signingKey(for: document.deviceID).publicKey, role: .owner, ownerKey: key, hlc: &clock, now: now)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Refuses an edit by a device that may not write (docs/DESIGN.md, "Members and roles").
+    func checkMayEdit() throws {
+        let document = state.document
+        guard !document.mayEdit(state.identity.deviceID) else { return }
+        let role = document.role(of: state.identity.deviceID)
+        let why = role.map { "this laptop is a \($0.rawValue) of \"\(document.trip.name.value)\"" } ?? "this laptop is not yet a member of \"\(document.trip.name.value)\""
+        throw EditError(.notAllowed, "\(why): it cannot change the trip (the owner can change roles: tripsync members set DEVICE --role editor)")
+    }
+
+    private static func ownerKey(_ document: TripDocument, _ access: TripAccess) throws -> SigningKey {
+        guard let owner = document.owner else { throw MembershipError("this trip is open (no owner yet): run tripsync members claim first") }
+        guard let key = access.ownerKey, key.publicKey == owner.key else {
+            throw MembershipError("this laptop does not hold the trip's owner key (\(owner.key.fingerprint)); only the owner can do this (tripsync owner import brings the key)")
+        }
+        return key
+    }
+
+    private func setGrant(_ device: DeviceID, key: PublicKey, role: MemberRole) throws {
+        try changeMembership { document, clock, access, now in
+            let ownerKey = try Self.ownerKey(document, access)
+            try document.grant(device, key: key, role: role, ownerKey: ownerKey, hlc: &clock, now: now)
+            access.requests[device] = nil
+        }
+    }
+
+    private func pendingEntry(_ selector: String) throws -> MemberEntry {
+        try pick(selector, from: try members().filter(\.pending), what: "pending device")
+    }
+
+    private func memberEntry(_ selector: String) throws -> MemberEntry {
+        try pick(selector, from: try members().filter { !$0.pending }, what: "member")
+    }
+
+    private func pick(_ selector: String, from entries: [MemberEntry], what: String) throws -> MemberEntry {
+        let exact = entries.filter { $0.device.description == selector || $0.name == selector }
+        let found = exact.isEmpty ? entries.filter { selector.count >= 4 && $0.device.description.hasPrefix(selector) } : exact
+        guard found.count == 1, let entry = found.first else {
+            if found.isEmpty { throw MembershipError("no \(what) matches '\(selector)' (tripsync members lists them)") }
+            let list = found.map { "  \($0.device.description.prefix(8))  \($0.name)" }.joined(separator: "\n")
+            throw MembershipError("'\(selector)' matches \(found.count) devices; give more of the id:\n\(list)")
+        }
+        return entry
+    }
+
+    /// Runs a membership change on the document and the home's access record, then saves
+    /// both durably (access first: an invite or key is never lost behind a saved trip).
+    private func changeMembership<T>(_ body: (inout TripDocument, inout HybridLogicalClock, inout TripAccess, UInt64) throws -> T) throws -> T {
+        try locked {
+            var next = state
+            var access = try TripAccess.load(home, next.document.tripID)
+            let result = try body(&next.document, &next.clock, &access, FileMerger.wallClockMilliseconds())
+            try access.save(home, next.document.tripID)
+            try next.save()
+            state = next
+            return result
+        }
+    }
+}
+
+/// A membership change that cannot be made, with what to do about it.
+public struct MembershipError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The message for a person.
+    public var message: String
+    init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+extension TripStore {
+    /// Asks to join the trip of `code` from the shared `folder`: writes a signed join request
+    /// into the trip folder and remembers the invite in `home`; the owner's next sync admits
+    /// this laptop and this laptop's next sync brings the trip.
+    public static func join(code: InviteCode, folder: String, in home: Home) throws -> JoinRequest {
+        let lock = try HomeLock(home: home)
+        defer { withExtendedLifetime(lock) {} }
+        let now = UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds())
+        guard code.expires >= now else { throw InviteError("the invite expired \(code.expires); ask the owner for a new one (tripsync invite)") }
+        if FileManager.default.fileExists(atPath: home.replicaPath(for: code.trip)) {
+            throw InviteError("this home already holds trip \(code.trip)")
+        }
+        let identity = try home.identity()
+        let key = try home.signingKey(for: identity.deviceID)
+        let request = JoinRequest(code: code, device: identity.deviceID, name: identity.name, deviceKey: key, at: now)
+        let root = try FolderHandle.open(path: folder)
+        let name = EntryName(code.trip.description)
+        if root.kind(of: name) == nil { try root.makeFolder(name) }
+        let tripFolder = try root.openFolder(name)
+        try tripFolder.writeAtomically(request.fileBytes, to: EntryName(JoinRequest.fileName(for: identity.deviceID)), mode: 0o644)
+        var access = try TripAccess.load(home, code.trip)
+        access.join = TripAccess.PendingJoin(code: code, folder: folder)
+        try access.save(home, code.trip)
+        return request
+    }
+}

@@ -1,0 +1,28 @@
+/// One line of `members`: a device of the trip, its person's name, role, key, and whether it
+/// waits for the owner (`members --json`: `{"device", "name", "role", "key", "pending"}`).
+public struct MemberEntry: Hashable, Sendable, Encodable {
+    /// The device.
+    public var device: DeviceID
+    /// Its name (from the trip, or from its request).
+    public var name: String
+    /// Its role; nil while pending or in an open trip.
+    public var role: MemberRole?
+    /// Its public key, when known.
+    public var key: PublicKey?
+    /// Whether it asked to be a member (or wrote before the trip was claimed) and waits for the owner.
+    public var pending: Bool
+    /// Where a pending request came from ("a join request", "a signed trip file", "wrote before the claim").
+    public var source: String?
+
+    /// The JSON form; absent values are `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.put(device.description, "device")
+        try container.put(name, "name")
+        try container.put(role?.rawValue, "role")
+        try container.put(key?.base64, "key")
+        try container.put(key?.fingerprint, "fingerprint")
+        try container.put(pending, "pending")
+        try container.put(source, "source")
+    }
+}

@@ -1,0 +1,27 @@
+import TripSync
+
+/// `tripsync join CODE FOLDER`.
+enum JoinCommand: Command {
+    static let name = "join"
+    static let summary = "ask to join a trip with an invite code, through a shared folder"
+    static let help = """
+        usage: tripsync join CODE FOLDER
+
+        Writes this laptop's signed join request into FOLDER/<tripId>/ and remembers the code.
+        The owner's next sync admits this laptop; then 'tripsync sync FOLDER' here brings the
+        trip. The code names the owner key, so nothing else is trusted on first sight.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name)
+        try parser.parse(arguments)
+        guard parser.positionals.count == 2 else { throw CLIError.usage("join needs CODE and FOLDER", command: name) }
+        let (text, folder) = (parser.positionals[0], parser.positionals[1])
+        try MembersCommand.attempt {
+            let code = try InviteCode(parsing: text)
+            let request = try TripStore.join(code: code, folder: folder, in: HomeAccess.home(global))
+            Console.out("asked to join trip \(code.trip) as \(code.role.rawValue) (this laptop: \(request.name), key \(request.key.fingerprint))")
+            Console.out("the owner's next sync admits this laptop; then run: tripsync sync \(folder)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import TripSync
+
+/// `tripsync members [--json]`, `members claim`, `members approve DEVICE|--all`,
+/// `members set DEVICE --role R`, `members remove DEVICE`.
+enum MembersCommand: Command {
+    static let name = "members"
+    static let summary = "who may change the trip: list, claim, approve, set a role, remove"
+    static let help = """
+        usage: tripsync members [--json] [--trip T]
+               tripsync members claim [--trip T]
+               tripsync members approve DEVICE|--all [--role editor|viewer] [--trip T]
+               tripsync members set DEVICE --role editor|viewer [--trip T]
+               tripsync members remove DEVICE [--trip T]
+
+        Lists every device of the trip with its person's name, role, key fingerprint, and the
+        devices waiting for the owner (join requests without a valid invite, devices that wrote
+        before the trip was claimed). All but the list need this laptop to hold the trip's
+        owner key. 'claim' makes an open trip (from before members existed) owned by this
+        laptop. A role change or removal is signed by the owner key and takes effect on each
+        laptop as it arrives: a removed device's later changes reach nobody who had the removal
+        first; what it wrote before stays. DEVICE is a device id, an id prefix (4+ characters)
+        or its exact name.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip", "--role"], flags: ["--json", "--all"])
+        try parser.parse(arguments)
+        let words = parser.positionals
+        let action = words.first ?? "list"
+        func role() throws -> MemberRole {
+            guard let text = parser.value("--role") else { return .editor }
+            guard let role = MemberRole(rawValue: text), role == .editor || role == .viewer else {
+                throw CLIError.usage("--role expects editor or viewer, found '\(text)'", command: name)
+            }
+            return role
+        }
+        func device() throws -> String {
+            guard words.count == 2 else { throw CLIError.usage("members \(action) needs one DEVICE", command: name) }
+            return words[1]
+        }
+        switch action {
+        case "list":
+            guard words.count <= 1 else { throw CLIError.usage("unknown members action '\(words[1])'", command: name) }
+        case "claim", "approve", "set", "remove": break
+        default: throw CLIError.usage("unknown members action '\(action)' (claim, approve, set, remove)", command: name)
+        }
+        let store = try Session.store(global, trip: parser.value("--trip"))
+        try attempt {
+            switch action {
+            case "claim":
+                guard words.count == 1 else { throw CLIError.usage("members claim takes no argument", command: name) }
+                try store.claim()
+                Console.out("claimed \"\(store.document.trip.name.value)\": this laptop holds its owner key (\(store.document.owner?.key.fingerprint ?? ""))")
+                let pending = try store.members().filter(\.pending)
+                if !pending.isEmpty {
+                    Console.out("\(plural(pending.count, "device")) of the trip wait for your approval (tripsync members approve DEVICE|--all):")
+                    for entry in pending { Console.out("  " + line(entry)) }
+                }
+            case "approve":
+                if parser.has("--all") {
+                    guard words.count == 1 else { throw CLIError.usage("members approve --all takes no DEVICE", command: name) }
+                    let done = try store.approveAll(role: try role())
+                    Console.out(done.isEmpty ? "no pending device with a known key" : "approved \(plural(done.count, "device")); they take part from their next sync:")
+                    for entry in done { Console.out("  " + line(entry)) }
+                } else {
+                    let entry = try store.approve(try device(), role: try role())
+                    Console.out("approved \(entry.name) (\(entry.device.description.prefix(8))) as \(entry.role?.rawValue ?? ""); publish with tripsync sync FOLDER")
+                }
+            case "set":
+                guard parser.value("--role") != nil else { throw CLIError.usage("members set needs --role editor|viewer", command: name) }
+                let entry = try store.setRole(try device(), try role())
+                Console.out("\(entry.name) (\(entry.device.description.prefix(8))) is now \(entry.role?.rawValue ?? ""); publish with tripsync sync FOLDER")
+            case "remove":
+                let entry = try store.setRole(try device(), .removed)
+                Console.out("removed \(entry.name) (\(entry.device.description.prefix(8))); each laptop stops taking its files once this arrives (publish with tripsync sync FOLDER)")
+            default:
+                let entries = try store.members()
+                if parser.has("--json") {
+                    try Console.json(entries)
+                    return
+                }
+                let document = store.document
+                if document.owner == nil {
+                    Console.out("\"\(document.trip.name.value)\" is an open trip: every device may write, files need no signature (tripsync members claim makes this laptop its owner)")
+                } else {
+                    Console.out("\"\(document.trip.name.value)\", owner key \(document.owner?.key.fingerprint ?? "")\(store.holdsOwnerKey ? " (held here)" : "")")
+                }
+                for entry in entries { Console.out("  " + line(entry) + (entry.device == store.deviceID ? "  (this laptop)" : "")) }
+            }
+        }
+    }
+
+    /// `1234abcd  Sam's laptop  editor  key 3f2a 91c0 77de 0b14`.
+    static func line(_ entry: MemberEntry) -> String {
+        let role = entry.pending ? "pending (\(entry.source ?? "request"))" : entry.role?.rawValue ?? "writer"
+        return "\(entry.device.description.prefix(8))  \(entry.name)  \(role)  key \(entry.key?.fingerprint ?? "unknown")"
+    }
+
+    /// Library refusals as exits.
+    static func attempt(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as MembershipError {
+            throw CLIError.refused(error.message)
+        } catch let error as InviteError {
+            throw CLIError.refused(error.message)
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        }
+    }
+}

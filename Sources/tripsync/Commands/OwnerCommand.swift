@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TripSync
+
+/// `tripsync owner export -o FILE` / `tripsync owner import FILE`.
+enum OwnerCommand: Command {
+    static let name = "owner"
+    static let summary = "move the trip's owner key to another laptop of yours (passphrase-sealed)"
+    static let help = """
+        usage: tripsync owner export -o FILE [--passphrase-file F] [--trip T]
+               tripsync owner import FILE [--passphrase-file F] [--trip T]
+
+        'export' writes the trip's owner key sealed with a passphrase (Argon2id and secretbox,
+        libsodium) to FILE; 'import' on another laptop of yours that is already in the trip
+        opens it, keeps the key in this home and makes this laptop an owner too. The passphrase
+        is asked on the terminal (twice for export), or read from the first line of F.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip", "-o", "--passphrase-file"], flags: ["--force"])
+        try parser.parse(arguments)
+        let words = parser.positionals
+        switch words.first {
+        case "export"?:
+            guard words.count == 1, let output = parser.value("-o") else { throw CLIError.usage("owner export needs -o FILE", command: name) }
+            if access(output, F_OK) == 0 && !parser.has("--force") {
+                throw CLIError.refused("\(output) exists; give --force to replace it")
+            }
+            let store = try Session.store(global, trip: parser.value("--trip"))
+            let passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: true, command: name)
+            try MembersCommand.attempt {
+                let export = try store.exportOwnerKey(passphrase: passphrase)
+                do {
+                    try FileIO.writeAtomically(export.fileBytes, to: output, mode: 0o600)
+                } catch {
+                    throw CLIError.refused("\(output): cannot write (\(error)); nothing was written")
+                }
+                Console.out("wrote the owner key of \"\(store.document.trip.name.value)\" (\(export.publicKey.fingerprint)) to \(output), sealed with your passphrase")
+            }
+        case "import"?:
+            guard words.count == 2 else { throw CLIError.usage("owner import needs FILE", command: name) }
+            let file = words[1]
+            let bytes: [UInt8]
+            do {
+                bytes = try FileIO.readFile(file, maxBytes: 64 << 10)
+            } catch {
+                throw CLIError.refused("\(file): cannot read (\(error))")
+            }
+            try MembersCommand.attempt {
+                let export = try OwnerKeyExport(parsing: bytes)
+                let store = try Session.store(global, trip: parser.value("--trip") ?? export.trip.description)
+                let passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: false, command: name)
+                try store.importOwnerKey(export, passphrase: passphrase)
+                Console.out("this laptop now holds the owner key of \"\(store.document.trip.name.value)\" and is an owner; publish with tripsync sync FOLDER")
+            }
+        default:
+            throw CLIError.usage("owner needs export or import", command: name)
+        }
+    }
+}
