@@ -1,0 +1,209 @@
+/// The items of the itinerary page: cards, times in every zone of the switch, conflicts.
+extension ItineraryPage {
+    /// The number of each conflict's box on the page (items and deleted items), in page order,
+    /// so the header can link to the first.
+    static func numberConflicts(_ layout: ItineraryPageLayout) -> [ItemID: Int] {
+        var numbers: [ItemID: Int] = [:]
+        func add(_ id: ItemID) { if numbers[id] == nil { numbers[id] = numbers.count + 1 } }
+        for day in layout.days {
+            for entry in day.entries where !entry.conflictedFields.isEmpty { add(entry.id) }
+            for ghost in day.ghosts { add(ghost.entry.item) }
+        }
+        for entry in layout.unscheduled where !entry.conflictedFields.isEmpty { add(entry.id) }
+        for ghost in layout.unscheduledGhosts { add(ghost.entry.item) }
+        return numbers
+    }
+
+    // MARK: times
+
+    /// A time as the page shows it: its own zone first, then one variant per zone of the switch
+    /// (only the chosen one is visible), each marked `+1` when it falls on another date than
+    /// `day`. A date is a date; a zone unknown here is shown as stored with its id.
+    func clockHTML(_ shown: ShownTime, day: LocalDate?) -> String {
+        switch shown.time {
+        case .date(let date):
+            return PageText.dateTag(date, PageText.shortDate(date))
+        case .local(let local, let zoneID):
+            let clock = LocalTimeFormat.hhmm(shown.time)
+            let base = day.map { " data-day=\"\($0)\"" } ?? ""
+            guard let instant = shown.instant, !shown.zoneUnknown else {
+                return "<time class=\"clock unknown-zone\" datetime=\"\(local)\"" + base + "><span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date)
+                    + "</span> <span class=\"zid\">" + HTMLText.escape(zoneID) + "</span></time>"
+            }
+            let own = "<span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date) + "</span> <abbr" + HTMLText.attribute("title", zoneID) + ">"
+                + HTMLText.escape(shown.abbreviation ?? zoneID) + "</abbr>"
+            var out = "<time class=\"clock\" datetime=\"" + UTCTimestamp(secondsSinceEpoch: instant.secondsSinceEpoch).description + "\"" + base + ">"
+            out += "<span class=\"v v0\">" + own + "</span>"
+            for (index, zone) in viewerZones.enumerated() {
+                out += "<span class=\"v v\(index + 1)\">"
+                if let reading = zone.read(instant.secondsSinceEpoch) {
+                    out += "<span class=\"hm\">" + reading.clock + PageText.dayShift(from: day, to: reading.date) + "</span> <abbr"
+                        + HTMLText.attribute("title", zone.id) + ">" + HTMLText.escape(reading.abbreviation) + "</abbr>"
+                } else {
+                    out += own
+                }
+                out += "</span>"
+            }
+            return out + "</time>"
+        }
+    }
+
+    /// A field's value as a person reads it in a conflict.
+    func valueText(_ value: FieldValue) -> String {
+        switch value {
+        case .text(let text?): return "\u{201C}" + HTMLText.escape(text) + "\u{201D}"
+        case .text(nil), .time(nil): return "<i>(empty)</i>"
+        case .time(.date(let date)?): return PageText.shortDate(date, withYear: true) + ", all day"
+        case .time(let time?):
+            let shown = Itinerary.show(time, zones)
+            return PageText.shortDate(time.localDate, withYear: true) + " " + LocalTimeFormat.hhmm(time) + " "
+                + HTMLText.escape(shown.abbreviation ?? time.zone ?? "")
+        }
+    }
+
+    static func fieldName(_ field: ItemField) -> String {
+        switch field {
+        case .title: return "Title"
+        case .start: return "Start"
+        case .end: return "End"
+        case .place: return "Place"
+        case .note: return "Note"
+        case .sortKey: return "Order"
+        }
+    }
+
+    // MARK: items
+
+    /// One live item: its start in the left column, its card on the right.
+    func itemHTML(_ entry: ItineraryEntry, day: LocalDate?) -> String {
+        let kind = ItineraryPageLayout.kind(entry)
+        let kindName: String
+        switch kind {
+        case .allDay: kindName = entry.start == nil ? "unscheduled" : "allday"
+        case .travel: kindName = "travel"
+        case .stay: kindName = "stay"
+        case .timed: kindName = "timed"
+        }
+        let id = entry.id.description
+        let days = ItineraryPageLayout.dayCount(entry)
+        var out = "<li class=\"item " + kindName + (days > 1 ? " multi" : "") + (entry.conflictedFields.isEmpty ? "" : " has-conflict")
+            + "\" id=\"item-\(id)\" data-item=\"\(id)\" data-kind=\"\(kindName)\""
+        if let duration = entry.durationSeconds, duration >= 0 { out += " data-duration-minutes=\"\(duration / 60)\"" }
+        out += ">\n<div class=\"when\">"
+        switch (kind, entry.start) {
+        case (_, nil): out += "<span class=\"tag\">Any day</span>"
+        case (.allDay, _): out += "<span class=\"tag\">" + (days > 1 ? PageText.count(days, "day", "days") : "All day") + "</span>"
+        case (_, let start?): out += clockHTML(start, day: day)
+        }
+        out += "</div>\n<div class=\"card\">\n"
+        out += "<h3 class=\"title\" dir=\"auto\">" + HTMLText.escape(entry.fields.title?.value ?? "") + "</h3>\n"
+        out += spanHTML(entry, kind: kind, days: days, day: day)
+        if let place = entry.fields.place?.value ?? nil, !place.isEmpty {
+            out += "<p class=\"place\" dir=\"auto\">" + HTMLText.escape(place) + "</p>\n"
+        }
+        if let note = entry.fields.note?.value ?? nil, !note.isEmpty {
+            out += "<p class=\"note\" dir=\"auto\">" + HTMLText.escape(note) + "</p>\n"
+        }
+        for remark in remarks(entry) { out += "<p class=\"remark\">" + remark + "</p>\n" }
+        if !entry.conflictedFields.isEmpty { out += conflictsHTML(entry) }
+        return out + "</div>\n</li>\n"
+    }
+
+    /// What the card says about the item's end: the route of a flight, until when a stay or a
+    /// timed item runs, the dates of a multi-day band.
+    func spanHTML(_ entry: ItineraryEntry, kind: ItineraryPageLayout.Kind, days: Int, day: LocalDate?) -> String {
+        guard let start = entry.start, let end = entry.end else { return "" }
+        let duration = entry.durationSeconds.flatMap { $0 >= 0 ? LocalTimeFormat.duration(seconds: $0) : nil }
+        switch kind {
+        case .travel:
+            let from = HTMLText.escape(ViewerZone.label(start.time.zone ?? ""))
+            let to = HTMLText.escape(ViewerZone.label(end.time.zone ?? ""))
+            var out = "<div class=\"route\">\n"
+            out += "<div class=\"leg dep\"><span class=\"lbl\">Departs</span>" + clockHTML(start, day: day) + "<span class=\"city\">" + from + "</span></div>\n"
+            out += "<div class=\"path\"><span class=\"dur duration\">" + (duration ?? "duration unknown") + "</span></div>\n"
+            out += "<div class=\"leg arr\"><span class=\"lbl\">Arrives</span>" + clockHTML(end, day: day) + "<span class=\"city\">" + to + "</span></div>\n"
+            return out + "</div>\n"
+        case .stay:
+            // The end's date is written out, so its time is marked only when a zone moves it off that date.
+            return "<p class=\"span\">until " + PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate)) + " "
+                + clockHTML(end, day: end.time.localDate) + " · " + PageText.count(days, "day", "days") + "</p>\n"
+        case .timed:
+            if case .date(let date) = end.time {
+                return "<p class=\"span\">until " + PageText.dateTag(date, PageText.shortDate(date)) + "</p>\n"
+            }
+            return "<p class=\"span\">until " + clockHTML(end, day: day) + (duration.map { " · <span class=\"duration\">" + $0 + "</span>" } ?? "") + "</p>\n"
+        case .allDay:
+            guard days > 1 else { return "" }
+            return "<p class=\"span\">" + PageText.dateTag(start.time.localDate, PageText.shortDate(start.time.localDate)) + " – "
+                + PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate)) + "</p>\n"
+        }
+    }
+
+    /// Notes on the item's times: gaps and overlaps, zones unknown here, an end before the start.
+    func remarks(_ entry: ItineraryEntry) -> [String] {
+        var result: [String] = []
+        for (name, shown) in [("Start", entry.start), ("End", entry.end)] {
+            guard let shown else { continue }
+            if let note = shown.note { result.append(name + ": " + HTMLText.escape(note) + ".") }
+            if shown.zoneUnknown, let zone = shown.time.zone {
+                result.append(name + ": the zone " + HTMLText.escape(zone) + " is unknown to this machine's time zone data, so the time is shown as stored.")
+            }
+        }
+        if let duration = entry.durationSeconds, duration < 0 { result.append("The end comes before the start.") }
+        return result
+    }
+
+    /// Every conflicting field of a live item: each value once, with the device that wrote it.
+    func conflictsHTML(_ entry: ItineraryEntry) -> String {
+        var out = "<div class=\"conflicts\"" + (conflictNumbers[entry.id].map { " id=\"conflict-\($0)\"" } ?? "") + " role=\"note\">\n"
+        out += "<p class=\"c-head\">Changed on more than one device</p>\n"
+        let short = String(entry.id.description.prefix(8))
+        for field in entry.conflictedFields {
+            guard let conflict = FieldConflict(item: entry.id, field: field, in: entry.fields) else { continue }
+            out += "<div class=\"c-field\" data-field=\"\(field.rawValue)\"><p class=\"c-name\">" + Self.fieldName(field) + "</p>\n<ul>\n"
+            for (index, version) in conflict.distinctVersions.enumerated() {
+                out += "<li" + (index == 0 ? " class=\"c-current\"" : "") + "><span class=\"c-val\" dir=\"auto\">" + valueText(version.value)
+                    + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(version.device)) + "</bdi></span>"
+                    + (index == 0 ? " <span class=\"c-badge\">shown</span>" : "") + "</li>\n"
+            }
+            out += "</ul>\n<p class=\"c-fix\">Keep one: <code>tripsync resolve " + HTMLText.escape(short) + " " + field.rawValue
+                + " --keep current|mine|N</code></p>\n</div>\n"
+        }
+        return out + "</div>\n"
+    }
+
+    /// A deleted item edited while deleted: flagged, with the edits, who made them and who deleted it.
+    func ghostHTML(_ ghost: ItineraryPageLayout.Ghost, day: LocalDate?) -> String {
+        let id = ghost.entry.item.description
+        var out = "<li class=\"item ghost\" id=\"deleted-\(id)\" data-deleted-item=\"\(id)\">\n<div class=\"when\">"
+        switch ghost.start?.time {
+        case nil: out += "<span class=\"tag\">Any day</span>"
+        case .date?: out += "<span class=\"tag\">All day</span>"
+        case .local?: out += ghost.start.map { clockHTML($0, day: day) } ?? ""
+        }
+        out += "</div>\n<div class=\"card\">\n<div class=\"conflicts\"" + (conflictNumbers[ghost.entry.item].map { " id=\"conflict-\($0)\"" } ?? "")
+            + " role=\"note\">\n<p class=\"c-head\">Deleted, then edited</p>\n"
+        out += "<h3 class=\"title\" dir=\"auto\"><del>" + HTMLText.escape(ghost.entry.title ?? "(deleted item)") + "</del></h3>\n"
+        let deleters = ghost.entry.deletedBy.map { "<bdi>" + HTMLText.escape(document.deviceName($0)) + "</bdi>" }
+        out += "<p>Deleted by " + (deleters.isEmpty ? "another device" : deleters.joined(separator: " and ")) + "; changed while it was deleted:</p>\n<ul>\n"
+        for (field, edit) in zip(ghost.entry.fields, ghost.entry.edits) {
+            out += "<li><span class=\"c-name\">" + Self.fieldName(field) + "</span> <span class=\"c-val\" dir=\"auto\">" + valueText(edit.value)
+                + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(edit.device)) + "</bdi></span></li>\n"
+        }
+        out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: <code>tripsync restore " + HTMLText.escape(String(id.prefix(8))) + "</code></p>\n"
+        return out + "</div>\n</div>\n</li>\n"
+    }
+
+    /// A multi-day item on a later day: a thin band linking to the item.
+    func continuationHTML(_ continuation: ItineraryPageLayout.Continuation, on date: LocalDate) -> String {
+        let entry = continuation.entry
+        let id = entry.id.description
+        let last = continuation.dayNumber == continuation.dayCount
+        var when = "day \(continuation.dayNumber) of \(continuation.dayCount)"
+        if last, let end = entry.end, case .local = end.time {
+            when = (ItineraryPageLayout.kind(entry) == .travel ? "arrives " : "until ") + clockHTML(end, day: date)
+        }
+        return "<li class=\"cont\" data-continues=\"\(id)\"><a href=\"#item-\(id)\"><span class=\"cont-title\" dir=\"auto\">"
+            + HTMLText.escape(entry.fields.title?.value ?? "") + "</span> <span class=\"cont-when\">" + when + "</span></a></li>\n"
+    }
+}

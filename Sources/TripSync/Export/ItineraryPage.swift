@@ -1,0 +1,196 @@
+import Foundation
+
+/// The itinerary as one self-contained HTML page (`tripsync export --html`): a day-by-day
+/// timeline a person would rather look at than read.
+///
+/// - Each item sits under its own local date at its own local time, with its zone's
+///   abbreviation; an item whose start and end are in different zones (a flight) is drawn from
+///   departure to arrival with its duration by instants (Lisbon 10:00 → New York 13:00 is 8 h);
+///   whole-day and multi-day items are bands, and a multi-day item shows on each later day it
+///   runs (up to 31 days); items without a start are listed apart.
+/// - A viewer-zone switch (every zone the times use, then UTC) shows every time in that zone,
+///   marking a time that falls on another date (`+1`), while each item stays under its own date.
+///   It is made of radio buttons and CSS alone: the page holds no script at all, and with the
+///   default choice (or no CSS) each time is shown in its own zone.
+/// - Every field with conflicting values shows each value with the device that wrote it, where
+///   the item is; a deleted item edited while deleted is shown under its date, flagged, with the
+///   edits and who made them.
+/// - Semantic HTML: a heading per day, `<time datetime>` with the instant (a date for whole-day
+///   items, a local date-time when the zone is unknown here); responsive CSS for a phone and a
+///   print stylesheet.
+/// - Safe to open whatever the trip holds: every text of the trip goes through
+///   `HTMLText.escape`, and a Content-Security-Policy allows no network load, no script, no
+///   plugin, no form and no style but the page's own (by its SHA-256).
+///
+/// The output is deterministic: the same document, time and tz data give the same bytes,
+/// whatever the machine's `TZ`, locale or clock.
+public struct ItineraryPage: Sendable {
+    /// The trip.
+    public let document: TripDocument
+    /// When the page was made (shown in its header and footer).
+    public let generatedAt: UTCTimestamp
+    /// The itinerary the page shows.
+    public let itinerary: Itinerary
+    /// The conflicts the page shows.
+    public let conflicts: ConflictList
+
+    let layout: ItineraryPageLayout
+    let viewerZones: [ViewerZone]
+    let zones: ZoneRules
+    let conflictNumbers: [ItemID: Int]
+
+    /// Lays out the page of `document` made at `generatedAt`, with this machine's tz data by default.
+    public init(_ document: TripDocument, generatedAt: UTCTimestamp, zones: ZoneRules = ZoneRules()) {
+        self.document = document
+        self.generatedAt = generatedAt
+        self.zones = zones
+        itinerary = Itinerary(document, zones: zones)
+        conflicts = ConflictList(document)
+        layout = ItineraryPageLayout(itinerary, conflicts: conflicts, document: document, zones: zones)
+        var times: [ShownTime] = []
+        for day in itinerary.days {
+            for entry in day.entries {
+                if let start = entry.start { times.append(start) }
+                if let end = entry.end { times.append(end) }
+            }
+        }
+        viewerZones = ViewerZone.zones(for: times, rules: zones)
+        conflictNumbers = Self.numberConflicts(layout)
+    }
+
+    /// How many dates have a heading on the page.
+    public var dayCount: Int { layout.days.count }
+
+    /// How many live items the page shows (scheduled and not).
+    public var itemCount: Int { itinerary.days.reduce(0) { $0 + $1.entries.count } + itinerary.unscheduled.count }
+
+    /// The page: UTF-8 HTML text, ending in a newline.
+    public var html: String {
+        let style = ItineraryPageStyle.css(zoneCount: viewerZones.count)
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + HTMLText.escape(ItineraryPageStyle.contentSecurityPolicy(style: style)) + "\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"color-scheme\" content=\"light\">\n"
+        out += "<meta name=\"generator\" content=\"TripSync\">\n"
+        out += "<title>" + HTMLText.escape(document.trip.name.value) + " · itinerary</title>\n"
+        out += "<style>" + style + "</style>\n</head>\n<body>\n"
+        out += zoneRadios()
+        out += header()
+        out += "<main>\n"
+        for day in layout.days { out += dayHTML(day) }
+        if !layout.unscheduled.isEmpty || !layout.unscheduledGhosts.isEmpty { out += unscheduledHTML() }
+        if layout.days.isEmpty && layout.unscheduled.isEmpty && layout.unscheduledGhosts.isEmpty {
+            out += "<p class=\"empty\">Nothing planned yet.</p>\n"
+        }
+        out += "</main>\n"
+        out += footer()
+        out += "</body>\n</html>\n"
+        return out
+    }
+
+    // MARK: the parts of the page
+
+    /// The switch's radio buttons: first in the body, so the CSS can follow the checked one.
+    func zoneRadios() -> String {
+        var out = ""
+        for index in 0...viewerZones.count {
+            out += "<input type=\"radio\" class=\"vz\" name=\"viewer-zone\" id=\"vz-\(index)\"" + (index == 0 ? " checked" : "") + ">\n"
+        }
+        return out
+    }
+
+    func header() -> String {
+        var out = "<header class=\"top\">\n<div class=\"wrap\">\n<p class=\"eyebrow\">Trip itinerary</p>\n"
+        out += "<h1 dir=\"auto\">" + HTMLText.escape(document.trip.name.value) + "</h1>\n"
+        if let first = layout.days.first?.date, let last = layout.days.last?.date {
+            let span = last.daysSinceEpoch - first.daysSinceEpoch + 1
+            out += "<p class=\"range\">" + PageText.dateTag(first, PageText.shortDate(first, withYear: first.year != last.year))
+            if last != first { out += " – " + PageText.dateTag(last, PageText.shortDate(last, withYear: true)) } else { out += " \(first.year)" }
+            out += " · " + PageText.count(span, "day", "days") + "</p>\n"
+        }
+        out += "<ul class=\"stats\">"
+        out += "<li><b>\(itemCount)</b> " + (itemCount == 1 ? "plan" : "plans") + "</li>"
+        let travel = itinerary.days.flatMap(\.entries).filter { ItineraryPageLayout.kind($0) == .travel }.count
+        if travel > 0 { out += "<li><b>\(travel)</b> across zones</li>" }
+        if !itinerary.unscheduled.isEmpty { out += "<li><a href=\"#unscheduled\"><b>\(itinerary.unscheduled.count)</b> not scheduled</a></li>" }
+        let summary = conflicts.summary
+        if summary.total > 0 {
+            out += "<li class=\"warn\"><a href=\"#conflict-1\"><b>\(summary.total)</b> " + (summary.total == 1 ? "conflict" : "conflicts") + " to settle</a></li>"
+        }
+        out += "</ul>\n"
+        out += zoneSwitch()
+        out += "<p class=\"made\">Made " + PageText.madeTag(generatedAt) + "</p>\n"
+        out += "</div>\n</header>\n"
+        if layout.days.count > 1 { out += daysNav() }
+        return out
+    }
+
+    func zoneSwitch() -> String {
+        var out = "<div class=\"switch\" role=\"group\" aria-label=\"Show times in\">\n<span class=\"switch-label\">Times in</span>\n"
+        out += "<label for=\"vz-0\" title=\"Each time in the zone it was planned in\">Local</label>\n"
+        for (index, zone) in viewerZones.enumerated() {
+            out += "<label for=\"vz-\(index + 1)\"" + HTMLText.attribute("title", zone.id) + ">" + HTMLText.escape(zone.label) + "</label>\n"
+        }
+        out += "</div>\n<p class=\"shown-zone\">Times in <span class=\"zn zn-0\">each item's own zone</span>"
+        for (index, zone) in viewerZones.enumerated() {
+            out += "<span class=\"zn zn-\(index + 1)\">" + HTMLText.escape(zone.id) + "</span>"
+        }
+        return out + "</p>\n"
+    }
+
+    func daysNav() -> String {
+        var out = "<nav class=\"days-nav\" aria-label=\"Days\"><ol>"
+        for day in layout.days {
+            out += "<li><a href=\"#day-\(day.date)\"><span>" + PageText.weekdayShort(day.date) + "</span> \(day.date.day) "
+                + PageText.monthShort(day.date) + "</a></li>"
+        }
+        return out + "</ol></nav>\n"
+    }
+
+    func dayHTML(_ day: ItineraryPageLayout.Day) -> String {
+        var out = "<section class=\"day\" id=\"day-\(day.date)\" data-date=\"\(day.date)\" aria-labelledby=\"h-\(day.date)\">\n"
+        out += "<h2 id=\"h-\(day.date)\"><span class=\"dow\">" + LocalTimeFormat.weekday(day.date) + "</span> "
+            + PageText.dateTag(day.date, PageText.longDate(day.date)) + "</h2>\n"
+        if !day.continuing.isEmpty {
+            out += "<ul class=\"continuing\">\n"
+            for continuation in day.continuing { out += continuationHTML(continuation, on: day.date) }
+            out += "</ul>\n"
+        }
+        if !day.entries.isEmpty {
+            out += "<ol class=\"items\">\n"
+            for entry in day.entries { out += itemHTML(entry, day: day.date) }
+            out += "</ol>\n"
+        }
+        if !day.ghosts.isEmpty {
+            out += "<ul class=\"items ghosts\">\n"
+            for ghost in day.ghosts { out += ghostHTML(ghost, day: day.date) }
+            out += "</ul>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    func unscheduledHTML() -> String {
+        var out = "<section class=\"day unscheduled\" id=\"unscheduled\" aria-labelledby=\"h-unscheduled\">\n"
+        out += "<h2 id=\"h-unscheduled\">Not scheduled yet</h2>\n"
+        if !layout.unscheduled.isEmpty {
+            out += "<ol class=\"items\">\n"
+            for entry in layout.unscheduled { out += itemHTML(entry, day: nil) }
+            out += "</ol>\n"
+        }
+        if !layout.unscheduledGhosts.isEmpty {
+            out += "<ul class=\"items ghosts\">\n"
+            for ghost in layout.unscheduledGhosts { out += ghostHTML(ghost, day: nil) }
+            out += "</ul>\n"
+        }
+        return out + "</section>\n"
+    }
+
+    func footer() -> String {
+        var out = "<footer class=\"bottom\"><div class=\"wrap\">\n"
+        out += "<p>Made " + PageText.madeTag(generatedAt) + " by TripSync from trip <code>"
+            + HTMLText.escape(String(document.tripID.description.prefix(8))) + "</code>.</p>\n"
+        out += "<p>Each item is listed under its own local date. Times are the item's own local time unless "
+            + "another zone is chosen above; durations are exact, from instant to instant.</p>\n"
+        return out + "</div></footer>\n"
+    }
+}
