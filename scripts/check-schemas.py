@@ -8,7 +8,7 @@
 - Every valid sample (samples/*.trip.json(.gz), samples/warnings/*, and likewise under
   samples/v<N>/: v1, the older version, and v3, the next one) passes the schema of its folder. A folder may also hold files of other
   versions it lists (samples/v1/ holds the schema 2 merge result of its schema 1 files,
-  porto-merged.expected.trip.json): such a file is checked against the schema of its own
+  porto-merged.expected.trip.json, schema 3): such a file is checked against the schema of its own
   "schemaVersion". A version whose schema file does not exist yet is skipped.
 - Every entry of <folder>/invalid/index.json with "schema": true names a file that parses as
   JSON (gunzipped if it starts with the gzip magic) and FAILS the schema, and every error the
@@ -64,7 +64,7 @@ SAMPLE_SETS = [
     SampleSet(2, [SAMPLES, SAMPLES / "warnings"], SAMPLES / "invalid"),
     # Older versions live in samples/v<N>/ with the same layout. samples/v1/ also holds the
     # expected schema 2 result of migrating and merging its files (written by the Swift tool).
-    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(2,)),
+    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(3,)),
     # Schema 3 (members, owner, signed files) in samples/v3/ until it becomes the current
     # version. The signatures themselves are scripts/check-signatures.py's business.
     SampleSet(3, [SAMPLES / "v3"], SAMPLES / "v3" / "invalid"),

@@ -632,8 +632,8 @@ def invalid_cases(base: dict) -> list[Case]:
              _set(("schemaVersion",), "2")),
         Case("schema-version-float.trip.json", "/schemaVersion", "schemaVersion written as 2.0; numbers are integers without fraction", False,
              schema_version_float),
-        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 3 is newer than this reader", True,
-             _set(("schemaVersion",), 3)),
+        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 4 is newer than this reader", True,
+             _set(("schemaVersion",), 4)),
         # Ids and counters.
         Case("item-id-uppercase.trip.json", ptr("items", hl.upper()), "item id must be a lowercase canonical UUID", True,
              _doc_edit(uppercase_key)),
@@ -1366,7 +1366,7 @@ def v1_readme(alex: dict, cases: list[Case]) -> bytes:
         "",
         "## `porto-merged.expected.trip.json` (not written by this script)",
         "",
-        "The expected schema 2 result of migrating and merging the two files above is generated "
+        "The expected schema 3 result of migrating and merging the two files above is generated "
         "with the Swift tool. `make-samples.py` never writes or removes it; when it exists, "
         "`check-schemas.py` validates it against the schema 2 JSON Schema (picked by its "
         "`schemaVersion`) and `make-samples.py` checks it with its schema 2 reference reader "

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -12,6 +12,7 @@ let topUsage = """
                                                    `tripsync merge` end to end next to Loro and Yrs
       phases A B                                   where the time of one merge goes
       gzip FILE... [--repeat R]                    TripSync's gzip encoder next to zlib's fastest level
+      signatures [--sizes A,B] [--repeat R]        what checking and making signed files cost, next to a merge
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -25,6 +26,7 @@ do {
     case "gzip": try GzipBenchmark.run(Array(arguments.dropFirst()))
     case "compare": try CompareCommand.run(Array(arguments.dropFirst()))
     case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
+    case "signatures": try SignatureBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))

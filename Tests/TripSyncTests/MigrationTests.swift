@@ -95,7 +95,7 @@ import Testing
         let document = try bytes.withUnsafeBufferPointer { buffer in
             var context = MigrationContext(sourceBytes: buffer, zones: ZoneRules(), summary: MigrationSummary(fromVersion: 1, toVersion: 2, steps: []))
             let result = try Migrations.run(.v1(v1), context: &context)
-            #expect(context.summary.steps.count == 1)
+            #expect(context.summary.steps.count == 2)
             #expect(context.summary.steps.first?.hasPrefix("1→2") == true)
             return result
         }
@@ -103,7 +103,7 @@ import Testing
         #expect(Migrations.steps.map(\.from) == Array(1..<TripDocument.currentSchemaVersion))
     }
 
-    /// Both merge orders of the two v1 files give the expected schema 2 file byte for byte.
+    /// Both merge orders of the two v1 files give the expected schema 3 file byte for byte.
     @Test(arguments: [("porto-alex", "porto-sam"), ("porto-sam", "porto-alex")])
     func v1FilesMigrateAndMergeIntoTheExpectedResult(first: String, second: String) throws {
         let folder = PackagePaths.samples + "/v1/"
@@ -130,7 +130,7 @@ import Testing
 
     @Test func aNewerFileIsRefusedByEveryReaderPath() {
         let report = TripFileReader().validate(path: PackagePaths.samples + "/invalid/schema-version-newer.trip.json")
-        #expect(report.failure?.kind == .newerSchema(found: 3, supported: 2))
-        #expect(report.errors.first?.message == "written by a newer TripSync: schema 3, this build reads up to 2")
+        #expect(report.failure?.kind == .newerSchema(found: 4, supported: 3))
+        #expect(report.errors.first?.message == "written by a newer TripSync: schema 4, this build reads up to 3")
     }
 }

@@ -12,7 +12,7 @@ import TripSync
     }
 
     static func invalidSamples() -> [InvalidSample] {
-        invalidSamples(folder: "invalid") + invalidSamples(folder: "v1/invalid")
+        invalidSamples(folder: "invalid") + invalidSamples(folder: "v1/invalid") + invalidSamples(folder: "v3/invalid")
     }
 
     static func invalidSamples(folder: String) -> [InvalidSample] {
@@ -27,7 +27,7 @@ import TripSync
         }
     }
 
-    @Test(arguments: [("invalid", 25), ("v1/invalid", 8)])
+    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18)])
     func indexCoversEveryInvalidFile(folder: String, atLeast: Int) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/" + folder)
             .filter { $0 != "index.json" }.map { folder + "/" + $0 }
@@ -53,8 +53,44 @@ import TripSync
         #expect(loaded.document.items.count >= 15)
         #expect(loaded.document.items.values.contains { $0.title?.hasVisibleConflict == true })
         #expect(!loaded.document.tombstones.isEmpty)
-        let plain = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/lisbon-new-york.trip.json"))
-        #expect(loaded.document.canonicalJSON() == Array(plain))
+        // Schema 2, migrated to an open schema 3 trip: exactly samples/v3/open-trip.trip.json.
+        #expect(loaded.sourceSchemaVersion == 2)
+        #expect(loaded.document.owner == nil && loaded.document.members.isEmpty)
+        let open = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v3/open-trip.trip.json"))
+        #expect(loaded.document.canonicalJSON() == Array(open))
+    }
+
+    /// Schema 3 samples made by an independent writer (Python and PyNaCl, scripts/make-samples-v3.py).
+    @Test(arguments: [
+        ("porto-owned.trip.json", true), ("porto-owned.trip.json.gz", true), ("porto-backup.trip.json", false),
+        ("porto-removed.trip.json", true), ("open-trip.trip.json", false), ("lisbon-claimed.trip.json", false),
+    ])
+    func schema3SamplePassesWithItsSigner(file: String, signed: Bool) throws {
+        let path = PackagePaths.samples + "/v3/" + file
+        let loaded = try TripFileReader().read(path: path)
+        #expect(loaded.sourceSchemaVersion == 3)
+        #expect(loaded.warnings.isEmpty)
+        #expect((loaded.signedBy != nil) == signed)
+        if let owner = loaded.document.owner {
+            #expect(!loaded.document.members.isEmpty)
+            #expect(loaded.document.members.values.contains { $0.role == .owner })
+            if file.hasPrefix("porto") { #expect(owner.derives(loaded.document.tripID)) }
+            if file.hasPrefix("lisbon") { #expect(!owner.derives(loaded.document.tripID)) }
+        }
+        if !signed {
+            // Unsigned files are canonical: written back byte for byte.
+            let bytes = try #require(FileManager.default.contents(atPath: path))
+            #expect(loaded.document.canonicalJSON() == Array(bytes))
+        }
+    }
+
+    /// The signed sample without its signature is the backup sample, byte for byte.
+    @Test func signedSampleIsTheBackupSigned() throws {
+        let signed = try TripFileReader().read(path: PackagePaths.samples + "/v3/porto-owned.trip.json")
+        let backup = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v3/porto-backup.trip.json"))
+        #expect(signed.document.canonicalJSON() == Array(backup))
+        let removed = try TripFileReader().read(path: PackagePaths.samples + "/v3/porto-removed.trip.json")
+        #expect(removed.document.members.values.contains { $0.role == .removed && $0.seen != nil })
     }
 
     @Test(arguments: [

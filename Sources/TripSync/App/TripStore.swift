@@ -65,8 +65,10 @@ public final class TripStore: @unchecked Sendable {
 
     /// Creates a trip named `name` in `home` (made when missing), optionally with the zone new
     /// timed items take by default (`zone`, a local setting of this home), saved durably, and
-    /// opens it. Throws `EditError` for a name or zone an editor refuses.
-    public static func create(name: String, defaultZone zone: String? = nil, in home: Home) throws -> TripStore {
+    /// opens it. An `owned` trip has an owner key made and kept in this home, and its id derived
+    /// from that key (docs/DESIGN.md, "Members and roles"); otherwise the trip is open until
+    /// `claim()`. Throws `EditError` for a name or zone an editor refuses.
+    public static func create(name: String, defaultZone zone: String? = nil, owned: Bool = false, in home: Home) throws -> TripStore {
         try TripDocument.check(name: name)
         if let zone {
             guard ZoneID.isWellFormed(zone), ZoneDatabase.isTypeable(zone) else {
@@ -76,9 +78,8 @@ public final class TripStore: @unchecked Sendable {
         let lock = try takeLock(home)
         var (identity, notice) = try home.openIdentity()
         // The trip's owner key, kept in this home; the trip id is derived from it.
-        let ownerKey = SigningKey.generate()
-        let tripID = TripOwner.derivedTripID(for: ownerKey.publicKey)
-        let deviceKey = try home.signingKey(for: identity.deviceID)
+        let ownerKey = owned ? SigningKey.generate() : nil
+        let tripID = ownerKey.map { TripOwner.derivedTripID(for: $0.publicKey) } ?? Identifier.random()
         var clock = HybridLogicalClock(highWater: identity.highWater)
         guard let counter = clock.next(nowMilliseconds: FileMerger.wallClockMilliseconds()) else {
             throw EditError(.clockAhead, "this device's clock has run more than 24 hours ahead of the wall clock")
@@ -95,9 +96,12 @@ public final class TripStore: @unchecked Sendable {
         try editor.registerDevice(name: identity.name)
         state.document = editor.document
         state.clock = editor.clock
-        try state.document.claim(ownerKey: ownerKey, deviceKey: deviceKey.publicKey, hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
-        // The key first: a trip of this home is never without the owner key that made it.
-        try TripAccess(ownerKey: ownerKey).save(home, tripID)
+        if let ownerKey {
+            let deviceKey = try home.signingKey(for: identity.deviceID)
+            try state.document.claim(ownerKey: ownerKey, deviceKey: deviceKey.publicKey, hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
+            // The key first: a trip of this home is never without the owner key that made it.
+            try TripAccess(ownerKey: ownerKey).save(home, tripID)
+        }
         try state.save()
         if let zone { try home.setDefaultZone(zone, for: tripID) }
         return TripStore(home: home, lock: lock, state: state, warnings: [], skipped: [], notices: notice.map { [$0] } ?? [])

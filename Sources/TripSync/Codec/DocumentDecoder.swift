@@ -151,7 +151,7 @@ struct DocumentDecoder {
         } else if mask & DocumentDecoder.signatureBits != 0 && mask & DocumentDecoder.signatureBits != DocumentDecoder.signatureBits {
             let missing = mask & (1 << 3) == 0 ? "deviceKey" : "signature"
             let present = missing == "deviceKey" ? "signature" : "deviceKey"
-            context.report("missing key \"\(missing)\", expected \"deviceKey\" and \"signature\" together (found only \"\(present)\")")
+            context.report("missing key \"\(missing)\", expected \"deviceKey\" and \"signature\" together (found only \"\(present)\")", at: .key("signature"))
         }
         context.requireKeys(DocumentDecoder.topKeys, seen: mask | 1 << 8 | optional)
         guard context.errorCount == 0, let tripID, let deviceID, let clock, let trip, let devices, let items,
@@ -271,10 +271,11 @@ struct DocumentDecoder {
             c.requireKeys(grantKeys, seen: mask | 1 << 3)
             guard ok, let key, let rev, let role, let signature else { return nil }
             if role.carriesSeen != (seen != nil) {
-                c.report(
-                    role.carriesSeen
-                        ? "missing key \"seen\", expected a \(role.rawValue) grant to record the owner's clock"
-                        : "unexpected key \"seen\", only viewer and removed grants record the owner's clock", at: .key("seen"))
+                if role.carriesSeen {
+                    c.report("missing key \"seen\", expected a \(role.rawValue) grant to record the owner's clock")
+                } else {
+                    c.report("unexpected key \"seen\", only viewer and removed grants record the owner's clock", at: .key("seen"))
+                }
                 return nil
             }
             return MemberGrant(key: key, role: role, rev: rev, seen: seen, signature: signature)
