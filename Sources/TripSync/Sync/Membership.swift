@@ -132,13 +132,18 @@ extension Membership {
 }
 
 extension TripDocument {
-    /// Takes the owner and every grant of `membership` (the grants are owner-signed, whichever
-    /// file carried them).
+    /// Takes the owner and every grant of `membership` that this document's clock accounts for
+    /// (the grants are owner-signed, whichever file carried them). A grant carried only by a
+    /// file not merged whole (a viewer's, a skipped one) can be newer than anything merged
+    /// here: stored, its rev or `seen` would be above the clock, the document invalid
+    /// (`MemberRules`), and every reader would refuse the file this replica publishes. Such a
+    /// grant still decides this sync's verdicts; it is stored once a file merged whole brings it.
     mutating func adopt(_ membership: Membership) {
         guard let owner = membership.owner else { return }
         if self.owner == nil { self.owner = owner }
         if self.owner?.key == owner.key {
-            members.merge(membership.grants, uniquingKeysWith: MemberGrant.winner)
+            let accounted = membership.grants.filter { clock.sees($0.value.rev) && ($0.value.seen.map(clock.covers) ?? true) }
+            members.merge(accounted, uniquingKeysWith: MemberGrant.winner)
         }
     }
 }
