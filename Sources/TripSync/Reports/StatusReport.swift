@@ -1,6 +1,9 @@
 /// What each change of this device has reached (`status --json`): `{"tripId", "device",
 /// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
-/// "nearRetention"}`.
+/// "nearRetention", "metrics"}`, `metrics` as `TeamMetrics` says: `{"changes", "conflicts",
+/// "conflictsPer1000Changes", "openConflictsWithMine", "openConflictsShowingMine",
+/// "keepMineShare", "oldestUnpublishedChange", "oldestUnpublishedChangeSeconds", "staleDevices":
+/// [{"device", "name", "lastHeard", "silentSeconds"}], "retentionSeconds"}`.
 public struct StatusReport: Encodable, Sendable {
     /// The trip.
     public var tripID: TripID
@@ -8,14 +11,17 @@ public struct StatusReport: Encodable, Sendable {
     public var device: DeviceID
     /// The status.
     public var status: DeliveryStatus
+    /// The numbers a team watches.
+    public var metrics: TeamMetrics
     /// How many recent changes are listed.
     public var recentLimit = 50
 
-    /// The report of `status` of `tripID` for `device`.
-    public init(tripID: TripID, device: DeviceID, status: DeliveryStatus) {
+    /// The report of `status` and `metrics` of `tripID` for `device`.
+    public init(tripID: TripID, device: DeviceID, status: DeliveryStatus, metrics: TeamMetrics) {
         self.tripID = tripID
         self.device = device
         self.status = status
+        self.metrics = metrics
     }
 
     /// The JSON object.
@@ -30,6 +36,35 @@ public struct StatusReport: Encodable, Sendable {
         try container.put(status.devices.map(DeviceEntry.init), "devices")
         try container.put(status.changes.prefix(recentLimit).map(ChangeEntry.init), "recentChanges")
         try container.put(status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }, "nearRetention")
+        try container.put(MetricsEntry(metrics: metrics), "metrics")
+    }
+
+    struct MetricsEntry: Encodable {
+        var metrics: TeamMetrics
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            try container.put(metrics.changes, "changes")
+            try container.put(metrics.conflicts.total, "conflicts")
+            try container.put(metrics.conflictsPer1000Changes, "conflictsPer1000Changes")
+            try container.put(metrics.openConflictsWithMine, "openConflictsWithMine")
+            try container.put(metrics.openConflictsShowingMine, "openConflictsShowingMine")
+            try container.put(metrics.keepMineShare, "keepMineShare")
+            try container.put(metrics.oldestUnpublishedChange?.description, "oldestUnpublishedChange")
+            try container.put(metrics.oldestUnpublishedChangeSeconds, "oldestUnpublishedChangeSeconds")
+            try container.put(metrics.staleDevices.map(StaleEntry.init), "staleDevices")
+            try container.put(metrics.retentionSeconds, "retentionSeconds")
+        }
+    }
+
+    struct StaleEntry: Encodable {
+        var stale: TeamMetrics.StaleDevice
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            try container.put(stale.id.description, "device")
+            try container.put(stale.name, "name")
+            try container.put(stale.lastHeard.description, "lastHeard")
+            try container.put(stale.silentSeconds, "silentSeconds")
+        }
     }
 
     struct DeviceEntry: Encodable {
