@@ -1,30 +1,74 @@
+import Foundation
 import TripSync
 
-/// `tripsync export --ics FILE`.
+/// `tripsync export --ics FILE` / `tripsync export --html FILE`.
 enum ExportCommand: Command {
     static let name = "export"
-    static let summary = "the itinerary as iCalendar with TZID per event"
+    static let summary = "the itinerary as iCalendar (--ics) or as one self-contained page (--html)"
     static let help = """
-        usage: tripsync export --ics FILE [--trip T]
+        usage: tripsync export (--ics FILE | --html FILE) [--trip T]
 
-        Writes the itinerary as an RFC 5545 calendar: an event per item with a start (its own
-        zone's TZID, VTIMEZONE blocks included), all-day events for whole-day items, stable UIDs.
+        --ics FILE   an RFC 5545 calendar: an event per item with a start (its own zone's TZID,
+                     VTIMEZONE blocks included), all-day events for whole-day items, stable UIDs.
+        --html FILE  one self-contained HTML page (no network, no script): the trip day by day,
+                     each item at its own local time in its own zone, flights from departure to
+                     arrival with their duration, whole-day and multi-day items as bands, a switch
+                     to see every time in one zone, conflicts with who wrote each value; readable
+                     on a phone and printable. FILE '-' writes the page to stdout. The page says
+                     when it was made: now, or SOURCE_DATE_EPOCH (seconds) when that is set.
+
+        Both may be given at once.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--ics", "--trip"])
+        var parser = Arguments(command: name, values: ["--ics", "--html", "--trip"])
         try parser.parse(arguments)
-        guard let file = parser.value("--ics"), parser.positionals.isEmpty else {
-            throw CLIError.usage("export needs --ics FILE", command: name)
+        let ics = parser.value("--ics")
+        let html = parser.value("--html")
+        guard ics != nil || html != nil, parser.positionals.isEmpty else {
+            throw CLIError.usage("export needs --ics FILE or --html FILE", command: name)
         }
+        if ics == "-" && html == "-" { throw CLIError.usage("only one of --ics and --html can write to stdout", command: name) }
         let document = try Session.read(global, trip: parser.value("--trip")).trip.document
-        let text = ICalendarExporter().export(document)
+        if let file = ics {
+            let text = ICalendarExporter().export(document)
+            try write(text, to: file)
+            let events = text.components(separatedBy: "BEGIN:VEVENT").count - 1
+            if file != "-" { Console.out("wrote \(file): \(plural(events, "event"))") }
+        }
+        if let file = html {
+            let page = ItineraryPage(document, generatedAt: try madeAt())
+            try write(page.html, to: file)
+            let conflicts = page.conflicts.summary.total
+            if file != "-" {
+                Console.out(
+                    "wrote \(file): \(plural(page.itemCount, "item")) on \(plural(page.dayCount, "day"))"
+                        + (page.itinerary.unscheduled.isEmpty ? "" : ", \(page.itinerary.unscheduled.count) not scheduled")
+                        + (conflicts == 0 ? "" : ", \(plural(conflicts, "conflict")) shown"))
+            }
+        }
+    }
+
+    /// Writes `text` to `file` atomically, or to stdout for `-`.
+    static func write(_ text: String, to file: String) throws {
+        if file == "-" {
+            Console.out(text, terminator: "")
+            return
+        }
         do {
             try FileIO.writeAtomically(Array(text.utf8), to: file)
         } catch {
             throw CLIError.refused("\(file): cannot write: \(error)")
         }
-        let events = text.components(separatedBy: "BEGIN:VEVENT").count - 1
-        Console.out("wrote \(file): \(plural(events, "event"))")
+    }
+
+    /// Now, or `SOURCE_DATE_EPOCH` (whole seconds since 1970, the reproducible-builds convention)
+    /// when it is set, so a page can be made again byte for byte.
+    static func madeAt() throws -> UTCTimestamp {
+        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return .now }
+        guard let seconds = Int64(text), seconds >= 0, seconds < 253_402_300_800 else {
+            throw CLIError.usage("SOURCE_DATE_EPOCH must be whole seconds since 1970, got \"\(text)\"", command: name)
+        }
+        return UTCTimestamp(secondsSinceEpoch: seconds)
     }
 }

@@ -9,7 +9,10 @@ enum StatusCommand: Command {
 
         Says what each change of this device has reached: only this device (not yet published
         to a shared folder), published, and seen by each other device (by their published files),
-        plus conflicts and deleted items whose body is close to the 90-day retention.
+        plus conflicts and deleted items whose body is close to the 90-day retention, and the
+        numbers a team watches: conflicts per 1,000 changes, the share of open conflicts that
+        show this device's value, the age of its oldest unpublished change, and the devices not
+        heard from for longer than the retention (README, "What a team watches").
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -18,9 +21,11 @@ enum StatusCommand: Command {
         let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
         let document = loaded.document
         let me = identity.deviceID
-        let status = DeliveryStatus(document, me: me, now: .now)
+        let now = UTCTimestamp.now
+        let status = DeliveryStatus(document, me: me, now: now)
+        let metrics = TeamMetrics(document, me: me, now: now)
         if parser.has("--json") {
-            try Console.json(StatusReport(tripID: document.tripID, device: me, status: status))
+            try Console.json(StatusReport(tripID: document.tripID, device: me, status: status, metrics: metrics))
             return
         }
         Console.out("\(document.trip.name.value) on \(identity.name) (device \(me.description.prefix(8)))")
@@ -53,5 +58,43 @@ enum StatusCommand: Command {
         for entry in status.nearRetention {
             Console.out("  deleted \"\(entry.title ?? "item")\" may be compacted from \(entry.from) (its body goes once every device has seen the delete)")
         }
+        printMetrics(metrics)
+    }
+
+    /// The team's numbers, one line each.
+    static func printMetrics(_ metrics: TeamMetrics) {
+        Console.out("  team metrics:")
+        let rate = metrics.conflictsPer1000Changes.map { number($0) } ?? "-"
+        Console.out("    conflicts per 1,000 changes: \(rate) (\(plural(metrics.conflicts.total, "open conflict")) in \(plural(metrics.changes, "change")) the trip holds)")
+        if let share = metrics.keepMineShare {
+            Console.out("    open conflicts showing this device's value: \(metrics.openConflictsShowingMine) of \(metrics.openConflictsWithMine) (keep-mine share \(number(share)))")
+        } else {
+            Console.out("    keep-mine share: - (no open conflict holds a value of this device)")
+        }
+        if let age = metrics.oldestUnpublishedChangeSeconds, let made = metrics.oldestUnpublishedChange {
+            Console.out("    oldest unpublished change: \(ageText(age)) old (made \(made))")
+        } else {
+            Console.out("    oldest unpublished change: none (everything is published)")
+        }
+        let days = metrics.retentionSeconds / 86_400
+        if metrics.staleDevices.isEmpty {
+            Console.out("    devices not heard from for over \(days) days: none")
+        } else {
+            for device in metrics.staleDevices {
+                Console.out("    not heard from for over \(days) days: \(device.name), last \(device.lastHeard) (\(device.silentSeconds / 86_400) days ago)")
+            }
+        }
+    }
+
+    /// `12.5`, `0`: a metric without a trailing `.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// `less than a minute`, `5 min`, `3 h 20 min`, `4 days`.
+    static func ageText(_ seconds: Int64) -> String {
+        if seconds < 60 { return "less than a minute" }
+        if seconds < 86_400 { return LocalTimeFormat.duration(seconds: seconds) }
+        return plural(Int(seconds / 86_400), "day")
     }
 }
