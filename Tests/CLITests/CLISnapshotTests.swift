@@ -126,6 +126,20 @@ import Testing
                 .run("export", "--ics", "$TMP/trip.ics", file: "$TMP/trip.ics"),
             ]),
         SnapshotCase("export-without-ics-exit-2", "export"),
+        SnapshotCase(
+            "export-html-writes-a-self-contained-page",
+            [
+                .run("import", lisbon, "--merge", "--yes"),
+                .run("export", "--html", "$TMP/trip.html", file: "$TMP/trip.html"),
+            ]),
+        SnapshotCase("export-html-without-file-exit-2", "export", "--html"),
+        SnapshotCase(
+            "status-metrics-of-a-sample-with-conflicts",
+            [
+                .run("import", lisbon, "--merge", "--yes"),
+                .run("status", "--json"),
+                .run("status"),
+            ]),
 
         // A fresh home, planned by hand.
         SnapshotCase(

@@ -11,7 +11,8 @@ import Testing
 // repository by `$ROOT`, ids a step creates at random by the name the case gives them
 // (`<trip>`, `<item-1>`; `<item-1:8>` for the 8-character prefix commands print), the random
 // device id of a fresh home by `<device>` (an id a home takes later, a re-key, by `<device-2>`),
-// and times within two days of the run by `<now>`.
+// times within two days of the run by `<now>`, and ages counted up to the run's clock
+// (`status --json`'s `oldestUnpublishedChangeSeconds` and `silentSeconds`) by `<seconds>`.
 // Ids and times that are fixed in samples/ stay as they are.
 
 /// One command of a snapshot case.
@@ -321,11 +322,17 @@ struct SnapshotRun {
             text = text.replacingOccurrences(of: id, with: "<\(name)>")
             text = Self.replace(#"(?<![0-9a-fA-F])"# + id.prefix(8) + #"(?![0-9a-fA-F])"#, in: text) { _ in "<\(name):8>" }
         }
-        return scrubbedTimes(text)
+        return scrubbedAges(scrubbedTimes(text))
     }
 
-    /// Times within two days of the run (ISO 8601 `…Z`, iCalendar `YYYYMMDDTHHMMSSZ`, or clock
-    /// milliseconds) come from this run's clock: `<now>`. Sample times are far older and stay.
+    /// Ages a command counts up to its own clock (`status --json` metrics) differ from run to run.
+    func scrubbedAges(_ text: String) -> String {
+        Self.replace(#"("(?:oldestUnpublishedChangeSeconds|silentSeconds)":\s*)\d+"#, in: text) { groups in groups[1] + "<seconds>" }
+    }
+
+    /// Times within two days of the run (ISO 8601 `…Z`, iCalendar `YYYYMMDDTHHMMSSZ`, the page's
+    /// `YYYY-MM-DD HH:MM UTC`, or clock milliseconds) come from this run's clock: `<now>`. Sample
+    /// times are far older and stay.
     func scrubbedTimes(_ text: String) -> String {
         let now = started.timeIntervalSince1970
         func near(_ seconds: Double) -> Bool { abs(seconds - now) < 2 * 86_400 }
@@ -333,6 +340,9 @@ struct SnapshotRun {
             Self.epoch(groups).map(near) == true ? "<now>" : nil
         }
         result = Self.replace(#"\b(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\b"#, in: result) { groups in
+            Self.epoch(groups).map(near) == true ? "<now>" : nil
+        }
+        result = Self.replace(#"\b(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}) UTC\b"#, in: result) { groups in
             Self.epoch(groups).map(near) == true ? "<now>" : nil
         }
         result = Self.replace(#"\b1\d{12}\b"#, in: result) { groups in

@@ -81,7 +81,7 @@ enum StatusCommand: Command {
             Console.out("    devices not heard from for over \(days) days: none")
         } else {
             for device in metrics.staleDevices {
-                Console.out("    not heard from for over \(days) days: \(device.name), last \(device.lastHeard) (\(device.silentSeconds / 86_400) days ago)")
+                Console.out("    not heard from for over \(days) days: \(device.name) (last heard \(device.lastHeard))")
             }
         }
     }
