@@ -51,11 +51,17 @@ public struct InviteCode: Hashable, Sendable {
         guard text.hasPrefix(InviteCode.prefix) else {
             throw InviteError("not an invite code: it should start with \"\(InviteCode.prefix)\" (ask the owner to run tripsync invite)")
         }
-        guard let bytes = Base64.decodeURL(String(text.dropFirst(InviteCode.prefix.count))) else {
+        let body = String(text.dropFirst(InviteCode.prefix.count))
+        guard body.utf8.allSatisfy(Base64.isURLCharacter) else {
             throw InviteError("the invite code holds characters that cannot be in one (letters, digits, - and _ only): copy it again")
         }
-        guard bytes.count == InviteCode.payloadBytes + 4 else {
-            throw InviteError("the invite code is \(bytes.count < InviteCode.payloadBytes + 4 ? "too short" : "too long") (cut or joined when copied?): copy it again")
+        // Judged by its length, not by its bytes: a code cut to 4n + 1 characters decodes to nothing.
+        let characters = ((InviteCode.payloadBytes + 4) * 8 + 5) / 6
+        guard body.utf8.count == characters else {
+            throw InviteError("the invite code is \(body.utf8.count < characters ? "too short" : "too long") (cut or joined when copied?): copy it again")
+        }
+        guard let bytes = Base64.decodeURL(body), bytes.count == InviteCode.payloadBytes + 4 else {
+            throw InviteError("the invite code is damaged (its check does not match): copy it again")
         }
         let payload = Array(bytes.prefix(InviteCode.payloadBytes))
         guard Array(Sodium.blake2b256(payload).prefix(4)) == Array(bytes.suffix(4)) else {

@@ -53,6 +53,11 @@ enum Base64 {
         return encode(bytes) == text ? bytes : nil
     }
 
+    /// Whether `byte` is a character of base64url: a letter, a digit, `-` or `_`.
+    static func isURLCharacter(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+    }
+
     /// base64url without padding (invite codes).
     static func encodeURL(_ bytes: [UInt8]) -> String {
         encode(bytes).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -61,9 +66,7 @@ enum Base64 {
 
     /// The bytes of unpadded base64url `text`, or nil.
     static func decodeURL(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
-        }) else { return nil }
+        guard text.utf8.allSatisfy(isURLCharacter) else { return nil }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while standard.utf8.count % 4 != 0 { standard += "=" }
         return Data(base64Encoded: standard).map { [UInt8]($0) }
