@@ -2,7 +2,11 @@
 # A real Syncthing pair (issue 6): two Syncthing daemons on 127.0.0.1, each with its own
 # folder, paired through their REST API; home A syncs with folder A, home B with folder B,
 # Syncthing carries the files between the folders. Both homes must converge, and a Syncthing
-# conflict copy must be merged and then removed by the home it belongs to.
+# conflict copy must be merged and then removed by the home it belongs to. Members (issue 16):
+# home A makes an owned trip (new --owned); B joins with an invite code through its own folder
+# (the request and the grant travel through Syncthing), a third laptop C joins by a file
+# carried by hand, and a viewer V sharing folder B's side is refused edits by its CLI, and its
+# hand-edited file changes nobody's trip.
 #
 # Usage: Tests/syncthing/run.sh          (TRIPSYNC=path/to/tripsync to pick the binary;
 #                                          default .build/debug/tripsync in the package root)
@@ -47,7 +51,7 @@ dump_logs() {
         for side in A B; do
             [ -d "$TMP/$side" ] && { echo "----- folder $side -----"; (cd "$TMP/$side" && find . -path ./.stfolder -prune -o -type f -print | sort); }
         done
-        for side in A B C; do
+        for side in A B C V; do
             [ -s "$TMP/tripsync-$side.stderr" ] && { echo "----- tripsync home $side: commands and stderr (last 30 lines) -----"; tail -n 30 "$TMP/tripsync-$side.stderr"; }
         done
     fi
@@ -101,8 +105,9 @@ wait_until() {
     done
 }
 
-# json EXPRESSION: evaluate a Python expression on the JSON read from stdin (bound to `d`).
-json() { python3 -c 'import json,sys; d=json.load(sys.stdin); r=eval(sys.argv[1]); print(json.dumps(r) if isinstance(r,(dict,list)) else r)' "$1"; }
+# json EXPRESSION [ARG...]: evaluate a Python expression on the JSON read from stdin (bound to
+# `d`; the ARGs are sys.argv[2:]).
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); r=eval(sys.argv[1]); print(json.dumps(r) if isinstance(r,(dict,list)) else r)' "$@"; }
 
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
@@ -318,7 +323,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 # 3. The scenario: two homes, each syncing with its own Syncthing folder
 # ---------------------------------------------------------------------------------------------
-# ts HOME ARGS...: run tripsync for home A, B or C; stdout printed, stderr kept in a log.
+# ts HOME ARGS...: run tripsync for home A, B, C or V; stdout printed, stderr kept in a log.
 ts() {
     local home=$1
     shift
@@ -326,13 +331,22 @@ ts() {
     "$TRIPSYNC" --home "$TMP/home$home" "$@" 2>>"$TMP/tripsync-$home.stderr"
 }
 # field JSON EXPR: a value from a JSON document (see json()).
-field() { printf '%s' "$1" | json "$2"; }
-# tsync HOME FOLDER: one sync with --json; the report goes to the variable SYNC_HOME (A/B/C).
+field() { printf '%s' "$1" | json "$2" "${@:3}"; }
+NOT_JSON=0
+NOT_JSON_EXAMPLE=
+# tsync HOME FOLDER: one sync with --json; the report goes to the variable SYNC_HOME (A/B/C/V).
 tsync() {
     local out
     if ! out=$(ts "$1" sync "$2" --json); then
         fail "tripsync --home home$1 sync $2 exits 0" "$(tail -n 5 "$TMP/tripsync-$1.stderr")"
         out='{}'
+    fi
+    # stdout must be the one JSON line; text lines before it are counted (checked at the end)
+    # and the JSON line is read on.
+    if [ "$(printf '%s\n' "$out" | wc -l)" -gt 1 ]; then
+        NOT_JSON=$((NOT_JSON + 1))
+        [ -n "$NOT_JSON_EXAMPLE" ] || NOT_JSON_EXAMPLE="home $1: $(printf '%s\n' "$out" | sed '$d' | head -n 2 | tr '\n' ' ')"
+        out=$(printf '%s\n' "$out" | tail -n 1)
     fi
     printf -v "SYNC_$1" '%s' "$out"
     if [ "$(field "$out" "d.get('rekeyed') is None")" != True ]; then
@@ -368,10 +382,56 @@ rounds() {
     echo "      fingerprints still differ after $ROUNDS rounds: A $(fingerprint A), B $(fingerprint B)"
     return 1
 }
+# notice REPORT TEXT: some trip of a sync report (JSON) has a notice containing TEXT.
+notice() {
+    [ "$(field "$1" "any(sys.argv[2] in n for t in d.get('trips', []) for n in t.get('notices', []))" "$2")" = True ] ||
+        { echo "      no notice containing '$2' in: $(field "$1" "[n for t in d.get('trips', []) for n in t.get('notices', [])]")"; return 1; }
+}
+# waiting REPORT: the sync report says this laptop asked to join and waits for the owner.
+waiting() { [ "$(field "$1" "any(t.get('waitingToJoin') for t in d.get('trips', [])) and not d.get('joined')")" = True ]; }
+# device_of HOME: the device id of a home (from its device.json).
+device_of() { json "d['deviceId']" <"$TMP/home$1/device.json"; }
+# role_of HOME DEVICE: the role `members --json` on HOME shows for DEVICE ("None" when absent).
+role_of() { ts "$1" members --json | json "([e.get('role') for e in d if e['device'] == sys.argv[2]] or [None])[0]" "$2"; }
+# refused HOME ARGS...: the command exits 1 and says on stderr that a viewer cannot change the trip.
+refused() {
+    local home=$1 out status
+    shift
+    echo "\$ tripsync --home home$home $* (expected to be refused)" >>"$TMP/tripsync-$home.stderr"
+    out=$("$TRIPSYNC" --home "$TMP/home$home" "$@" 2>&1 >/dev/null)
+    status=$?
+    printf '%s\n' "$out" >>"$TMP/tripsync-$home.stderr"
+    [ "$status" -eq 1 ] && [[ $out == *"is a viewer of"*"cannot change the trip"* ]] ||
+        { echo "      exit $status: $out"; return 1; }
+}
+# hand_edit HOME ITEM TITLE: retitle ITEM in HOME's replica by hand, as a modified client would
+# (a new rev of this device, issued in its device.json, so it is no fork): the CLI is bypassed.
+hand_edit() {
+    python3 - "$TMP/home$1" "$2" "$3" <<'PY'
+import gzip, json, os, sys
+home, item, title = sys.argv[1:4]
+device = json.load(open(os.path.join(home, "device.json")))
+me = device["deviceId"]
+trips = os.path.join(home, "trips")
+names = [n for n in os.listdir(trips) if n.endswith(".trip.json.gz")]
+assert len(names) == 1, names
+path = os.path.join(trips, names[0])
+d = json.loads(gzip.decompress(open(path, "rb").read()))
+counter = max(max(d["clock"].values()), device["highWater"]) + 1
+d["items"][item]["title"] = {"rev": [counter, me], "value": title}
+d["clock"][me] = counter
+open(path, "wb").write(gzip.compress(json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()))
+device["highWater"] = counter
+device["issued"].append([counter, counter])
+open(os.path.join(home, "device.json"), "w").write(json.dumps(device, sort_keys=True, separators=(",", ":")))
+PY
+}
 
-log "home A plans a trip with three items and syncs with folder A"
+log "home A plans an owned trip with three items and syncs with folder A"
 ts A init --device-name "Laptop A" >/dev/null || fatal "tripsync init home A"
-TRIP=$(ts A new "Lisbon in June" --zone Europe/Lisbon) || fatal "tripsync new (home A)"
+TRIP=$(ts A new "Lisbon in June" --zone Europe/Lisbon --owned) || fatal "tripsync new --owned (home A)"
+check "home A owns the new trip: members shows the owner key held here and A as owner" eval \
+    '[[ $(ts A members) == *"owner key "*"(held here)"* ]] && [ "$(role_of A "$(device_of A)")" = owner ]'
 I1=$(ts A add "Tram 28" --day 2027-06-10 --at 10:00) &&
     I2=$(ts A add "Belem tower" --day 2027-06-10 --at 14:00) &&
     I3=$(ts A add "Fado dinner" --day 2027-06-10 --at 20:30) || fatal "tripsync add (home A)"
@@ -382,14 +442,29 @@ check "home A published $FILE_A into folder A" test -f "$TMP/A/$FILE_A"
 settle "home A's file carried to folder B" || fatal "Syncthing carries home A's file to folder B"
 check "Syncthing carried home A's file to folder B, byte for byte" cmp -s "$TMP/A/$FILE_A" "$TMP/B/$FILE_A"
 
-log "home B joins the trip from folder B"
+log "home A invites laptop B as editor; B joins with the code through folder B"
+CODE_B=$(ts A invite --role editor) || fatal "tripsync invite --role editor (home A)"
+check "the invite code is one line on stdout" eval '[[ $CODE_B =~ ^[A-Za-z0-9._-]+$ ]]'
 ts B init --device-name "Laptop B" >/dev/null || fatal "tripsync init home B"
+ts B join "$CODE_B" "$TMP/B" >/dev/null || fatal "tripsync join CODE folder-B (home B)"
+JOIN_B=$TRIP/$(device_of B).join.json
+check "home B wrote its join request $JOIN_B into folder B" test -f "$TMP/B/$JOIN_B"
+tsync B "$TMP/B"
+check "home B's first sync waits for the owner (nothing joined yet)" waiting "$SYNC_B"
+settle "home B's join request carried to folder A" || fatal "Syncthing carries home B's join request to folder A"
+check "Syncthing carried the join request to folder A" test -f "$TMP/A/$JOIN_B"
+tsync A "$TMP/A"
+check "home A's sync admitted Laptop B as editor" notice "$SYNC_A" "admitted Laptop B"
+check "home A lists B as editor" test "$(role_of A "$(device_of B)")" = editor
+settle "home A's grant carried to folder B" || fatal "Syncthing carries home A's file with the grant to folder B"
 tsync B "$TMP/B"
 DEVB=$(basename "$(field "$SYNC_B" "(d.get('published') or [''])[0]")" .trip.json.gz)
 FILE_B=$TRIP/$DEVB.trip.json.gz
-check "home B joined trip $TRIP from folder B" test "$(field "$SYNC_B" "'$TRIP' in d.get('joined', [])")" = True
+check "home B's next sync joined trip $TRIP from folder B" test "$(field "$SYNC_B" "'$TRIP' in d.get('joined', [])")" = True
 check "home B published $FILE_B into folder B" test -f "$TMP/B/$FILE_B"
 check "home B has home A's three items" eval 'show_has B "$I1" title "Tram 28" && show_has B "$I2" title "Belem tower" && show_has B "$I3" title "Fado dinner"'
+check "home B removed its answered join request from folder B" eval '! test -e "$TMP/B/$JOIN_B"'
+check "home B sees itself as editor" test "$(role_of B "$DEVB")" = editor
 settle "home B's file carried to folder A" || fatal "Syncthing carries home B's file to folder A"
 
 log "both edit concurrently: A retitles item 1; B retitles item 1 differently and adds a note to item 2"
@@ -415,16 +490,26 @@ check "home B has its note on item 2" show_has B "$I2" note "Bring sunscreen"
 # ---------------------------------------------------------------------------------------------
 # 4. A Syncthing conflict copy of home A's file
 # ---------------------------------------------------------------------------------------------
-# A third laptop C (never connected to Syncthing) joins the trip from a copy of folder B and adds
+# A third laptop C (never connected to Syncthing) is invited as editor; its join request is carried
+# into folder B by hand, home A admits it, and C joins the trip from a copy of folder B and adds
 # an item. While the daemons are disconnected, C's file is copied over A's file in folder B
 # (older mtime), and home A publishes a new edit in folder A. On reconnecting Syncthing keeps
 # A's newer file and turns folder B's version into A.trip.json.sync-conflict-…gz, which then
 # reaches folder A too. The item added by C exists nowhere else: both homes must merge it.
 log "a Syncthing conflict copy: concurrent writes of home A's file while the daemons are paused"
-mkdir -p "$TMP/C/$TRIP"
-cp "$TMP/B/$TRIP/"*.trip.json.gz "$TMP/C/$TRIP/"
+mkdir -p "$TMP/C"
 ts C init --device-name "Laptop C" >/dev/null || fatal "tripsync init home C"
+CODE_C=$(ts A invite --role editor --expires 1) || fatal "tripsync invite --role editor --expires 1 (home A)"
+ts C join "$CODE_C" "$TMP/C" >/dev/null || fatal "tripsync join CODE folder-C (home C)"
+JOIN_C=$TRIP/$(device_of C).join.json
+cp "$TMP/C/$JOIN_C" "$TMP/B/$JOIN_C" || fatal "home C wrote its join request into folder C"
+settle "home C's join request carried to folder A" || fatal "Syncthing carries home C's join request (put into folder B by hand) to folder A"
+tsync A "$TMP/A"
+check "home A's sync admitted Laptop C as editor" notice "$SYNC_A" "admitted Laptop C"
+settle "home A's grant for C carried to folder B" || fatal "Syncthing carries home A's grant for C to folder B"
+cp "$TMP/B/$TRIP/"*.trip.json.gz "$TMP/C/$TRIP/"
 tsync C "$TMP/C"
+check "home C joined the trip from its copy of folder B" test "$(field "$SYNC_C" "'$TRIP' in d.get('joined', [])")" = True
 IC=$(ts C add "Pasteis de nata" --day 2027-06-11 --at 09:00 --zone Europe/Lisbon) || fatal "tripsync add (home C)"
 tsync C "$TMP/C"
 FILE_C=$(field "$SYNC_C" "(d.get('published') or [''])[0]")
@@ -499,6 +584,54 @@ check "no other device's file was deleted from folder B" still_there B "$OTHERS_
 check "home B's file is in both folders, identical" eval 'test -f "$TMP/A/$FILE_B" && cmp -s "$TMP/A/$FILE_B" "$TMP/B/$FILE_B"'
 check "both homes still show the title conflict on item 1" eval 'conflict_visible A && conflict_visible B'
 check "both homes have A's place on item 3" eval 'show_has A "$I3" place Alfama && show_has B "$I3" place Alfama'
+
+# ---------------------------------------------------------------------------------------------
+# 5. A viewer: laptop V syncs with folder B, next to home B
+# ---------------------------------------------------------------------------------------------
+log "home A invites laptop V as a viewer; V joins through folder B"
+ts V init --device-name "Laptop V" >/dev/null || fatal "tripsync init home V"
+CODE_V=$(ts A invite --role viewer) || fatal "tripsync invite --role viewer (home A)"
+ts V join "$CODE_V" "$TMP/B" >/dev/null || fatal "tripsync join CODE folder-B (home V)"
+DEVV=$(device_of V)
+tsync V "$TMP/B"
+check "home V's first sync waits for the owner" waiting "$SYNC_V"
+settle "home V's join request carried to folder A" || fatal "Syncthing carries home V's join request to folder A"
+tsync A "$TMP/A"
+check "home A's sync admitted Laptop V as viewer" eval 'notice "$SYNC_A" "admitted Laptop V" && notice "$SYNC_A" "as viewer"'
+settle "home A's grant for V carried to folder B" || fatal "Syncthing carries home A's grant for V to folder B"
+tsync V "$TMP/B"
+check "home V's next sync joined the trip from folder B" test "$(field "$SYNC_V" "'$TRIP' in d.get('joined', [])")" = True
+check "home V has the trip: A's place on item 3, B's note on item 2" eval 'show_has V "$I3" place Alfama && show_has V "$I2" note "Bring sunscreen"'
+check "home V sees itself as viewer" test "$(role_of V "$DEVV")" = viewer
+check "home V's CLI refuses an edit (exit 1, says it is a viewer)" refused V edit "$I2" --title "Belem at night"
+check "home V's CLI refuses an add (exit 1, says it is a viewer)" refused V add "Viewer's dinner" --day 2027-06-11
+check "home V's refused edit changed nothing" show_has V "$I2" title "Belem tower"
+settle "home V's file carried to folder A" || fail "Syncthing carries home V's file to folder A"
+
+log "home V retitles item 2 in its replica by hand (the CLI bypassed) and syncs; nobody takes it"
+hand_edit V "$I2" "Viewer was here" || fatal "edit home V's replica by hand"
+check "home V shows its hand edit locally" show_has V "$I2" title "Viewer was here"
+tsync V "$TMP/B"
+FILE_V=$TRIP/$DEVV.trip.json.gz
+check "home V published its file with the hand edit into folder B" eval 'test -f "$TMP/B/$FILE_V" && gzip -dc "$TMP/B/$FILE_V" | grep -c "Viewer was here" >/dev/null'
+settle "home V's edited file carried to folder A" || fatal "Syncthing carries home V's edited file to folder A"
+tsync A "$TMP/A"
+check "home A read V's file (a viewer's file gives its acks only)" test "$(field "$SYNC_A" "any(p.endswith('/$DEVV.trip.json.gz') for p in d.get('merged', []) + d.get('unchanged', []))")" = True
+check "home A's item 2 keeps its title" show_has A "$I2" title "Belem tower"
+settle "home A's file carried to folder B" || fail "Syncthing carries home A's file to folder B"
+tsync B "$TMP/B"
+check "home B's item 2 keeps its title" show_has B "$I2" title "Belem tower"
+if rounds; then pass "homes A and B converge with the viewer's file in the folders: same fingerprint after $ROUNDS round(s)"; else fail "homes A and B converge with the viewer's file present"; fi
+check "after the rounds, neither home A nor B took the viewer's title" eval 'show_has A "$I2" title "Belem tower" && show_has B "$I2" title "Belem tower"'
+check "home A lists B and C as editors, V as viewer" eval \
+    '[ "$(role_of A "$DEVB")" = editor ] && [ "$(role_of A "$(device_of C)")" = editor ] && [ "$(role_of A "$DEVV")" = viewer ]'
+
+if [ "$NOT_JSON" -eq 0 ]; then
+    pass "every sync --json printed one JSON document on stdout, nothing else"
+else
+    fail "every sync --json printed one JSON document on stdout, nothing else" \
+        "$NOT_JSON syncs printed text lines before the JSON, e.g. $NOT_JSON_EXAMPLE"
+fi
 check "syncthing A: every socket still on 127.0.0.1" sockets_loopback "$PID_A"
 check "syncthing B: every socket still on 127.0.0.1" sockets_loopback "$PID_B"
 
