@@ -35,9 +35,10 @@ enum Passphrase {
         return first
     }
 
-    /// One line read from `tty` with echo off (restored even when reading fails).
+    /// One line read from `tty` with echo off (restored even when reading fails). Echo goes off
+    /// before the prompt is shown: what is typed once the prompt is there is neither echoed nor
+    /// discarded (turning echo off with TCSAFLUSH drops input typed before it).
     private static func ask(_ tty: Int32, _ prompt: String) throws -> [UInt8] {
-        _ = prompt.withCString { write(tty, $0, strlen($0)) }
         var saved = termios()
         let isTerminal = tcgetattr(tty, &saved) == 0
         if isTerminal {
@@ -46,9 +47,10 @@ enum Passphrase {
             _ = tcsetattr(tty, TCSAFLUSH, &quiet)
         }
         defer {
-            if isTerminal { _ = tcsetattr(tty, TCSAFLUSH, &saved) }
+            if isTerminal { _ = tcsetattr(tty, TCSANOW, &saved) }
             _ = write(tty, "\n", 1)
         }
+        _ = prompt.withCString { write(tty, $0, strlen($0)) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
