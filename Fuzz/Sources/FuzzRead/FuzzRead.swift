@@ -38,6 +38,11 @@ enum ReadTarget {
         case wrapped(json: [UInt8])
         /// Gzipped by the harness, then cut short or followed by a stray byte: must be refused.
         case damaged
+
+        var isAsIs: Bool {
+            if case .asIs = self { return true }
+            return false
+        }
     }
 
     static func run(_ bytes: [UInt8]) {
@@ -69,6 +74,69 @@ enum ReadTarget {
             violated("a gzip file missing its last byte or followed by a stray byte was accepted")
         }
         check(loaded)
+        checkSignatures(loaded, plain: form.isAsIs && !loaded.wasGzip ? bytes : nil)
+    }
+
+    /// The harness's own device key (a fixed seed, so runs repeat).
+    static let harnessKey = SigningKey(seed: Array(repeating: 0x5A, count: 32))!
+
+    /// Schema 3: a signed input loses its signature with any changed byte; any accepted
+    /// document, signed by the harness key (plain and gzip), reads back as itself signed by
+    /// that key, and not once a byte is changed; one sync's acceptance (`Membership.accept`)
+    /// of the document and its edited copies gives a valid document (grants within the clock,
+    /// acks within the clock) that round-trips.
+    static func checkSignatures(_ loaded: LoadedTrip, plain: [UInt8]?) {
+        let document = loaded.document
+        if loaded.signedBy != nil, let plain, !plain.isEmpty {
+            var changed = plain
+            let position = (plain.count &* 7919) % plain.count
+            changed[position] ^= 0x01
+            if (try? TripFileReader().read(bytes: changed, file: "fuzz-changed")) != nil {
+                violated("a signed file with byte \(position) changed was accepted")
+            }
+        }
+        let signed = document.signedCanonicalJSON(signingKey: harnessKey)
+        do {
+            let again = try TripFileReader().read(bytes: signed, file: "fuzz-signed")
+            if again.signedBy != harnessKey.publicKey { violated("a file the harness signed reads back signed by \(String(describing: again.signedBy))") }
+            if again.document.canonicalJSON() != document.canonicalJSON() { violated("a file the harness signed reads back as another document") }
+        } catch {
+            violated("a valid document signed by the harness is refused: \(error)")
+        }
+        if signed.count <= 256 << 10 {
+            do {
+                let again = try TripFileReader().read(bytes: try document.signedGzipData(signingKey: harnessKey), file: "fuzz-signed.gz")
+                if again.signedBy != harnessKey.publicKey || again.document.canonicalJSON() != document.canonicalJSON() {
+                    violated("the signed gzip form reads back differently")
+                }
+            } catch {
+                violated("the signed gzip form of a valid document is refused: \(error)")
+            }
+            var changed = signed
+            let position = (signed.count &* 104_729) % signed.count
+            changed[position] ^= 0x20
+            if (try? TripFileReader().read(bytes: changed, file: "fuzz-signed-changed")) != nil {
+                violated("a file the harness signed was accepted with byte \(position) changed")
+            }
+        }
+        let b = derive(document, device: deviceB, variant: 0)
+        let c = derive(document, device: deviceC, variant: 1)
+        for (inputs, local, what) in [
+            ([(b, Optional<PublicKey>.none), (document, loaded.signedBy)], c, "document and B into C"),
+            ([(document, loaded.signedBy), (c, harnessKey.publicKey)], b, "document and C into B"),
+        ] {
+            let accepted: TripDocument
+            do {
+                accepted = try Membership.accept(inputs, into: local).document
+            } catch {
+                violated("accepting \(what) failed: \(error)")
+            }
+            Properties.requireValid(accepted, "the acceptance of \(what)")
+            for (device, ack) in accepted.acks where !accepted.clock.covers(ack) {
+                violated("the acceptance of \(what) holds acks of \(device) above its clock")
+            }
+            Properties.requireRoundTrip(accepted, "the acceptance of \(what)")
+        }
     }
 
     /// Readers that take the two-step path (items delimited, then decoded on every core, their
