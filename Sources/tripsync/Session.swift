@@ -58,7 +58,15 @@ enum Session {
         switch error {
         case .noMatch, .ambiguous: return .usage(error.description, command: nil)
         case .unreadable(let file): return HomeAccess.refusal(file)
-        case .noTrips, .busy: return .refused(error.description)
+        case .noTrips:
+            // A laptop that asked to join has no trip until the owner admits it: say that instead.
+            let joins = home.pendingJoins()
+            guard !joins.isEmpty else { return .refused(error.description) }
+            return .refused(
+                joins.map {
+                    "\(home.path): no trip here yet: this laptop asked to join trip \($0.trip) as \($0.role.rawValue) and waits for the owner to admit it; then run tripsync sync \($0.folder)"
+                })
+        case .busy: return .refused(error.description)
         }
     }
 

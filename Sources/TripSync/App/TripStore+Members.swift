@@ -23,7 +23,9 @@ extension TripStore {
             let document = state.document
             let access = try TripAccess.load(home, document.tripID)
             var entries: [MemberEntry] = document.members.map { device, grant in
-                MemberEntry(device: device, name: document.deviceName(device), role: grant.role, key: grant.key, pending: false, source: nil)
+                MemberEntry(
+                    device: device, name: document.devices[device] == nil ? access.names[device] ?? document.deviceName(device) : document.deviceName(device),
+                    role: grant.role, key: grant.key, pending: false, source: nil)
             }
             entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
             guard document.owner != nil else {
@@ -79,7 +81,7 @@ extension TripStore {
             throw MembershipError(
                 "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
         }
-        try setGrant(entry.device, key: key, role: role)
+        try setGrant(entry.device, key: key, role: role, name: entry.name)
         return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
     }
 
@@ -131,7 +133,13 @@ extension TripStore {
         let document = state.document
         guard !document.mayEdit(state.identity.deviceID) else { return }
         let role = document.role(of: state.identity.deviceID)
-        let why = role.map { "this laptop is a \($0.rawValue) of \"\(document.trip.name.value)\"" } ?? "this laptop is not yet a member of \"\(document.trip.name.value)\""
+        let trip = "\"\(document.trip.name.value)\""
+        let why: String
+        switch role {
+        case .removed?: why = "this laptop was removed from \(trip)"
+        case let role?: why = "this laptop is a \(role.rawValue) of \(trip)"
+        case nil: why = "this laptop is not yet a member of \(trip)"
+        }
         throw EditError(.notAllowed, "\(why): it cannot change the trip (the owner can change roles: tripsync members set DEVICE --role editor)")
     }
 
@@ -143,11 +151,12 @@ extension TripStore {
         return key
     }
 
-    private func setGrant(_ device: DeviceID, key: PublicKey, role: MemberRole) throws {
+    private func setGrant(_ device: DeviceID, key: PublicKey, role: MemberRole, name: String? = nil) throws {
         try changeMembership { document, clock, access, now in
             let ownerKey = try Self.ownerKey(document, access)
             try document.grant(device, key: key, role: role, ownerKey: ownerKey, hlc: &clock, now: now)
             access.requests[device] = nil
+            if let name, document.devices[device] == nil { access.names[device] = name }
         }
     }
 

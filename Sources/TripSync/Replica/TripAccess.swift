@@ -15,6 +15,8 @@ struct TripAccess: Sendable {
     /// Devices that asked to be members (a join request without a valid invite, or a signed
     /// file of a device without a grant), by device.
     var requests: [DeviceID: PendingRequest] = [:]
+    /// Names of admitted devices from their requests, until the trip names them itself.
+    var names: [DeviceID: String] = [:]
 
     /// A join asked for by `join CODE FOLDER`.
     struct PendingJoin: Sendable {
@@ -66,6 +68,12 @@ struct TripAccess: Sendable {
             }
             access.join = PendingJoin(code: code, folder: folder)
         }
+        if case .object(let names)? = json["names"] {
+            for (id, name) in names {
+                guard let device = Identifier(id), let text = name.stringValue else { throw bad("/names/\(id)") }
+                access.names[device] = text
+            }
+        }
         if case .object(let requests)? = json["requests"] {
             for (id, entry) in requests {
                 guard let device = Identifier(id), let key = entry["key"]?.stringValue.flatMap(PublicKey.init(base64:)),
@@ -95,6 +103,7 @@ struct TripAccess: Sendable {
                 return .object(entry)
             })
         if let join { object["join"] = .object(["code": .string(join.code.text), "folder": .string(join.folder)]) }
+        if !names.isEmpty { object["names"] = .object(Dictionary(uniqueKeysWithValues: names.map { ($0.key.description, JSONValue.string($0.value)) })) }
         object["requests"] = .object(
             Dictionary(
                 uniqueKeysWithValues: requests.map { device, request in
@@ -131,5 +140,20 @@ extension Home {
         try FileIO.writeAtomically(
             Array((JSONValue.object(["device": .string(device.description), "seed": .string(key.seedBase64)]).text + "\n").utf8), to: path, mode: 0o600)
         return key
+    }
+}
+
+extension Home {
+    /// The trips this home asked to join (`TripStore.join`) and is still waiting for, with the
+    /// role and folder of each; a damaged record is left out (the sync of that trip names it).
+    public func pendingJoins() -> [(trip: TripID, role: MemberRole, folder: String)] {
+        let folder = path + "/access"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.sorted().compactMap { name in
+            guard name.hasSuffix(".json"), let trip = Identifier(String(name.dropLast(5))) else { return nil }
+            // A record that cannot be read is reported by the sync that uses it, not here.
+            guard let access = try? TripAccess.load(self, trip), let join = access.join else { return nil }
+            return (trip, join.code.role, join.folder)
+        }
     }
 }

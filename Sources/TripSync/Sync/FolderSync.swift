@@ -298,6 +298,19 @@ public struct FolderSync {
             trip.notices.append(
                 "two laptops claimed this trip at once (owner keys \(membership.competingClaims.map(\.key.fingerprint).joined(separator: ", "))); the one with key \(membership.owner?.key.fingerprint ?? "?") counts, and files for the other are skipped")
         }
+        if let owner = membership.owner, document != nil {
+            // What this laptop's own role means for its changes, said at every sync it matters.
+            let me = identity.deviceID
+            switch membership.grants[me] {
+            case nil:
+                trip.notices.append("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files until the owner approves it (tripsync members approve \(me.description.prefix(8)))")
+            case let grant? where grant.role == .removed:
+                trip.notices.append("this laptop was removed from the trip: other laptops no longer take its files")
+            case let grant? where grant.role == .viewer && (document.map { $0.hasContent(of: me, above: grant.seen?[me] ?? 0) } ?? false):
+                trip.notices.append("this laptop is a viewer: its changes since it became one are not taken by other laptops")
+            default: break
+            }
+        }
         var viewerFiles: [(Candidate, DeviceID)] = []
         for candidate in candidates {
             let (name, path, kind, input, bytes, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.bytes, candidate.stamp)
@@ -394,6 +407,7 @@ public struct FolderSync {
                     } else {
                         try replica.document.grant(request.device, key: request.key, role: invite.code.role, ownerKey: ownerKey, hlc: &replica.clock, now: now)
                         access.invites[index].usedBy = request.device
+                        access.names[request.device] = request.name
                         trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
                         continue
                     }

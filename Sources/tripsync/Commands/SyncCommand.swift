@@ -51,7 +51,8 @@ enum SyncCommand: Command {
             Console.clearProgress()
         } catch {
             Console.clearProgress()
-            throw CLIError.refused("\(sync.folder): \(error)")
+            let text = "\(error)"
+            throw CLIError.refused(text.hasPrefix(sync.folder + ":") ? text : "\(sync.folder): \(text)")
         }
         let stamp = watching ? timestamp() + " " : ""
         for warning in report.warnings { Console.warning(stamp + warning) }
@@ -66,7 +67,10 @@ enum SyncCommand: Command {
                 Console.warning(
                     "\(stamp)\(fork.file): device \(fork.device) wrote two different values under one rev (a copied or restored home) in \(name), at \(fork.pointers.prefix(3).joined(separator: ", "))\(fork.pointers.count > 3 ? " and \(fork.pointers.count - 3) more" : ""); both values are kept as conflicts")
             }
-            for notice in trip.notices { Console.out("\(stamp)\(name): \(notice)") }
+            // With --json the notices are in the report (trips[].notices); stdout holds only JSON.
+            for notice in trip.notices {
+                if json { Console.err("\(stamp)\(name): \(notice)") } else { Console.out("\(stamp)\(name): \(notice)") }
+            }
             if let failure = trip.failure { Console.error("\(stamp)trip \(name) not synced: \(failure)") }
         }
         if json {
