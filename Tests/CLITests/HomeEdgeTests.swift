@@ -134,7 +134,7 @@ import Testing
         let sam = CLI.temporaryFolder()
         _ = try run(alex, ["init", "--device-name", "Alex's laptop"])
         _ = try run(sam, ["init", "--device-name", "Sam's laptop"])
-        let trip = line(try run(alex, ["new", "Lisbon 2027", "--zone", "Europe/Lisbon"]))
+        let trip = line(try run(alex, ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]))
         #expect(try run(alex, ["add", "Shared lunch", "--day", "2027-06-08"]).status == 0)
         let alexFile = sam + "/alex.trip.json.gz"
         #expect(try run(alex, ["backup", "-o", alexFile]).status == 0)
@@ -226,7 +226,7 @@ import Testing
         let shared = CLI.temporaryFolder()
         _ = try run(alex, ["init", "--device-name", "Alex's laptop"])
         _ = try run(sam, ["init", "--device-name", "Sam's laptop"])
-        _ = try run(alex, ["new", "Lisbon 2027", "--zone", "Europe/Lisbon"])
+        _ = try run(alex, ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"])
         let lunch = line(try run(alex, ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]))
         let museum = line(try run(alex, ["add", "Museum", "--day", "2027-06-09"]))
         _ = try run(alex, ["backup", "-o", shared + "/a.trip.json.gz"])

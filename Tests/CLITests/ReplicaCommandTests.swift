@@ -4,9 +4,9 @@ import Testing
 /// The laptop commands against temporary homes, run as the built binary.
 @Suite struct ReplicaCommandTests {
     /// A fresh home with one trip; returns the home and the trip id.
-    func newTrip(zone: String = "Europe/Lisbon") throws -> (home: String, trip: String) {
+    func newTrip(zone: String = "Europe/Lisbon", open: Bool = false) throws -> (home: String, trip: String) {
         let home = CLI.temporaryFolder()
-        let result = try CLI.run(["--home", home, "new", "Lisbon 2027", "--zone", zone])
+        let result = try CLI.run(["--home", home, "new", "Lisbon 2027", "--zone", zone] + (open ? ["--open"] : []))
         #expect(result.status == 0, "\(result.stderr)")
         return (home, result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -146,8 +146,44 @@ import Testing
         #expect(try order() == ["C", "D", "B", "A"])
     }
 
-    @Test func twoLaptopsConflictResolveDeleteRestore() throws {
+    /// A backup of an owned trip imported on another laptop is read-only there until the owner
+    /// approves that laptop, which the owner's sync lists as pending from its signed file.
+    @Test func anImportedOwnedTripIsReadOnlyUntilTheOwnerApproves() throws {
         let (alex, _) = try newTrip()
+        let sam = CLI.temporaryFolder()
+        let shared = CLI.temporaryFolder()
+        defer { for path in [alex, sam, shared] { try? FileManager.default.removeItem(atPath: path) } }
+        _ = try run(sam, ["init", "--device-name", "Sam's laptop"])
+        _ = try run(alex, ["add", "Lunch", "--day", "2027-06-08"])
+        _ = try run(alex, ["backup", "-o", shared + "/a.trip.json.gz"])
+        #expect(try run(sam, ["import", shared + "/a.trip.json.gz", "--merge", "--yes"]).status == 0)
+        let refused = try run(sam, ["add", "Dinner", "--day", "2027-06-08"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("this laptop is not yet a member of \"Lisbon 2027\""))
+        let folder = shared + "/sync"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let samSync = try run(sam, ["sync", folder])
+        #expect(samSync.stdout.contains("this laptop is not a member of this trip"), "\(samSync.stdout)")
+        let alexSync = try run(alex, ["sync", folder])
+        #expect(alexSync.stderr.contains("is not a member of this trip"), "\(alexSync.stderr)")
+        let members = try run(alex, ["members", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(members.stdout.utf8)) as? [[String: Any]])
+        let pending = try #require(list.first { $0["pending"] as? Bool == true && $0["name"] as? String == "Sam's laptop" })
+        let device = try #require(pending["device"] as? String)
+        #expect(pending["key"] is String)
+        #expect(try run(alex, ["members", "approve", String(device.prefix(8))]).status == 0)
+        _ = try run(alex, ["sync", folder])
+        _ = try run(sam, ["sync", folder])
+        let added = try run(sam, ["add", "Dinner", "--day", "2027-06-08"])
+        #expect(added.status == 0, "\(added.stderr)")
+        _ = try run(sam, ["sync", folder])
+        _ = try run(alex, ["sync", folder])
+        #expect(try run(alex, ["show"]).stdout.contains("Dinner"))
+    }
+
+    @Test func twoLaptopsConflictResolveDeleteRestore() throws {
+        // An open trip: Sam's laptop edits a copy it imported, with no invite.
+        let (alex, _) = try newTrip(open: true)
         let sam = CLI.temporaryFolder()
         let shared = CLI.temporaryFolder()
         defer { for path in [alex, sam, shared] { try? FileManager.default.removeItem(atPath: path) } }

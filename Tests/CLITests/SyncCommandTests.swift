@@ -30,7 +30,7 @@ import Testing
         func setUp(_ names: [String]) throws -> (trip: String, items: [String]) {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for name in names { _ = try run(name, ["init", "--device-name", "\(name)'s laptop"]) }
-            let trip = try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trip = try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let a = try run(names[0], ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let b = try run(names[0], ["add", "Museum", "--day", "2027-06-09"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             return (trip, [a, b])

@@ -264,7 +264,7 @@ private struct Desk {
 
     /// A new trip in `who`'s home with one item; (trip id, item id).
     func newTrip(_ who: String, _ name: String, item: String = "Lunch") throws -> (trip: String, item: String) {
-        let trip = try ok(who, ["new", name, "--zone", "Europe/Lisbon"])
+        let trip = try ok(who, ["new", name, "--zone", "Europe/Lisbon", "--open"])
         let item = try ok(who, ["add", item, "--day", "2027-06-08", "--at", "12:30", "--trip", trip])
         return (trip, item)
     }

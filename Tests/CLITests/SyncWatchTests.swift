@@ -38,7 +38,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for name in names { try run(name, ["init", "--device-name", "\(name)'s laptop"]) }
             func line(_ result: CLIResult) -> String { result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
-            let trip = line(try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon"]))
+            let trip = line(try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]))
             let a = line(try run(names[0], ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]))
             let b = line(try run(names[0], ["add", "Museum", "--day", "2027-06-09"]))
             for name in names + names.prefix(1) { try run(name, ["sync", folder]) }

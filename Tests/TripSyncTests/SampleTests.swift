@@ -63,7 +63,7 @@ import TripSync
     /// Schema 3 samples made by an independent writer (Python and PyNaCl, scripts/make-samples-v3.py).
     @Test(arguments: [
         ("porto-owned.trip.json", true), ("porto-owned.trip.json.gz", true), ("porto-backup.trip.json", false),
-        ("porto-removed.trip.json", true), ("open-trip.trip.json", false), ("lisbon-claimed.trip.json", false),
+        ("porto-removed.trip.json", true), ("open-trip.trip.json", false), ("lisbon-claimed.trip.json", true),
     ])
     func schema3SamplePassesWithItsSigner(file: String, signed: Bool) throws {
         let path = PackagePaths.samples + "/v3/" + file

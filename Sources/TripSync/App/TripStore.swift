@@ -68,7 +68,7 @@ public final class TripStore: @unchecked Sendable {
     /// opens it. An `owned` trip has an owner key made and kept in this home, and its id derived
     /// from that key (docs/DESIGN.md, "Members and roles"); otherwise the trip is open until
     /// `claim()`. Throws `EditError` for a name or zone an editor refuses.
-    public static func create(name: String, defaultZone zone: String? = nil, owned: Bool = false, in home: Home) throws -> TripStore {
+    public static func create(name: String, defaultZone zone: String? = nil, owned: Bool = true, in home: Home) throws -> TripStore {
         try TripDocument.check(name: name)
         if let zone {
             guard ZoneID.isWellFormed(zone), ZoneDatabase.isTypeable(zone) else {

@@ -38,7 +38,7 @@ enum DemoCommand: Command {
         }
         Console.out("TripSync demo: two laptops, no server. Homes in \(root).")
         _ = try step("alex", ["init", "--device-name", "Alex's laptop"], alex)
-        _ = try step("alex", ["new", "Lisbon & New York 2027", "--zone", "Europe/Lisbon"], alex)
+        _ = try step("alex", ["new", "Lisbon & New York 2027", "--zone", "Europe/Lisbon", "--open"], alex)
         let lunch = try step("alex", ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30", "--place", "Mercado da Ribeira"], alex)
         _ = try step("alex", ["add", "Fado night", "--day", "2027-06-08", "--at", "21:00", "--place", "Alfama"], alex)
         let museum = try step("alex", ["add", "Gulbenkian Museum", "--day", "2027-06-09", "--at", "10:00"], alex)

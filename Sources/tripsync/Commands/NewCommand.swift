@@ -1,31 +1,35 @@
 import TripSync
 
-/// `tripsync new NAME [--zone ZONE] [--owned]`.
+/// `tripsync new NAME [--zone ZONE] [--open]`.
 enum NewCommand: Command {
     static let name = "new"
     static let summary = "create a trip; prints its id"
     static let help = """
-        usage: tripsync new NAME [--zone ZONE] [--owned]
+        usage: tripsync new NAME [--zone ZONE] [--open]
 
-        Creates a trip in this home and prints its id. --zone sets the zone that 'add' uses when
-        none is given (a local setting of this home, e.g. Europe/Lisbon). --owned makes a trip
-        this laptop owns: its owner key stays in this home, the trip id is derived from it, and
-        other laptops join by invite (tripsync invite, tripsync join). Without it the trip is
-        open (any laptop that syncs the folder may write) until 'tripsync members claim'.
+        Creates a trip this laptop owns in this home and prints its id: its owner key stays in
+        this home, the trip id is derived from it, and other laptops join by invite (tripsync
+        invite, tripsync join). --zone sets the zone that 'add' uses when none is given (a local
+        setting of this home, e.g. Europe/Lisbon). --open makes an open trip instead, as before
+        members existed: any laptop that syncs the folder may write, until 'tripsync members
+        claim'. (--owned, the default, is accepted too.)
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--zone"], flags: ["--owned"])
+        var parser = Arguments(command: name, values: ["--zone"], flags: ["--owned", "--open"])
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let tripName = parser.positionals.first else {
             throw CLIError.usage("new needs exactly one NAME (quote it if it has spaces)", command: name)
+        }
+        if parser.has("--owned") && parser.has("--open") {
+            throw CLIError.usage("--owned and --open exclude each other", command: name)
         }
         let title = try InputParser.text(tripName, option: "NAME", rule: .name, command: name)
         let zone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let home = HomeAccess.home(global)
         let store: TripStore
         do {
-            store = try TripStore.create(name: title, defaultZone: zone, owned: parser.has("--owned"), in: home)
+            store = try TripStore.create(name: title, defaultZone: zone, owned: !parser.has("--open"), in: home)
         } catch let error as EditError {
             throw Session.refusal(error)
         } catch let error as TripStoreError {
