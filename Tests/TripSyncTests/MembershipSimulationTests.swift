@@ -26,10 +26,7 @@ import TripSyncFixtures
 /// replica of the trip holds at least their state, and no write of theirs is lost.
 @Suite struct MembershipSimulationTests {
     /// One register: an item's field, or the trip name (item nil).
-    struct Key: Hashable {
-        var item: ItemID?
-        var field: String
-    }
+    typealias Key = RegisterSlot
 
     struct Dot: Hashable {
         var key: Key
@@ -52,26 +49,7 @@ import TripSyncFixtures
 
     /// The register versions of a document.
     static func registers(_ document: TripDocument) -> [Key: Set<Rev>] {
-        var result: [Key: Set<Rev>] = [:]
-        func add<V>(_ item: ItemID?, _ field: String, _ register: Register<V>?) {
-            guard let register else { return }
-            result[Key(item: item, field: field)] = Set(register.versions.map(\.rev))
-        }
-        func fields(_ id: ItemID, _ item: ItemFields) {
-            add(id, "title", item.title)
-            add(id, "sortKey", item.sortKey)
-            add(id, "start", item.start)
-            add(id, "end", item.end)
-            add(id, "place", item.place)
-            add(id, "note", item.note)
-        }
-        add(nil, "name", document.trip.name)
-        for (id, item) in document.items { fields(id, item) }
-        for (id, tombstone) in document.tombstones {
-            fields(id, tombstone.item)
-            add(id, "deleted", tombstone.deleted)
-        }
-        return result
+        document.registerVersions()
     }
 
     struct Replica {

@@ -235,22 +235,9 @@ import TripSyncFixtures
     /// The dots per register actually in a document.
     static func actualSurvivors(_ document: TripDocument) -> [MergeSimulationTests.RegisterKey: Set<Rev>] {
         var result: [RegisterKey: Set<Rev>] = [:]
-        func add<V>(_ id: ItemID, _ field: String, _ register: Register<V>?) {
-            guard let register else { return }
-            result[RegisterKey(item: id, field: field)] = Set(register.versions.map(\.rev))
-        }
-        func fields(_ id: ItemID, _ item: ItemFields) {
-            add(id, "title", item.title)
-            add(id, "sortKey", item.sortKey)
-            add(id, "start", item.start)
-            add(id, "end", item.end)
-            add(id, "place", item.place)
-            add(id, "note", item.note)
-        }
-        for (id, item) in document.items { fields(id, item) }
-        for (id, tombstone) in document.tombstones {
-            fields(id, tombstone.item)
-            add(id, "deleted", tombstone.deleted)
+        for (slot, revs) in document.registerVersions() {
+            guard let item = slot.item else { continue }
+            result[RegisterKey(item: item, field: slot.field)] = revs
         }
         return result
     }

@@ -47,3 +47,36 @@ func temporaryFolder() -> String {
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
+
+/// One register of a document: an item's field (or a tombstone's `deleted`), or the trip name
+/// (`item` nil, field "name"). The simulations' reference models key their logs by it.
+struct RegisterSlot: Hashable {
+    var item: ItemID?
+    var field: String
+}
+
+extension TripDocument {
+    /// The revs of every version (winner and conflicts) of every register, by register.
+    func registerVersions() -> [RegisterSlot: Set<Rev>] {
+        var result: [RegisterSlot: Set<Rev>] = [:]
+        func add<V>(_ item: ItemID?, _ field: String, _ register: Register<V>?) {
+            guard let register else { return }
+            result[RegisterSlot(item: item, field: field)] = Set(register.versions.map(\.rev))
+        }
+        func fields(_ id: ItemID, _ item: ItemFields) {
+            add(id, "title", item.title)
+            add(id, "sortKey", item.sortKey)
+            add(id, "start", item.start)
+            add(id, "end", item.end)
+            add(id, "place", item.place)
+            add(id, "note", item.note)
+        }
+        add(nil, "name", trip.name)
+        for (id, item) in items { fields(id, item) }
+        for (id, tombstone) in tombstones {
+            fields(id, tombstone.item)
+            add(id, "deleted", tombstone.deleted)
+        }
+        return result
+    }
+}
