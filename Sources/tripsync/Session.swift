@@ -60,7 +60,12 @@ enum Session {
         case .unreadable(let file): return HomeAccess.refusal(file)
         case .noTrips:
             // A laptop that asked to join has no trip until the owner admits it: say that instead.
-            let joins = home.pendingJoins()
+            let joins: [(trip: TripID, role: MemberRole, folder: String)]
+            do {
+                joins = try home.pendingJoins()
+            } catch let unreadable {
+                return .refused([error.description, "\(home.path)/access: cannot read this home's join records (\(unreadable))"])
+            }
             guard !joins.isEmpty else { return .refused(error.description) }
             return .refused(
                 joins.map {

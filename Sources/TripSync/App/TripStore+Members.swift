@@ -7,11 +7,12 @@ extension TripStore {
     /// This device's role in the trip; nil in an open trip or while not admitted.
     public var role: MemberRole? { locked { state.document.role(of: state.identity.deviceID) } }
 
-    /// Whether this home holds the trip's owner key.
-    public var holdsOwnerKey: Bool {
-        locked {
-            guard let owner = state.document.owner, let access = try? TripAccess.load(home, state.document.tripID) else { return false }
-            return access.ownerKey?.publicKey == owner.key
+    /// Whether this home holds the trip's owner key; throws when the home's access record
+    /// cannot be read.
+    public func holdsOwnerKey() throws -> Bool {
+        try locked {
+            guard let owner = state.document.owner else { return false }
+            return try TripAccess.load(home, state.document.tripID).ownerKey?.publicKey == owner.key
         }
     }
 

@@ -57,13 +57,13 @@ struct TripAccess: Sendable {
         }
         if case .array(let invites)? = json["invites"] {
             for (index, entry) in invites.enumerated() {
-                guard let text = entry["code"]?.stringValue, let code = try? InviteCode(parsing: text) else { throw bad("/invites/\(index)/code") }
+                guard let text = entry["code"]?.stringValue, let code = InviteCode(stored: text) else { throw bad("/invites/\(index)/code") }
                 let used = entry["usedBy"]?.stringValue.flatMap(Identifier.init)
                 access.invites.append((code, used))
             }
         }
         if let join = json["join"], case .object = join {
-            guard let text = join["code"]?.stringValue, let code = try? InviteCode(parsing: text), let folder = join["folder"]?.stringValue else {
+            guard let text = join["code"]?.stringValue, let code = InviteCode(stored: text), let folder = join["folder"]?.stringValue else {
                 throw bad("/join")
             }
             access.join = PendingJoin(code: code, folder: folder)
@@ -119,6 +119,17 @@ struct TripAccess: Sendable {
     }
 }
 
+extension InviteCode {
+    /// A code as this home stored it; nil when it does not parse (the caller names the record).
+    init?(stored text: String) {
+        do {
+            self = try InviteCode(parsing: text)
+        } catch {
+            return nil
+        }
+    }
+}
+
 extension Home {
     /// This installation's signing key (`device.key`, 0600), made on first use. It belongs to
     /// one device id: a home that took a new id (copied or restored) makes a new key too.
@@ -145,14 +156,13 @@ extension Home {
 
 extension Home {
     /// The trips this home asked to join (`TripStore.join`) and is still waiting for, with the
-    /// role and folder of each; a damaged record is left out (the sync of that trip names it).
-    public func pendingJoins() -> [(trip: TripID, role: MemberRole, folder: String)] {
+    /// role and folder of each. Throws when the access folder or a record cannot be read.
+    public func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {
         let folder = path + "/access"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        return names.sorted().compactMap { name in
+        guard FileManager.default.fileExists(atPath: folder) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder).sorted().compactMap { name in
             guard name.hasSuffix(".json"), let trip = Identifier(String(name.dropLast(5))) else { return nil }
-            // A record that cannot be read is reported by the sync that uses it, not here.
-            guard let access = try? TripAccess.load(self, trip), let join = access.join else { return nil }
+            guard let join = try TripAccess.load(self, trip).join else { return nil }
             return (trip, join.code.role, join.folder)
         }
     }

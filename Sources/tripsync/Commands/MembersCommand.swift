@@ -83,7 +83,7 @@ enum MembersCommand: Command {
                 if document.owner == nil {
                     Console.out("\"\(document.trip.name.value)\" is an open trip: every device may write, files need no signature (tripsync members claim makes this laptop its owner)")
                 } else {
-                    Console.out("\"\(document.trip.name.value)\", owner key \(document.owner?.key.fingerprint ?? "")\(store.holdsOwnerKey ? " (held here)" : "")")
+                    Console.out("\"\(document.trip.name.value)\", owner key \(document.owner?.key.fingerprint ?? "")\(try store.holdsOwnerKey() ? " (held here)" : "")")
                 }
                 for entry in entries { Console.out("  " + line(entry) + (entry.device == store.deviceID ? "  (this laptop)" : "")) }
             }
