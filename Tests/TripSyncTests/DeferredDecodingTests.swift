@@ -69,6 +69,22 @@ import TripSyncFixtures
     }
 
     /// The benchmark's diverged pair: most items are byte-identical and decoded once.
+    /// Every saved FuzzRead regression reads alike both ways: among them a file broken inside
+    /// its items that declares schema 1 after them, where the two-step path's probe (which jumps
+    /// over items by shape) found the version and the strict probe did not, so the two refusals
+    /// named different pointers (found by FuzzRead in CI).
+    @Test func everyFuzzRegressionReadsAlikeBothWays() throws {
+        let root = PackagePaths.root + "/Fuzz/regressions/read"
+        let files = try FileManager.default.contentsOfDirectory(atPath: root).sorted()
+        #expect(files.contains("two-step-probe-finds-version-past-broken-items"))
+        for file in files {
+            let bytes = try #require(FileManager.default.contents(atPath: root + "/" + file))
+            let expected = Answer(readTrip(Array(bytes), file: file, reader: Self.strict))
+            let got = Answer(readTrip(Array(bytes), file: file, reader: Self.deferred))
+            #expect(got == expected, "\(file)")
+        }
+    }
+
     @Test func aDivergedPairReadsAlikeInAnyOrderAndRepeated() throws {
         let scenario = try MergeScenario(items: 1_200, seed: 5)
         let folder = temporaryFolder()

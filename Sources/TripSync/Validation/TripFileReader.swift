@@ -129,7 +129,10 @@ public struct TripFileReader: Sendable {
         let scanner = JSONScanner(base: base, count: json.count)
         let probe = SchemaVersionProbe(scanner, delimitsItems: true)
         if let version = probe.version, version != Int64(TripDocument.currentSchemaVersion) {
-            return .finished(decode(scanner, declared: version, file: file, wasGzip: wasGzip, size: json.count))
+            // Another version is read in one strict pass, by the same probe as every one-pass
+            // read: this probe jumps over items by their shape, so in a file broken inside its
+            // items it may find a version the strict probe never reaches (the answers differed).
+            return strict()
         }
         var decoder = DocumentDecoder(scanner: scanner, zones: zones)
         decoder.defersItems = true
