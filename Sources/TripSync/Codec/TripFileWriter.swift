@@ -15,14 +15,21 @@ extension TripDocument {
     /// and compressed by one task, so the whole JSON is never in memory at once.
     func gzipMembers(_ compression: GzipCompression) throws -> [OwnedBytes] {
         let parts = CanonicalWriter.Parts(self)
-        let members = ParallelMap.map(Array(0..<parts.count)) { index -> Result<OwnedBytes, GzipError> in
-            let json = parts.encode(index)
-            return withExtendedLifetime(json) {
-                Result { () throws(GzipError) -> OwnedBytes in
-                    try Gzip.compressMember(UnsafeRawBufferPointer(start: json.base, count: json.count), compression)
-                }
+        let members = ParallelMap.map(Array(0..<parts.count)) { index in TripDocument.compress(parts.encode(index), compression) }
+        return try TripDocument.collect(members)
+    }
+
+    /// One part's JSON as one gzip member.
+    private static func compress(_ json: OwnedBytes, _ compression: GzipCompression) -> Result<OwnedBytes, GzipError> {
+        withExtendedLifetime(json) {
+            Result { () throws(GzipError) -> OwnedBytes in
+                try Gzip.compressMember(UnsafeRawBufferPointer(start: json.base, count: json.count), compression)
             }
         }
+    }
+
+    /// The members in order, or the first failure as a `FileSystemError`.
+    private static func collect(_ members: [Result<OwnedBytes, GzipError>]) throws -> [OwnedBytes] {
         var result: [OwnedBytes] = []
         result.reserveCapacity(members.count)
         for member in members {
@@ -45,21 +52,8 @@ extension TripDocument {
     /// Unlike `gzipData`, the JSON of all parts is in memory at once (it must be hashed
     /// before the part holding the signature can be compressed).
     public func signedGzipData(signingKey key: SigningKey, _ compression: GzipCompression = .fast) throws -> [UInt8] {
-        let parts = signedParts(key)
-        let members = ParallelMap.map(parts) { json -> Result<OwnedBytes, GzipError> in
-            Result { () throws(GzipError) -> OwnedBytes in
-                try Gzip.compressMember(UnsafeRawBufferPointer(start: json.base, count: json.count), compression)
-            }
-        }
-        var result: [OwnedBytes] = []
-        result.reserveCapacity(members.count)
-        for member in members {
-            switch member {
-            case .success(let bytes): result.append(bytes)
-            case .failure(let error): throw FileSystemError(path: "", message: error.message)
-            }
-        }
-        return withExtendedLifetime(parts) { Gzip.concatenate(result) }
+        let members = try TripDocument.collect(ParallelMap.map(signedParts(key)) { TripDocument.compress($0, compression) })
+        return Gzip.concatenate(members)
     }
 
     /// The JSON parts with the signature filled in.
