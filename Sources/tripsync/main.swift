@@ -1,3 +1,5 @@
+import TripSync
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -37,7 +39,7 @@ enum Registry {
 
 func usageText() -> String {
     var lines = [
-        "usage: tripsync [--home DIR] COMMAND [ARGS...]",
+        "usage: tripsync [--home DIR] COMMAND [ARGS...]   (or: tripsync --version)",
         "",
         "TripSync keeps a shared trip plan in sync between laptops through files, with no server.",
         "",
@@ -51,6 +53,43 @@ func usageText() -> String {
     lines.append("")
     lines.append("Run 'tripsync help COMMAND' for a command's options.")
     return lines.joined(separator: "\n")
+}
+
+/// What `--version` prints: the tool's version and the schema versions it reads and writes.
+let versionText =
+    "tripsync \(TripSyncVersion.release) (reads trip files of schema 1 to \(TripDocument.currentSchemaVersion), writes schema \(TripDocument.currentSchemaVersion))"
+
+/// What `help help` prints.
+let helpHelp = """
+    usage: tripsync help [COMMAND]
+
+    Without COMMAND, lists every command; with one, shows its usage and options (as
+    'tripsync COMMAND --help' does). 'tripsync --version' prints the version.
+    """
+
+/// `arguments` without the `--home DIR` / `--home=DIR` it holds before a `--`, whose value
+/// (the last one wins) goes into `global`.
+func takeHome(from arguments: [String], into global: inout GlobalOptions) throws -> [String] {
+    var rest: [String] = []
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        index += 1
+        if argument == "--" {
+            rest += arguments[(index - 1)...]
+            break
+        }
+        if argument.hasPrefix("--home=") {
+            global.home = String(argument.dropFirst("--home=".count))
+        } else if argument == "--home" {
+            guard index < arguments.count else { throw CLIError.usage("option --home needs a value", command: nil) }
+            global.home = arguments[index]
+            index += 1
+        } else {
+            rest.append(argument)
+        }
+    }
+    return rest
 }
 
 func command(named name: String) -> (any Command.Type)? {
@@ -78,7 +117,17 @@ func runTool(_ rawArguments: [String]) -> Int32 {
             return 2
         }
         arguments.removeFirst()
+        if name == "--version" || name == "-V" {
+            Console.out(versionText)
+            return 0
+        }
+        // Global options are taken after the command too (up to a "--").
+        arguments = try takeHome(from: arguments, into: &global)
         if name == "help" || name == "--help" || name == "-h" {
+            if arguments.first == "help" {
+                Console.out(helpHelp)
+                return 0
+            }
             if let topic = arguments.first {
                 guard let command = command(named: topic) else { throw CLIError.usage("unknown command '\(topic)'", command: nil) }
                 Console.out(command.help)

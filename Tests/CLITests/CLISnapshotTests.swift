@@ -38,6 +38,16 @@ import Testing
         SnapshotCase("unknown-command-exit-2", "frobnicate"),
         SnapshotCase("help-unknown-command-exit-2", "help", "frobnicate"),
         SnapshotCase("version-flag", "--version"),
+        SnapshotCase("version-short-flag", "-V"),
+        SnapshotCase("help-help-explains-help", "help", "help"),
+        SnapshotCase(
+            "home-option-after-the-command",
+            [
+                SnapshotStep(arguments: ["new", "Lisbon 2027", "--home", "$TMP/home"], names: "trip"),
+                SnapshotStep(arguments: ["trips", "--home=$TMP/home"]),
+                SnapshotStep(arguments: ["add", "--home", "$TMP/home", "--", "-5 euro tip"], names: "item-1"),
+                SnapshotStep(arguments: ["show", "--home"]),
+            ]),
 
         // validate: text and --json.
         SnapshotCase("validate-valid-sample-plain-and-gzip", "validate", lisbon, lisbon + ".gz"),
