@@ -29,7 +29,7 @@ public struct InviteCode: Hashable, Sendable {
     var id: String { InviteCode.id(ofSecret: secret) }
 
     static func id(ofSecret secret: [UInt8]) -> String {
-        Sodium.blake2b256(secret).prefix(16).map { String($0, radix: 16).leftPadded(2) }.joined()
+        SHA256.hex(Array(Sodium.blake2b256(secret).prefix(16)))
     }
 
     /// The text to send.
@@ -87,13 +87,6 @@ public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
     init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
-}
-
-extension String {
-    /// The string with `0`s in front up to `width` characters.
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }
 
 extension Identifier {

@@ -31,12 +31,15 @@ public struct MemberGrant: Hashable, Sendable {
 
     /// `tripsync-member-v1\n` and the canonical JSON of (device, key, rev, role, seen, tripId).
     func signedMessage(trip: TripID, device: DeviceID) -> [UInt8] {
-        var text = "tripsync-member-v1\n{\"device\":\"\(device)\",\"key\":\"\(key.base64)\",\"rev\":[\(rev.counter),\"\(rev.device)\"],\"role\":\"\(role.rawValue)\""
+        var fields: [String: JSONValue] = [
+            "device": .string(device.description), "key": .string(key.base64),
+            "rev": .array([.int(Int64(rev.counter)), .string(rev.device.description)]), "role": .string(role.rawValue),
+            "tripId": .string(trip.description),
+        ]
         if let seen {
-            text += ",\"seen\":{" + seen.sortedEntries.map { "\"\($0.device)\":\($0.counter)" }.joined(separator: ",") + "}"
+            fields["seen"] = .object(Dictionary(uniqueKeysWithValues: seen.sortedEntries.map { ($0.device.description, JSONValue.int(Int64($0.counter))) }))
         }
-        text += ",\"tripId\":\"\(trip)\"}"
-        return Array(text.utf8)
+        return Array(("tripsync-member-v1\n" + JSONValue.object(fields).text).utf8)
     }
 
     /// Whether the owner key signed this grant for `device` of `trip`.

@@ -25,9 +25,8 @@ public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
     /// What people compare: the first 8 bytes of the key's SHA-256 in four groups of hex,
     /// like `3f2a 91c0 77de 0b14`.
     public var fingerprint: String {
-        let digest = bytes.withUnsafeBytes { Sodium.sha256($0) }
-        let hex = digest.prefix(8).map { String(format: "%02x", $0) }
-        return stride(from: 0, to: 8, by: 2).map { hex[$0] + hex[$0 + 1] }.joined(separator: " ")
+        let hex = Array(SHA256.hex(Array(SHA256.digest(bytes).prefix(8))))
+        return stride(from: 0, to: 16, by: 4).map { String(hex[$0..<($0 + 4)]) }.joined(separator: " ")
     }
 
     /// The fingerprint.

@@ -31,12 +31,10 @@ public struct TripOwner: Hashable, Sendable {
     /// The id of a trip made by `new` with this owner key: SHA-256 of the key's bytes as a
     /// UUID version 8 (so no file can swap the owner of such a trip).
     public static func derivedTripID(for key: PublicKey) -> TripID {
-        var bytes = key.bytes.withUnsafeBytes { Sodium.sha256($0) }
+        var bytes = SHA256.digest(key.bytes)
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let high = bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let low = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Identifier(high: high, low: low)
+        return Identifier(bytes: Array(bytes.prefix(16)))
     }
 
     /// Whether `trip`'s id is the one derived from this key (a trip made by `new`, not one
