@@ -278,7 +278,10 @@ public struct FolderSync {
                 trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
                 continue
             }
-            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, bytes: bytes, stamp: stamp, signer: signer))
+            // Only our own files' digests are needed (to remove them later); no file's bytes are
+            // kept while the others are read.
+            let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
+            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
         }
         // Membership first, from the replica and every readable file; then what each file may do.
         let trusted = document == nil ? access.join?.code.ownerKey : nil
@@ -313,7 +316,7 @@ public struct FolderSync {
         }
         var viewerFiles: [(Candidate, DeviceID)] = []
         for candidate in candidates {
-            let (name, path, kind, input, bytes, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.bytes, candidate.stamp)
+            let (name, path, kind, input, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.stamp)
             let me = identity.deviceID
             let deviceName = input.devices[input.deviceID]?.name.value ?? input.deviceID.description
             switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
@@ -373,8 +376,8 @@ public struct FolderSync {
             }
             trip.merged.append(path)
             state.files[path] = .init(stamp: stamp, clock: input.clock)
-            if kind == .ownCopy { ownCopies.append((name, SHA256.digest(bytes))) }
-            if kind == .own || name == startName { formerOwn = (name, SHA256.digest(bytes), startID) }
+            if kind == .ownCopy, let digest = candidate.digest { ownCopies.append((name, digest)) }
+            if kind == .own || name == startName, let digest = candidate.digest { formerOwn = (name, digest, startID) }
         }
         guard var document else { return }
         // Viewers' files give their own acks only; every owner-signed grant counts.
@@ -477,7 +480,8 @@ public struct FolderSync {
         var path: String
         var kind: FileKind
         var input: TripDocument
-        var bytes: [UInt8]
+        /// SHA-256 of the file's bytes, for our own files and copies only (what `removeIfUnchanged` compares).
+        var digest: [UInt8]?
         var stamp: SyncState.FileStamp
         var signer: PublicKey?
     }
