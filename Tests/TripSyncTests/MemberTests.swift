@@ -79,6 +79,14 @@ import TripSyncFixtures
             characters[offset] = characters[offset] == character ? (character == "A" ? "B" : "A") : character
             return String(characters)
         }
+        // 77 bytes take 103 characters; the last carries 4 bits and 2 unused ones.
+        func unusedBitsSet() -> String {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            var characters = Array(text)
+            guard let index = alphabet.firstIndex(of: characters[characters.count - 1]) else { return text }
+            characters[characters.count - 1] = alphabet[index | 1]
+            return String(characters)
+        }
         let cases: [(String, String, String)] = [
             ("no prefix", body, "should start with \"tsi1.\""),
             ("wrong prefix", "tsi2." + body, "should start with \"tsi1.\""),
@@ -87,6 +95,7 @@ import TripSyncFixtures
             ("a character changed", changed(40, to: "Q"), "damaged (its check does not match)"),
             ("the first character changed", changed(5, to: "z"), "damaged"),
             ("the last character changed", changed(text.count - 1, to: "x"), "damaged"),
+            ("the last character's unused bits set", unusedBitsSet(), "damaged"),
             ("truncated by 1", String(text.dropLast(1)), "too short"),
             ("truncated by 2", String(text.dropLast(2)), "too short"),
             ("truncated by 3", String(text.dropLast(3)), "too short"),

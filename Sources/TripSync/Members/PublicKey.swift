@@ -63,11 +63,15 @@ enum Base64 {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The bytes of unpadded base64url `text`, or nil.
+    /// The bytes of unpadded base64url `text` when it is their one canonical spelling, or nil.
+    /// A last character whose unused low bits are not zero decodes to the same bytes as another
+    /// character; it is refused, so a changed last character never passes as the same code.
     static func decodeURL(_ text: String) -> [UInt8]? {
         guard text.utf8.allSatisfy(isURLCharacter) else { return nil }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while standard.utf8.count % 4 != 0 { standard += "=" }
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
+        guard let data = Data(base64Encoded: standard) else { return nil }
+        let bytes = [UInt8](data)
+        return encodeURL(bytes) == text ? bytes : nil
     }
 }
