@@ -71,7 +71,7 @@ struct CanonicalWriter: ~Copyable {
             let isFirst = index == 0
             let isLast = index == count - 1
             var capacity = max(upper - lower, 0) * 700
-            if isFirst { capacity += 4096 + (document.devices.count + document.acks.count) * 128 }
+            if isFirst { capacity += 4096 + (document.devices.count + document.acks.count) * 128 + document.attachments.count * 600 }
             if isLast { capacity += 4096 + document.tombstones.count * 700 + document.members.count * 400 }
             var writer = CanonicalWriter(capacity: capacity)
             if isFirst { writer.writeHead(document, signer: signer) }
@@ -99,6 +99,15 @@ struct CanonicalWriter: ~Copyable {
             out.append(identifier: device)
             out.append(UInt8(ascii: ":"))
             write(document.acks[device] ?? VersionVector())
+        }
+        out.append("},\"attachments\":{")
+        first = true
+        for (id, attachment) in document.attachments.sorted(by: { $0.key < $1.key }) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(identifier: id)
+            out.append(UInt8(ascii: ":"))
+            write(attachment)
         }
         out.append("},\"clock\":")
         write(document.clock)
@@ -280,6 +289,54 @@ struct CanonicalWriter: ~Copyable {
             writer.out.append(string: zone)
             writer.out.append(UInt8(ascii: "}"))
         }
+    }
+
+    static func writeIdentifier(_ writer: inout CanonicalWriter, _ id: Identifier) {
+        writer.out.append(identifier: id)
+    }
+
+    static func writeBlob(_ writer: inout CanonicalWriter, _ blob: BlobReference) {
+        writer.out.append("{\"sha256\":")
+        writer.out.append(string: blob.sha256)
+        writer.out.append(",\"size\":")
+        writer.out.append(decimal: UInt64(max(blob.size, 0)))
+        writer.out.append(",\"type\":")
+        writer.out.append(string: blob.type)
+        writer.out.append(UInt8(ascii: "}"))
+    }
+
+    /// An attachment's registers in canonical key order: blob, caption, deleted, item, name.
+    mutating func write(_ attachment: Attachment) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        func key(_ name: StaticString, _ writer: inout CanonicalWriter) {
+            if !first { writer.out.append(UInt8(ascii: ",")) }
+            first = false
+            writer.out.append(UInt8(ascii: "\""))
+            writer.out.append(name)
+            writer.out.append("\":")
+        }
+        if let blob = attachment.blob {
+            key("blob", &self)
+            write(blob, CanonicalWriter.writeBlob)
+        }
+        if let caption = attachment.caption {
+            key("caption", &self)
+            write(caption, CanonicalWriter.writeOptionalText)
+        }
+        if let deleted = attachment.deleted {
+            key("deleted", &self)
+            write(deleted, CanonicalWriter.writeDeletion)
+        }
+        if let item = attachment.item {
+            key("item", &self)
+            write(item, CanonicalWriter.writeIdentifier)
+        }
+        if let name = attachment.name {
+            key("name", &self)
+            write(name, CanonicalWriter.writeText)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     static func writeDeletion(_ writer: inout CanonicalWriter, _ deletion: Deletion) {

@@ -30,6 +30,12 @@ struct CrossFieldChecks {
     /// Whether the checks are running.
     private(set) var isActive: Bool
 
+    /// Pauses (false) or resumes the checks: paused for values the reader checks at the end
+    /// anyway (attachments, which precede the clock: `DocumentValidator.finalIssues`).
+    mutating func setActive(_ active: Bool) {
+        isActive = active && zones != nil
+    }
+
     /// Records the decoded clock.
     mutating func setClock(_ clock: VersionVector) {
         self.clock = clock

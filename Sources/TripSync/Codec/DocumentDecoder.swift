@@ -44,13 +44,15 @@ struct DocumentDecoder {
 
     /// Top-level keys in canonical order (the mask bit of each is its index).
     private static let topKeys: [StaticString] = [
-        "acks", "clock", "deviceId", "deviceKey", "devices", "items", "members", "owner", "schemaVersion", "signature",
-        "tombstones", "trip", "tripId",
+        "acks", "attachments", "clock", "deviceId", "deviceKey", "devices", "items", "members", "owner", "schemaVersion",
+        "signature", "tombstones", "trip", "tripId",
     ]
-    /// Bits of the keys schema 3 added (`members`, `owner`) and of the optional pair
-    /// (`deviceKey`, `signature`).
-    private static let schema3Bits: UInt32 = 1 << 6 | 1 << 7
-    private static let signatureBits: UInt32 = 1 << 3 | 1 << 9
+    /// Bits of the keys schema 3 added (`members`, `owner`), of the optional pair
+    /// (`deviceKey`, `signature`), and of the key schema 4 added (`attachments`).
+    private static let schema3Bits: UInt32 = 1 << 7 | 1 << 8
+    private static let signatureBits: UInt32 = 1 << 4 | 1 << 10
+    private static let schema4Bits: UInt32 = 1 << 1
+    private static let schemaVersionBit: UInt32 = 1 << 9
 
     /// The writer's key and where the signature's 88 characters are in the input, when the
     /// file is signed (`FileSignature` checks them against the bytes).
@@ -68,6 +70,7 @@ struct DocumentDecoder {
         var acks: [DeviceID: VersionVector]?
         var owner: TripOwner??
         var members: [DeviceID: MemberGrant]?
+        var attachments: [AttachmentID: Attachment]?
         var deviceKey: PublicKey?
         var signatureValue: (bytes: [UInt8], range: Range<Int>)?
         var mask: UInt32 = 0
@@ -78,7 +81,7 @@ struct DocumentDecoder {
         var clockBeforeItems = false
         let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
             if key.equals("items") {
-                try c.member(key, 5, &mask, "items") { c in
+                try c.member(key, 6, &mask, "items") { c in
                     guard defersItems else {
                         items = try DocumentDecoder.decodeItems(&c)
                         return
@@ -90,14 +93,14 @@ struct DocumentDecoder {
                     }
                 }
             } else if key.equals("tombstones") {
-                try c.member(key, 10, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
+                try c.member(key, 11, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
             } else if key.equals("clock") {
-                try c.member(key, 1, &mask, "clock") { c in
+                try c.member(key, 2, &mask, "clock") { c in
                     clock = try DocumentDecoder.decodeClock(&c)
                     if let clock { c.cross.setClock(clock) }
                 }
             } else if key.equals("schemaVersion") {
-                try c.member(key, 8, &mask, "schemaVersion") { c in
+                try c.member(key, 9, &mask, "schemaVersion") { c in
                     guard c.scanner.peekKind() == .number else {
                         try c.mismatch("schemaVersion as an integer")
                         version = .invalid
@@ -111,23 +114,31 @@ struct DocumentDecoder {
                     }
                 }
             } else if key.equals("tripId") {
-                try c.member(key, 12, &mask, "tripId") { c in tripID = try c.readIdentifier() }
+                try c.member(key, 13, &mask, "tripId") { c in tripID = try c.readIdentifier() }
             } else if key.equals("deviceId") {
-                try c.member(key, 2, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
+                try c.member(key, 3, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
             } else if key.equals("trip") {
-                try c.member(key, 11, &mask, "trip") { c in trip = try DocumentDecoder.decodeTripInfo(&c) }
+                try c.member(key, 12, &mask, "trip") { c in trip = try DocumentDecoder.decodeTripInfo(&c) }
             } else if key.equals("devices") {
-                try c.member(key, 4, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
+                try c.member(key, 5, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
             } else if key.equals("acks") {
                 try c.member(key, 0, &mask, "acks") { c in acks = try DocumentDecoder.decodeAcks(&c) }
             } else if key.equals("members") {
-                try c.member(key, 6, &mask, "members") { c in members = try DocumentDecoder.decodeMembers(&c) }
+                try c.member(key, 7, &mask, "members") { c in members = try DocumentDecoder.decodeMembers(&c) }
+            } else if key.equals("attachments") {
+                try c.member(key, 1, &mask, "attachments") { c in
+                    // Checked against the clock at the end (they precede it): `DocumentValidator.finalIssues`.
+                    let active = c.cross.isActive
+                    c.cross.setActive(false)
+                    defer { c.cross.setActive(active) }
+                    attachments = try DocumentDecoder.decodeAttachments(&c)
+                }
             } else if key.equals("owner") {
-                try c.member(key, 7, &mask, "owner") { c in owner = try DocumentDecoder.decodeOwner(&c) }
+                try c.member(key, 8, &mask, "owner") { c in owner = try DocumentDecoder.decodeOwner(&c) }
             } else if key.equals("deviceKey") {
-                try c.member(key, 3, &mask, "deviceKey") { c in deviceKey = try DocumentDecoder.decodeKey(&c) }
+                try c.member(key, 4, &mask, "deviceKey") { c in deviceKey = try DocumentDecoder.decodeKey(&c) }
             } else if key.equals("signature") {
-                try c.member(key, 9, &mask, "signature") { c in signatureValue = try DocumentDecoder.decodeSignatureValue(&c) }
+                try c.member(key, 10, &mask, "signature") { c in signatureValue = try DocumentDecoder.decodeSignatureValue(&c) }
             } else {
                 try c.unknownKey(key)
             }
@@ -140,20 +151,27 @@ struct DocumentDecoder {
         if case .missing = version {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
         }
-        // Schema 2 has none of the keys schema 3 added; schema 3 needs `members` and `owner`, and
-        // `deviceKey` and `signature` together or neither.
+        // Schema 2 has none of the keys schema 3 added and schema 3 none schema 4 added; schema 3
+        // needs `members` and `owner`, schema 4 `attachments`, and `deviceKey` and `signature`
+        // come together or not at all.
         var optional = DocumentDecoder.signatureBits
+        if case .number(let number) = version, number < 4 {
+            optional |= DocumentDecoder.schema4Bits
+            if mask & DocumentDecoder.schema4Bits != 0 {
+                context.report("unexpected key \"attachments\", a schema 4 key in a schema \(number) file")
+            }
+        }
         if case .number(let number) = version, number < 3 {
             optional |= DocumentDecoder.schema3Bits
-            for bit in [3, 6, 7, 9] where mask & (1 << bit) != 0 {
+            for bit in [4, 7, 8, 10] where mask & (1 << bit) != 0 {
                 context.report("unexpected key \"\(DocumentDecoder.topKeys[bit])\", a schema 3 key in a schema \(number) file")
             }
         } else if mask & DocumentDecoder.signatureBits != 0 && mask & DocumentDecoder.signatureBits != DocumentDecoder.signatureBits {
-            let missing = mask & (1 << 3) == 0 ? "deviceKey" : "signature"
+            let missing = mask & (1 << 4) == 0 ? "deviceKey" : "signature"
             let present = missing == "deviceKey" ? "signature" : "deviceKey"
             context.report("missing key \"\(missing)\", expected \"deviceKey\" and \"signature\" together (found only \"\(present)\")", at: .key("signature"))
         }
-        context.requireKeys(DocumentDecoder.topKeys, seen: mask | 1 << 8 | optional)
+        context.requireKeys(DocumentDecoder.topKeys, seen: mask | DocumentDecoder.schemaVersionBit | optional)
         guard context.errorCount == 0, let tripID, let deviceID, let clock, let trip, let devices, let items,
             let tombstones, let acks
         else { return nil }
@@ -162,7 +180,123 @@ struct DocumentDecoder {
         }
         return TripDocument(
             tripID: tripID, deviceID: deviceID, clock: clock, trip: trip, devices: devices,
-            items: items, tombstones: tombstones, acks: acks, owner: owner ?? nil, members: members ?? [:])
+            items: items, tombstones: tombstones, acks: acks, owner: owner ?? nil, members: members ?? [:],
+            attachments: attachments ?? [:])
+    }
+
+    // MARK: Attachments (schema 4)
+
+    /// The most attachments (live and detached) a document may hold.
+    static let maxAttachments = 100_000
+
+    /// Reads `attachments`: attachment id → registers `blob`, `caption`, `item`, `name`, and
+    /// `deleted` when detached. A live attachment holds all four; a detached one `deleted` and
+    /// any of the four.
+    static func decodeAttachments(_ c: inout DecodeContext) throws -> [AttachmentID: Attachment]? {
+        try decodeIDMap(&c, expected: "attachments (an object of attachment id → attachment)", limit: maxAttachments, what: "attachments") { c in
+            var attachment = Attachment()
+            var ok = true
+            var mask: UInt32 = 0
+            guard
+                try c.readObject("an attachment (an object of registers)", { c, key in
+                    if key.equals("blob") {
+                        try c.member(key, 0, &mask, "blob") { c in attachment.blob = try decodeRegister(&c, decodeBlob) }
+                        ok = ok && attachment.blob != nil
+                    } else if key.equals("caption") {
+                        try c.member(key, 1, &mask, "caption") { c in attachment.caption = try decodeRegister(&c, decodeCaption) }
+                        ok = ok && attachment.caption != nil
+                    } else if key.equals("deleted") {
+                        try c.member(key, 2, &mask, "deleted") { c in attachment.deleted = try decodeRegister(&c, decodeDeletion) }
+                        ok = ok && attachment.deleted != nil
+                    } else if key.equals("item") {
+                        try c.member(key, 3, &mask, "item") { c in attachment.item = try decodeRegister(&c, decodeItemReference) }
+                        ok = ok && attachment.item != nil
+                    } else if key.equals("name") {
+                        try c.member(key, 4, &mask, "name") { c in attachment.name = try decodeRegister(&c, decodeAttachmentName) }
+                        ok = ok && attachment.name != nil
+                    } else {
+                        ok = false
+                        try c.unknownKey(key)
+                    }
+                })
+            else { return nil }
+            // Detached: `deleted` and any subset; live: all four.
+            if mask & 1 << 2 == 0 { c.requireKeys(["blob", "caption", "deleted", "item", "name"], seen: mask | 1 << 2) }
+            guard ok, mask & 1 << 2 != 0 || attachment.isComplete else { return nil }
+            return attachment
+        }
+    }
+
+    /// Reads a blob reference `{"sha256", "size", "type"}`.
+    static func decodeBlob(_ c: inout DecodeContext) throws -> BlobReference? {
+        var sha256: String?
+        var size: Int64?
+        var type: String?
+        var ok = true
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("a blob (an object with \"sha256\", \"size\" and \"type\")", { c, key in
+                if key.equals("sha256") {
+                    try c.member(key, 0, &mask, "sha256") { c in
+                        guard let text = try c.readString("a SHA-256 as 64 lowercase hex digits")?.text else { ok = false; return }
+                        guard BlobReference.isDigest(text) else {
+                            ok = false
+                            c.report("expected a SHA-256 as 64 lowercase hex digits, found \"\(text.prefix(80))\"")
+                            return
+                        }
+                        sha256 = text
+                    }
+                } else if key.equals("size") {
+                    try c.member(key, 1, &mask, "size") { c in
+                        size = try c.readInteger(0...BlobReference.maxSize, "a size in bytes")
+                        ok = ok && size != nil
+                    }
+                } else if key.equals("type") {
+                    try c.member(key, 2, &mask, "type") { c in
+                        guard let text = try c.readString("a media type such as image/jpeg")?.text else { ok = false; return }
+                        guard BlobReference.isMediaType(text) else {
+                            ok = false
+                            c.report("expected a media type such as image/jpeg (lower case, type/subtype), found \"\(text.prefix(80))\"")
+                            return
+                        }
+                        type = text
+                    }
+                } else {
+                    ok = false
+                    try c.unknownKey(key)
+                }
+            })
+        else { return nil }
+        c.requireKeys(["sha256", "size", "type"], seen: mask)
+        guard ok, let sha256, let size, let type else { return nil }
+        return BlobReference(sha256: sha256, size: size, type: type)
+    }
+
+    /// Reads the item an attachment belongs to: an item id.
+    static func decodeItemReference(_ c: inout DecodeContext) throws -> ItemID? {
+        try c.readIdentifier()
+    }
+
+    /// Reads an attachment's name (`TextRule.attachmentName`, and no `/`, `\\`, `.` or `..`:
+    /// it becomes a file name at `extract`).
+    static func decodeAttachmentName(_ c: inout DecodeContext) throws -> String? {
+        guard let text = try c.readString("an attachment name (text)")?.text else { return nil }
+        if let problem = AttachmentRules.nameProblem(text) {
+            c.report(problem)
+            return nil
+        }
+        return text
+    }
+
+    /// Reads a caption: null, or text by `TextRule.caption`.
+    static func decodeCaption(_ c: inout DecodeContext) throws -> String?? {
+        if c.scanner.peekKind() == .literal, c.scanner.consumeNull() { return .some(nil) }
+        guard let text = try c.readString("a caption (text or null)")?.text else { return nil }
+        if let violation = TextRule.caption.violation(in: text) {
+            c.report(TextRule.caption.message(for: violation, what: "a caption"))
+            return nil
+        }
+        return .some(text)
     }
 
     // MARK: Members and signatures (schema 3)

@@ -29,6 +29,12 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
         case clockAhead
         /// This device may not write to the trip (a viewer, a removed member, or not yet admitted).
         case notAllowed
+        /// No attachment has that id (or id prefix).
+        case noSuchAttachment
+        /// The attachment is detached (restore it first).
+        case attachmentDetached
+        /// The attachment is not detached, so it cannot be restored.
+        case attachmentNotDetached
     }
 
     /// What went wrong.

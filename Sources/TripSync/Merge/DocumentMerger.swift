@@ -112,6 +112,16 @@ public enum DocumentMerger {
         } else {
             result.members = result.owner?.key == a.owner?.key ? a.members : b.members
         }
+        // Attachments (docs/DESIGN.md, "Attachments"): few, merged id by id like items.
+        result.attachments = a.attachments
+        for (id, attachment) in b.attachments {
+            let mine = a.attachments[id]
+            if let mine, mine.hasSameBytes(as: attachment) { continue }
+            result.attachments[id] = context.mergeAttachment(mine, attachment, id: id)
+        }
+        for (id, attachment) in a.attachments where b.attachments.index(forKey: id) == nil {
+            result.attachments[id] = context.mergeAttachment(attachment, nil, id: id)
+        }
         // A's maps move into the result (no copy when the caller gave up its own).
         swap(&result.items, &a.items)
         swap(&result.tombstones, &a.tombstones)
@@ -349,6 +359,38 @@ struct RegisterMerge {
             }
         }
         return .live(merged)
+    }
+
+    /// Merges one attachment id, as `mergeItem` merges an item: detached while any detach dot
+    /// survives. An attachment is never dropped (none is ever removed from a trip).
+    mutating func mergeAttachment(_ a: Attachment?, _ b: Attachment?, id: AttachmentID) -> Attachment {
+        let x = a ?? Attachment()
+        let y = b ?? Attachment()
+        var merged = Attachment()
+        merged.blob = merge(x.blob, y.blob, pointer: "/attachments/\(id)/blob")
+        merged.caption = merge(x.caption, y.caption, pointer: "/attachments/\(id)/caption")
+        merged.item = merge(x.item, y.item, pointer: "/attachments/\(id)/item")
+        merged.name = merge(x.name, y.name, pointer: "/attachments/\(id)/name")
+        merged.deleted = merge(x.deleted, y.deleted, pointer: "/attachments/\(id)/deleted")
+        if merged.deleted != nil { return merged }
+        if !merged.isComplete {
+            // Inconsistent inputs only (see `mergeItem`): keep every version of a missing field.
+            fill(&merged.blob, x.blob, y.blob)
+            fill(&merged.caption, x.caption, y.caption)
+            fill(&merged.item, x.item, y.item)
+            fill(&merged.name, x.name, y.name)
+        }
+        // No detach dot survives: a restore replaced each, unless the inputs are inconsistent
+        // (as for items: a field with no value, or both detached with the id on one side only).
+        let detachedBoth = x.deleted != nil && y.deleted != nil
+        if !merged.isComplete || (detachedBoth && (a == nil || b == nil)) || (x.deleted != nil && b == nil) || (y.deleted != nil && a == nil) {
+            var versions = x.deleted?.versions ?? []
+            for version in y.deleted?.versions ?? [] where !versions.contains(where: { $0.isSameWrite(as: version) }) {
+                versions.append(version)
+            }
+            merged.deleted = Register(ordered: versions)
+        }
+        return merged
     }
 
     private func fill<V: ExactValue>(_ target: inout Register<V>?, _ a: Register<V>?, _ b: Register<V>?) {

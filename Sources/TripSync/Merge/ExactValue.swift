@@ -110,3 +110,30 @@ extension TripDocument {
         canonicalJSON() == other.canonicalJSON()
     }
 }
+
+extension Identifier: ExactValue {
+    func hasSameBytes(as other: Identifier) -> Bool { self == other }
+    func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeIdentifier) }
+}
+
+extension BlobReference: ExactValue {
+    func hasSameBytes(as other: BlobReference) -> Bool {
+        sha256.utf8.elementsEqual(other.sha256.utf8) && size == other.size && type.utf8.elementsEqual(other.type.utf8)
+    }
+    func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeBlob) }
+}
+
+extension Attachment {
+    /// Whether both hold exactly the same registers, byte for byte.
+    func hasSameBytes(as other: Attachment) -> Bool {
+        func same<V: ExactValue>(_ a: Register<V>?, _ b: Register<V>?) -> Bool {
+            switch (a, b) {
+            case (nil, nil): return true
+            case (let a?, let b?): return a.hasSameBytes(as: b)
+            default: return false
+            }
+        }
+        return same(item, other.item) && same(blob, other.blob) && same(name, other.name) && same(caption, other.caption)
+            && same(deleted, other.deleted)
+    }
+}

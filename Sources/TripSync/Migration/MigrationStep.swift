@@ -3,13 +3,16 @@ enum VersionedDocument {
     case v1(TripDocumentV1)
     /// Schema 2: a `TripDocument` without owner or members.
     case v2(TripDocument)
+    /// Schema 3: a `TripDocument` without attachments.
     case v3(TripDocument)
+    case v4(TripDocument)
 
     var version: Int {
         switch self {
         case .v1: return 1
         case .v2: return 2
         case .v3: return 3
+        case .v4: return 4
         }
     }
 }

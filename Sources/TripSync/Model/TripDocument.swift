@@ -4,7 +4,7 @@
 /// read it and change it only through `TripStore.edit` (its setters are `package`).
 public struct TripDocument: Hashable, Sendable {
     /// The schema version this build writes and the newest it reads.
-    public static let currentSchemaVersion = 3
+    public static let currentSchemaVersion = 4
 
     /// The trip's id.
     public package(set) var tripID: TripID
@@ -26,13 +26,16 @@ public struct TripDocument: Hashable, Sendable {
     public package(set) var owner: TripOwner?
     /// Each member device's grant (key and role, signed by the owner key); empty when open.
     public package(set) var members: [DeviceID: MemberGrant]
+    /// Photos, tickets and PDFs, live and detached, by id (docs/DESIGN.md, "Attachments").
+    public package(set) var attachments: [AttachmentID: Attachment]
 
     /// Creates a document.
     public init(
         tripID: TripID, deviceID: DeviceID, clock: VersionVector, trip: TripInfo,
         devices: [DeviceID: DeviceInfo] = [:], items: [ItemID: ItemFields] = [:],
         tombstones: [ItemID: Tombstone] = [:], acks: [DeviceID: VersionVector] = [:],
-        owner: TripOwner? = nil, members: [DeviceID: MemberGrant] = [:]
+        owner: TripOwner? = nil, members: [DeviceID: MemberGrant] = [:],
+        attachments: [AttachmentID: Attachment] = [:]
     ) {
         self.tripID = tripID
         self.deviceID = deviceID
@@ -44,5 +47,6 @@ public struct TripDocument: Hashable, Sendable {
         self.acks = acks
         self.owner = owner
         self.members = members
+        self.attachments = attachments
     }
 }

@@ -25,6 +25,12 @@ public struct TextRule: Hashable, Sendable {
     /// An item's note: at most 10,000 characters; newlines and tabs allowed.
     public static let note = TextRule(minimumLength: 0, maximumLength: 10_000, allowsNewlineAndTab: true)
 
+    /// An attachment's name: 1–255 characters (it becomes a file name at `extract`; see
+    /// `AttachmentRules.nameProblem` for the characters a file name cannot hold).
+    public static let attachmentName = TextRule(minimumLength: 1, maximumLength: 255, allowsNewlineAndTab: false)
+    /// An attachment's caption: at most 2,000 characters; newlines and tabs allowed.
+    public static let caption = TextRule(minimumLength: 0, maximumLength: 2_000, allowsNewlineAndTab: true)
+
     /// How a text breaks the rule.
     public enum Violation: Hashable, Sendable {
         /// Too short or too long: the length found, in scalars.

@@ -149,12 +149,13 @@ extension TripDocument {
 }
 
 extension TripDocument {
-    /// Whether the trip holds a content write (trip name, item field, delete) of `device` with
+    /// Whether the trip holds a content write (trip name, item field, delete, attachment) of `device` with
     /// a counter above `counter`: a viewer's own edits, which no other laptop takes.
     func hasContent(of device: DeviceID, above counter: UInt64) -> Bool {
         func newer(_ rev: Rev) -> Bool { rev.device == device && rev.counter > counter }
         if trip.name.versions.contains(where: { newer($0.rev) }) { return true }
         if items.values.contains(where: { $0.dots.contains { newer($0.rev) } }) { return true }
+        if attachments.values.contains(where: { $0.dots.contains { newer($0.rev) } }) { return true }
         return tombstones.values.contains { tombstone in
             tombstone.deleted.versions.contains { newer($0.rev) } || tombstone.item.dots.contains { newer($0.rev) }
         }

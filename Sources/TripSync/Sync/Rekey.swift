@@ -62,6 +62,11 @@ public enum Rekey {
             let deleted = try restamp(tombstone.deleted) ?? tombstone.deleted
             document.tombstones[id] = Tombstone(deleted: deleted, item: try restampItem(tombstone.item))
         }
+        for (id, attachment) in document.attachments {
+            document.attachments[id] = Attachment(
+                item: try restamp(attachment.item), blob: try restamp(attachment.blob), name: try restamp(attachment.name),
+                caption: try restamp(attachment.caption), deleted: try restamp(attachment.deleted))
+        }
         // Merge with our claim on the old id withdrawn, so the other copy's old-id writes count as unseen.
         let claimed = document.clock[old]
         var withdrawn = document
@@ -95,6 +100,9 @@ public enum Rekey {
         for tombstone in document.tombstones.values {
             add(tombstone.deleted)
             addItem(tombstone.item)
+        }
+        for attachment in document.attachments.values {
+            add(attachment.item); add(attachment.blob); add(attachment.name); add(attachment.caption); add(attachment.deleted)
         }
         return result
     }

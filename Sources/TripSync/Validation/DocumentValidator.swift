@@ -92,6 +92,7 @@ public struct DocumentValidator {
             checkVector(vector, { "/acks/\(device)" }, "an acks")
         }
         issues += MemberRules.issues(in: document)
+        issues += AttachmentRules.issues(in: document)
         // Dictionary order is random: report in pointer order so output is stable.
         return DocumentValidator.ordered(issues)
     }
@@ -115,6 +116,6 @@ public struct DocumentValidator {
                 issues.append(DocumentIssues.entryAboveClock("an acks", counter: counter, clockValue: clock[entry], pointer: "/acks/\(device)/\(entry)"))
             }
         }
-        return issues + MemberRules.issues(in: document)
+        return issues + MemberRules.issues(in: document) + AttachmentRules.issues(in: document)
     }
 }

@@ -348,14 +348,20 @@ extension TripFileReader {
     /// step by step (`Migrations`), then checked by the current rules.
     func readOlder(version: Int, scanner: JSONScanner, file: String, wasGzip: Bool, size: Int) -> Result<LoadedTrip, TripFileError> {
         let older: VersionedDocument
+        var signer: PublicKey?
         switch version {
-        case 2:
+        case 2, 3:
             var decoder = DocumentDecoder(scanner: scanner, zones: zones)
             do {
-                guard let v2 = try decoder.decode(), decoder.context.issues.isEmpty else {
+                guard let decoded = try decoder.decode(), decoder.context.issues.isEmpty else {
                     return .failure(TripFileError(.invalid, file: file, issues: decoder.context.issues))
                 }
-                older = .v2(v2)
+                // A signed schema 3 file is checked over its own bytes, before any migration.
+                if let refusal = Self.signatureRefusal(decoder.signature, scanner: scanner, document: decoded, file: file) {
+                    return .failure(refusal)
+                }
+                signer = decoder.signature?.deviceKey
+                older = version == 2 ? .v2(decoded) : .v3(decoded)
             } catch let error as JSONSyntaxError {
                 let position = TripFileReader.lineAndColumn(scanner, error.offset)
                 return .failure(TripFileError(.notJSON, file: file, pointer: decoder.context.pointer, message: "\(position): \(error.message)"))
@@ -392,6 +398,7 @@ extension TripFileReader {
             var loaded = loaded
             loaded.warnings = context.warnings + loaded.warnings
             loaded.migration = context.summary
+            loaded.signedBy = signer
             return loaded
         }
     }

@@ -1,0 +1,96 @@
+/// Attachment writes (docs/DESIGN.md, "Attachments"). Each either writes all its registers
+/// or nothing: the stamps come from copies of the clocks, kept only when every one was issued.
+extension TripDocument {
+    /// Adds attachment `id` to the live item `item`: four registers under new dots.
+    ///
+    /// The caller has already delivered `blob`'s bytes to every folder it publishes to (a
+    /// state never names bytes its writer has not delivered).
+    package mutating func attach(
+        _ id: AttachmentID, item: ItemID, blob: BlobReference, name: String, caption: String?,
+        hlc: inout HybridLogicalClock, now: UInt64
+    ) throws(EditError) {
+        guard attachments[id] == nil else { throw EditError(.itemExists, "an attachment \(id) exists already") }
+        _ = try liveItem(item)
+        try Self.checkAttachment(name: name, caption: caption, blob: blob)
+        var newHLC = hlc
+        var newClock = clock
+        let device = deviceID
+        func stamp() throws(EditError) -> Rev { try Self.stamp(&newHLC, &newClock, device: device, now: now) }
+        let attachment = Attachment(
+            item: Register(value: item, rev: try stamp()), blob: Register(value: blob, rev: try stamp()),
+            name: Register(value: name, rev: try stamp()), caption: Register(value: caption, rev: try stamp()))
+        attachments[id] = attachment
+        clock = newClock
+        hlc = newHLC
+    }
+
+    /// Writes the caption of live attachment `id`; false when it already has that caption and
+    /// no conflict.
+    @discardableResult
+    package mutating func setCaption(_ id: AttachmentID, to caption: String?, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) -> Bool {
+        var attachment = try liveAttachment(id)
+        if let violation = caption.flatMap({ TextRule.caption.violation(in: $0) }) {
+            throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
+        }
+        if let current = attachment.caption, current.value == caption, current.conflicts.isEmpty { return false }
+        attachment.caption = Register(value: caption, rev: try stamp(&hlc, now: now))
+        attachments[id] = attachment
+        return true
+    }
+
+    /// Detaches live attachment `id`: its registers stay (a restore brings it back), and the
+    /// delete value records when and what this replica had seen.
+    package mutating func detach(_ id: AttachmentID, at: UTCTimestamp, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+        var attachment = try liveAttachment(id)
+        let seen = clock
+        attachment.deleted = Register(value: Deletion(at: at, seen: seen), rev: try stamp(&hlc, now: now))
+        attachments[id] = attachment
+    }
+
+    /// Brings detached attachment `id` back: every register re-stamped with a new dot (a
+    /// caption written while detached included), and the detach values replaced.
+    package mutating func restoreAttachment(_ id: AttachmentID, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+        guard var attachment = attachments[id] else { throw EditError(.noSuchAttachment, "no attachment \(id)") }
+        guard attachment.isDetached else { throw EditError(.attachmentNotDetached, "attachment \(id) is not detached") }
+        guard let item = attachment.item, let blob = attachment.blob, let name = attachment.name else {
+            throw EditError(.noSuchAttachment, "attachment \(id) keeps too little to restore (no item, bytes or name)")
+        }
+        var newHLC = hlc
+        var newClock = clock
+        let device = deviceID
+        func stamp() throws(EditError) -> Rev { try Self.stamp(&newHLC, &newClock, device: device, now: now) }
+        attachment.item = Register(value: item.value, rev: try stamp())
+        attachment.blob = Register(value: blob.value, rev: try stamp())
+        attachment.name = Register(value: name.value, rev: try stamp())
+        attachment.caption = Register(value: attachment.caption?.value ?? nil, rev: try stamp())
+        attachment.deleted = nil
+        attachments[id] = attachment
+        clock = newClock
+        hlc = newHLC
+    }
+
+    /// The live (not detached) attachment `id`.
+    func liveAttachment(_ id: AttachmentID) throws(EditError) -> Attachment {
+        guard let attachment = attachments[id] else { throw EditError(.noSuchAttachment, "no attachment \(id)") }
+        guard !attachment.isDetached else { throw EditError(.attachmentDetached, "attachment \(id) is detached; restore it first") }
+        return attachment
+    }
+
+    /// Refuses an attachment readers would refuse.
+    static func checkAttachment(name: String, caption: String?, blob: BlobReference) throws(EditError) {
+        if let problem = AttachmentRules.nameProblem(name) { throw EditError("name: " + problem) }
+        if let violation = caption.flatMap({ TextRule.caption.violation(in: $0) }) {
+            throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
+        }
+        guard BlobReference.isDigest(blob.sha256), (0...BlobReference.maxSize).contains(blob.size), BlobReference.isMediaType(blob.type) else {
+            throw EditError("blob: expected a SHA-256 as 64 lowercase hex digits, a size in bytes and a media type")
+        }
+    }
+
+    /// Whether attachment `id` is shown: live, and its item live (an attachment of a deleted
+    /// item is hidden until the item is restored).
+    public func isShown(_ id: AttachmentID) -> Bool {
+        guard let attachment = attachments[id], !attachment.isDetached, let item = attachment.item?.value else { return false }
+        return items[item] != nil
+    }
+}
