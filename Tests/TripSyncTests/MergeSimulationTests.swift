@@ -103,8 +103,17 @@ import TripSyncFixtures
                 fields(id, tombstone.item, before.tombstones[id]?.item)
                 collect(id, "deleted", tombstone.deleted, previous: nil)
             }
+            for (id, attachment) in after.attachments {
+                let previous = before.attachments[id]
+                collect(id, "attachment.blob", attachment.blob, previous: previous?.blob)
+                collect(id, "attachment.caption", attachment.caption, previous: previous?.caption)
+                collect(id, "attachment.deleted", attachment.deleted, previous: nil)
+                collect(id, "attachment.item", attachment.item, previous: previous?.item)
+                collect(id, "attachment.name", attachment.name, previous: previous?.name)
+            }
             if let id = deletes {
-                log.append(Write(key: RegisterKey(item: id, field: "deleted"), dot: nil, value: "", seen: old, replacedDots: []))
+                let field = before.attachments[id] != nil ? "attachment.deleted" : "deleted"
+                log.append(Write(key: RegisterKey(item: id, field: field), dot: nil, value: "", seen: old, replacedDots: []))
             }
         }
 
@@ -173,6 +182,35 @@ import TripSyncFixtures
                     for dot in replicas[device].tombstones[id]?.item.dots ?? [] { compacted.insert(dot.rev) }
                 }
                 replicas[device].compact(now: now)
+            case 66..<70 where !liveIDs.isEmpty:
+                // Two people attaching at once never conflict: each attachment has its own id.
+                operations["attach", default: 0] += 1
+                let item = liveIDs[Int.random(in: 0..<liveIDs.count, using: &random)]
+                let digest = String(repeating: String(Int.random(in: 0..<10, using: &random)), count: 64)
+                let now = tick(device)
+                try replicas[device].attach(
+                    Identifier.random(using: &random), item: item, blob: BlobReference(sha256: digest, size: Int64(valueCounter), type: "image/jpeg"),
+                    name: nextValue("photo") + ".jpg", caption: Bool.random(using: &random) ? nextValue("caption") : nil, hlc: &clocks[device], now: now)
+                record(device, before: before)
+            case 70..<75 where !replicas[device].attachments.isEmpty:
+                let ids = replicas[device].attachments.keys.sorted()
+                let id = ids[Int.random(in: 0..<ids.count, using: &random)]
+                let now = tick(device)
+                if replicas[device].attachments[id]?.isDetached == true {
+                    if Bool.random(using: &random) {
+                        operations["restore attachment", default: 0] += 1
+                        try replicas[device].restoreAttachment(id, hlc: &clocks[device], now: now)
+                        record(device, before: before, clear: id, restamp: true)
+                    }
+                } else if Int.random(in: 0..<3, using: &random) == 0 {
+                    operations["detach", default: 0] += 1
+                    try replicas[device].detach(id, at: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), hlc: &clocks[device], now: now)
+                    record(device, before: before)
+                } else {
+                    operations["caption", default: 0] += 1
+                    try replicas[device].setCaption(id, to: nextValue("caption"), hlc: &clocks[device], now: now)
+                    record(device, before: before)
+                }
             case 56..<62 where !snapshots.isEmpty:
                 // Replay a stale backup.
                 operations["stale", default: 0] += 1
@@ -271,6 +309,14 @@ import TripSyncFixtures
             for (key, _) in expected where key.field == "deleted" {
                 #expect(document.tombstones[key.item] != nil && document.items[key.item] == nil, "seed \(seed)")
             }
+            // An attachment is detached exactly while a detach dot survives, and shown exactly
+            // while it is live and its item is live.
+            for (id, attachment) in document.attachments {
+                let detached = expected[RegisterKey(item: id, field: "attachment.deleted")] != nil
+                #expect(attachment.isDetached == detached, "seed \(seed): attachment \(id)")
+                let itemLive = attachment.item.map { document.items[$0.value] != nil } ?? false
+                #expect(document.isShown(id) == (!detached && itemLive), "seed \(seed): attachment \(id)")
+            }
             // The result is a valid document, and its canonical form reads back identically.
             #expect(DocumentValidator().issues(in: document).filter { $0.severity == .error }.isEmpty, "seed \(seed)")
             let bytes = document.canonicalJSON()
@@ -278,7 +324,10 @@ import TripSyncFixtures
             #expect(again == bytes, "seed \(seed): canonical round trip changed the bytes")
         }
         // The histories exercised every operation.
-        for name in ["add", "edit", "delete", "restore", "resolve", "compact", "stale", "duplicates", "exchange"] {
+        for name in [
+            "add", "edit", "delete", "restore", "resolve", "compact", "stale", "duplicates", "exchange", "attach", "caption", "detach",
+            "restore attachment",
+        ] {
             #expect(totals[name, default: 0] > 0, "no \(name) operations ran")
         }
     }

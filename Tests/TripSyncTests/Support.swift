@@ -77,6 +77,13 @@ extension TripDocument {
             fields(id, tombstone.item)
             add(id, "deleted", tombstone.deleted)
         }
+        for (id, attachment) in attachments {
+            add(id, "attachment.blob", attachment.blob)
+            add(id, "attachment.caption", attachment.caption)
+            add(id, "attachment.deleted", attachment.deleted)
+            add(id, "attachment.item", attachment.item)
+            add(id, "attachment.name", attachment.name)
+        }
         return result
     }
 }

@@ -59,10 +59,16 @@ extension TripDocument {
         var newClock = clock
         let device = deviceID
         func stamp() throws(EditError) -> Rev { try Self.stamp(&newHLC, &newClock, device: device, now: now) }
-        attachment.item = Register(value: item.value, rev: try stamp())
-        attachment.blob = Register(value: blob.value, rev: try stamp())
-        attachment.name = Register(value: name.value, rev: try stamp())
-        attachment.caption = Register(value: attachment.caption?.value ?? nil, rev: try stamp())
+        // Each winner takes a new dot; conflicting values stay listed, as an item's restore keeps them.
+        func restamp<V>(_ register: Register<V>) throws(EditError) -> Register<V> {
+            var restored = register
+            restored.rev = try stamp()
+            return restored
+        }
+        attachment.item = try restamp(item)
+        attachment.blob = try restamp(blob)
+        attachment.name = try restamp(name)
+        attachment.caption = try restamp(attachment.caption ?? Register(value: nil, rev: Rev(counter: 1, device: device)))
         attachment.deleted = nil
         attachments[id] = attachment
         clock = newClock
