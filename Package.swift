@@ -30,9 +30,15 @@ let package = Package(
             path: "Sources/CSodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // OpenSSL's libcrypto: SHA-256 of attachments (EVP digests, the CPU's SHA instructions).
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         // System calls Swift's Glibc does not expose (a folder's birth time: docs/DESIGN.md, "Forks").
         .target(name: "CSystem", path: "Sources/CSystem"),
-        .target(name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "CSystem"]),
+        .target(name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "COpenSSL", "CSystem"]),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
         // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
         // (no shared libraries to load and relocate; README, first section). The flag goes to the

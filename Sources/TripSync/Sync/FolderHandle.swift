@@ -144,21 +144,64 @@ final class FolderHandle {
     /// Reads the regular file `name` whole: opened without following a link and without
     /// blocking (a named pipe is refused, never waited on), checked by its descriptor.
     func readFile(_ name: EntryName, maxBytes: Int) throws(FileSystemError) -> (bytes: [UInt8], stamp: SyncState.FileStamp) {
+        let (file, info) = try openFile(name, expected: "a trip file")
+        defer { close(file) }
+        let bytes = try FileIO.readAll(file, size: Int(info.st_size), path: display(name), maxBytes: maxBytes)
+        return (bytes, Self.stamp(info))
+    }
+
+    /// Opens the regular file `name` for reading, without following a link and without
+    /// blocking, and checks what the descriptor is; `expected` names what belongs there in
+    /// messages. The caller closes the descriptor.
+    func openFile(_ name: EntryName, expected: String, vanished: String = "vanished while syncing") throws(FileSystemError) -> (fd: Int32, info: stat) {
         let file = withName(name) { openat(fd, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard file >= 0 else {
             let code = errno
             if code == ELOOP { throw FileSystemError(path: display(name), message: "a symbolic link, not a file (never followed)", code: code) }
-            if code == ENOENT { throw FileSystemError(path: display(name), message: "vanished while syncing", code: code) }
+            if code == ENOENT { throw FileSystemError(path: display(name), message: vanished, code: code) }
             throw FileIO.systemError(display(name), "cannot open", code)
         }
-        defer { close(file) }
         var info = stat()
-        guard fstat(file, &info) == 0 else { throw FileIO.systemError(display(name), "cannot stat") }
-        guard Self.kind(info) == .file else {
-            throw FileSystemError(path: display(name), message: "not a regular file (\(Self.kind(info) == .folder ? "a folder" : "a device, pipe or socket")), expected a trip file")
+        guard fstat(file, &info) == 0 else {
+            let failure = FileIO.systemError(display(name), "cannot stat")
+            close(file)
+            throw failure
         }
-        let bytes = try FileIO.readAll(file, size: Int(info.st_size), path: display(name), maxBytes: maxBytes)
-        return (bytes, Self.stamp(info))
+        guard Self.kind(info) == .file else {
+            close(file)
+            throw FileSystemError(path: display(name), message: "not a regular file (\(Self.kind(info) == .folder ? "a folder" : "a device, pipe or socket")), expected \(expected)")
+        }
+        return (file, info)
+    }
+
+    /// Opens the plain file `name` for reading and writing, creating it at `mode` when absent:
+    /// no link followed, no waiting on a pipe, and refused unless the descriptor is a regular
+    /// file with one link (no name shared with a file elsewhere). The caller closes it.
+    func openForUpdate(_ name: EntryName, mode: mode_t = 0o644) throws(FileSystemError) -> Int32 {
+        let file = withName(name) { openat(fd, $0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode) }
+        guard file >= 0 else {
+            let code = errno
+            if code == ELOOP { throw FileSystemError(path: display(name), message: "a symbolic link, not a file (never followed)", code: code) }
+            if code == EISDIR { throw FileSystemError(path: display(name), message: "is a folder where a file belongs", code: code) }
+            throw FileIO.systemError(display(name), "cannot open for writing", code)
+        }
+        var info = stat()
+        guard fstat(file, &info) == 0, Self.kind(info) == .file, info.st_nlink == 1 else {
+            close(file)
+            throw FileSystemError(path: display(name), message: "not a plain file (a device, pipe, socket or a file with other names)")
+        }
+        return file
+    }
+
+    /// Moves `name` into the folder `other` (on the same file system) as `newName`, replacing
+    /// whatever is there; true when it was moved.
+    func move(_ name: EntryName, to other: FolderHandle, as newName: EntryName) -> Bool {
+        withName(name) { a in withName(newName) { b in renameat(fd, a, other.fd, b) } } == 0
+    }
+
+    /// Flushes this folder's entries (after a rename into it) to the disk.
+    func synchronize() {
+        _ = fsync(fd)
     }
 
     /// Replaces `name` durably and atomically with `bytes` at exactly `mode`: a temp file
@@ -227,7 +270,7 @@ final class FolderHandle {
         }
     }
 
-    private static func stamp(_ info: stat) -> SyncState.FileStamp {
+    static func stamp(_ info: stat) -> SyncState.FileStamp {
         #if canImport(Darwin)
             let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #else
