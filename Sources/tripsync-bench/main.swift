@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -13,6 +13,7 @@ let topUsage = """
       phases A B                                   where the time of one merge goes
       gzip FILE... [--repeat R]                    TripSync's gzip encoder next to zlib's fastest level
       signatures [--sizes A,B] [--repeat R]        what checking and making signed files cost, next to a merge
+      strip-location IN OUT [--repeat R]           a copy of the JPEG IN without its location (issue 17)
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -27,6 +28,7 @@ do {
     case "compare": try CompareCommand.run(Array(arguments.dropFirst()))
     case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
     case "signatures": try SignatureBenchmark.run(Array(arguments.dropFirst()))
+    case "strip-location": try StripLocationCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))
