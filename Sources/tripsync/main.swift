@@ -34,6 +34,12 @@ enum Registry {
         InviteCommand.self,
         JoinCommand.self,
         OwnerCommand.self,
+        AttachCommand.self,
+        AttachmentsCommand.self,
+        DetachCommand.self,
+        RestoreAttachmentCommand.self,
+        ExtractCommand.self,
+        GCCommand.self,
     ]
 }
 

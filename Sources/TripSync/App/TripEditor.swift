@@ -4,7 +4,7 @@
 /// closure that throws leaves the store as it was.
 public struct TripEditor {
     /// The trip with this edit's writes so far.
-    public private(set) var document: TripDocument
+    public internal(set) var document: TripDocument
     /// This installation's device.
     public let deviceID: DeviceID
     /// The default zone this home set for the trip (`new --zone`), when any.
@@ -12,7 +12,7 @@ public struct TripEditor {
     var clock: HybridLogicalClock
     let now: UInt64
     /// Whether anything was written.
-    private(set) var wrote = false
+    var wrote = false
 
     init(document: TripDocument, clock: HybridLogicalClock, defaultZone: String?, now: UInt64) {
         self.document = document

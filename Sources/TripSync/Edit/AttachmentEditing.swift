@@ -1,16 +1,18 @@
 /// Attachment writes (docs/DESIGN.md, "Attachments"). Each either writes all its registers
 /// or nothing: the stamps come from copies of the clocks, kept only when every one was issued.
 extension TripDocument {
-    /// Adds attachment `id` to the live item `item`: four registers under new dots.
+    /// Adds attachment `id` to the live item `item` (or, with `toDeletedItem`, to a deleted
+    /// one: an attachment staged before a companion deleted its item is kept, hidden until the
+    /// item is restored): four registers under new dots.
     ///
     /// The caller has already delivered `blob`'s bytes to every folder it publishes to (a
     /// state never names bytes its writer has not delivered).
     package mutating func attach(
         _ id: AttachmentID, item: ItemID, blob: BlobReference, name: String, caption: String?,
-        hlc: inout HybridLogicalClock, now: UInt64
+        hlc: inout HybridLogicalClock, now: UInt64, toDeletedItem: Bool = false
     ) throws(EditError) {
         guard attachments[id] == nil else { throw EditError(.itemExists, "an attachment \(id) exists already") }
-        _ = try liveItem(item)
+        if !(toDeletedItem && tombstones[item] != nil) { _ = try liveItem(item) }
         try Self.checkAttachment(name: name, caption: caption, blob: blob)
         var newHLC = hlc
         var newClock = clock

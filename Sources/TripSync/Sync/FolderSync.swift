@@ -96,13 +96,14 @@ public struct FolderSync {
 
     /// What a name in a trip folder is.
     enum FileKind: Equatable {
-        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest
+        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest, blobs
     }
 
     /// Classifies a name by exact known patterns: ours, a copy of ours (a cloud conflicted copy
     /// or one we moved aside), another device's, a temporary or partial file, or not a trip file.
     static func classify(_ name: EntryName, me: DeviceID) -> FileKind {
         let own = "\(me).trip.json.gz"
+        if name == FolderBlobStore.folderName { return .blobs }  // attachments' bytes (AttachmentDelivery)
         if name.hasPrefix(".") {
             // Hidden: our own temp files (".<name>.tmp-<pid>-<n>-<random>"), Syncthing's
             // ".syncthing.<name>.tmp", rsync's ".<name>.XXXXXX", Nextcloud's ".<name>.~<hex>".
@@ -126,6 +127,8 @@ public struct FolderSync {
     private func unchanged(_ trip: inout SyncReport.Trip, folder: FolderHandle, me: DeviceID, state: SyncState) throws -> Bool {
         let localPath = home.replicaPath(for: trip.tripID)
         guard let local = state.files[localPath], let (stamp, _, _, _) = SyncState.stamp(localPath), stamp == local.stamp else { return false }
+        // Attachments staged here, or bytes still arriving, need the whole sync.
+        if state.pending.contains(trip.tripID) || SyncState.stamp(StagedAttachments.path(home, trip.tripID)) != nil { return false }
         var files: [String] = []
         var sawOwn = false
         for name in try folder.entries() {
@@ -135,6 +138,7 @@ public struct FolderSync {
             case .temporary, .ownTemporary, .notTrip, .ownCopy, .joinRequest, .ownJoinRequest: return false
             case .own: sawOwn = true
             case .other: break
+            case .blobs: continue  // bytes travel on their own; pending ones keep the trip from this path
             }
             // Our own file must also still be exactly what we write (0644, one link).
             guard let seen = state.files[path], let found = folder.look(name), found.kind == .file, found.stamp == seen.stamp,
@@ -209,7 +213,7 @@ public struct FolderSync {
             case .notTrip:
                 trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
                 continue
-            case .ownJoinRequest:
+            case .ownJoinRequest, .blobs:
                 continue
             case .joinRequest:
                 // Only a laptop holding the owner key can admit anyone; others leave requests be.
@@ -420,6 +424,21 @@ public struct FolderSync {
                 access.requests[request.device] = .init(key: request.key, name: request.name, source: "a join request", seen: when)
             }
         }
+        // Attachments: staged ones enter the trip once their bytes are in the folder; bytes go
+        // both ways (docs/DESIGN.md, "Attachments").
+        let staged = try StagedAttachments.load(home, tripID)
+        var delivery = AttachmentDelivery.Outcome(staged: staged)
+        if !staged.entries.isEmpty || !replica.document.attachments.isEmpty {
+            do throws(BlobError) {
+                let deliverer = AttachmentDelivery(store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder))
+                delivery = deliverer.run(&replica, staged: staged, now: now)
+            } catch {
+                delivery.notices.append("attachments not synced: \(error)")
+                delivery.waiting = replica.document.attachments.count
+            }
+            trip.notices += delivery.notices
+        }
+        if delivery.waiting > 0 || !delivery.staged.entries.isEmpty { state.pending.insert(tripID) } else { state.pending.remove(tripID) }
         // The access record before the replica: an invite is never marked unused behind a grant.
         if access.fingerprint != accessBefore { try access.save(home, tripID) }
         try replica.registerDevice(now: now)
@@ -430,8 +449,15 @@ public struct FolderSync {
         if stored != replica.document || identity != replica.identity {
             try replica.save()
         }
+        // The staged list after the replica: an attachment is never dropped from it before the
+        // replica holding it is durable (a crash between leaves it in both; the next sync skips it).
+        if delivery.staged != staged { try delivery.staged.save(home, tripID) }
         identity = replica.identity
         document = replica.document
+        guard delivery.mayPublish else {
+            trip.failure = delivery.notices.last
+            return
+        }
         trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
         // The replica's stamp is recorded only once our file is published (below): a publish
         // that failed must not let the next sync take this trip for unchanged.
@@ -540,6 +566,9 @@ public struct FolderSync {
         for tombstone in document.tombstones.values {
             check(tombstone.deleted)
             checkItem(tombstone.item)
+        }
+        for attachment in document.attachments.values {
+            check(attachment.item); check(attachment.blob); check(attachment.name); check(attachment.caption); check(attachment.deleted)
         }
         return first
     }

@@ -20,6 +20,9 @@ struct SyncState {
     }
 
     var files: [String: Seen] = [:]
+    /// Trips with attachment work left (staged here, or bytes not arrived): never taken for
+    /// unchanged, so a later sync fetches the bytes once they land.
+    var pending: Set<TripID> = []
 
     static func path(_ home: Home) -> String { home.path + "/sync-state.json" }
 
@@ -47,6 +50,9 @@ struct SyncState {
                 state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), clock: vector)
             }
         }
+        if case .array(let pending)? = json["pending"] {
+            for entry in pending { if let id = entry.stringValue.flatMap(Identifier.init) { state.pending.insert(id) } }
+        }
         return (state, nil)
     }
 
@@ -60,7 +66,7 @@ struct SyncState {
                 "clock": .object(clock),
             ]
         }
-        let json: JSONValue = ["files": .object(files)]
+        let json: JSONValue = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) })]
         try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: SyncState.path(home), mode: 0o600)
     }
 

@@ -1,0 +1,196 @@
+import Foundation
+
+/// One attachment as a person sees it (`attachments --json`): the registers' current values
+/// and where its bytes are.
+public struct AttachmentEntry: Hashable, Sendable {
+    /// Where an attachment's bytes are, from this laptop's point of view.
+    public enum State: String, Hashable, Sendable {
+        /// Attached here, bytes in this home, not yet in any folder: only this laptop sees it.
+        case staged
+        /// In the trip, with its bytes in this home (checked against their hash when used).
+        case shared
+        /// In the trip, its bytes not here yet (they travel on their own): a later sync fetches them.
+        case arriving
+        /// Bytes that arrived did not match their hash: never used, fetched again.
+        case quarantined
+    }
+
+    /// The attachment's id.
+    public var id: AttachmentID
+    /// The item it belongs to.
+    public var item: ItemID
+    /// The name it was attached under.
+    public var name: String
+    /// The caption, or nil.
+    public var caption: String?
+    /// The bytes it names.
+    public var blob: BlobReference
+    /// Where the bytes are.
+    public var state: State
+    /// Whether the caption (or another register) holds a conflict.
+    public var hasConflict: Bool
+    /// Whether it is detached (listed only when asked for).
+    public var isDetached: Bool
+}
+
+/// What `attach` did: the staged attachment, and what it found about the photo's location.
+public struct AttachOutcome: Hashable, Sendable {
+    /// The attachment, staged (shown on this laptop as not yet shared).
+    public var entry: AttachmentEntry
+    /// Where the photo says it was taken (a JPEG's Exif or XMP GPS), before any strip.
+    public var location: JPEGLocation.Finding
+    /// Whether the stored copy is without the location (`stripLocation`).
+    public var stripped: Bool
+}
+
+/// Why an attachment command could not run (the message says what to do).
+public struct AttachmentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What a person reads.
+    public var message: String
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}
+
+extension TripStore {
+    /// Attaches the file at `path` to the live item `item` (docs/DESIGN.md, "Attachments"):
+    /// the bytes are copied into this home at once (hashed while copied, refused above the
+    /// home's limit) and the attachment is staged; the next sync puts the bytes into the trip
+    /// folder and only then writes it into the trip. A JPEG recording where it was taken is
+    /// reported; with `stripLocation` the stored copy has no location. Refused on a laptop
+    /// that may not change the trip.
+    public func attach(file path: String, to item: ItemID, caption: String?, stripLocation: Bool, limit: Int64 = BlobStore.defaultLimit) throws -> AttachOutcome {
+        try locked {
+            try checkMayEdit()
+            _ = try state.document.liveItem(item)
+            let name = AttachmentNames.name(forFile: path)
+            if let violation = caption.flatMap({ TextRule.caption.violation(in: $0) }) {
+                throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
+            }
+            let store = try BlobStore(home: home.path, limit: limit)
+            var stored = try store.add(file: path)
+            var location = JPEGLocation.Finding.notJPEG
+            var stripped = false
+            if stored.type == .jpeg {
+                let bytes = try store.bytes(of: stored.blob)
+                location = JPEGLocation.find(in: bytes)
+                if stripLocation, location.recordsLocation {
+                    let result = JPEGLocation.strip(bytes)
+                    guard !result.finding.recordsLocation else {
+                        throw AttachmentError("\(path): the location could not be removed safely (\(result.finding)); not attached")
+                    }
+                    stored = try store.add(bytes: result.bytes)
+                    stripped = true
+                }
+            }
+            let reference = BlobReference(sha256: stored.blob.hex, size: stored.size, type: (stored.type ?? .octetStream).rawValue)
+            let entry = StagedAttachments.Entry(
+                id: Identifier.random(), item: item, blob: reference, name: name, caption: caption,
+                stagedAt: UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()))
+            try TripDocument.checkAttachment(name: name, caption: caption, blob: reference)
+            var staged = try StagedAttachments.load(home, state.document.tripID)
+            staged.entries.append(entry)
+            try staged.save(home, state.document.tripID)
+            let shown = AttachmentEntry(
+                id: entry.id, item: item, name: name, caption: caption, blob: reference, state: .staged, hasConflict: false, isDetached: false)
+            return AttachOutcome(entry: shown, location: location, stripped: stripped)
+        }
+    }
+
+    /// Every attachment of the trip (or of `item`), staged ones first, then by item and name;
+    /// detached ones only with `detached`. An attachment of a deleted item is hidden.
+    public func attachments(of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
+        try locked {
+            let document = state.document
+            let store = try BlobStore(home: home.path)
+            let quarantined = Set(try store.quarantined().compactMap { name in BlobID(String(name.prefix(64))) })
+            var result: [AttachmentEntry] = []
+            for entry in try StagedAttachments.load(home, document.tripID).entries where item == nil || entry.item == item {
+                result.append(
+                    AttachmentEntry(
+                        id: entry.id, item: entry.item, name: entry.name, caption: entry.caption, blob: entry.blob, state: .staged,
+                        hasConflict: false, isDetached: false))
+            }
+            var shared: [AttachmentEntry] = []
+            for (id, attachment) in document.attachments {
+                guard let itemID = attachment.item?.value, let blob = attachment.blob?.value, let name = attachment.name?.value else { continue }
+                if let item, itemID != item { continue }
+                if attachment.isDetached ? !detached : !document.isShown(id) { continue }
+                let state: AttachmentEntry.State
+                if let blobID = BlobID(blob.sha256), store.contains(blobID, size: blob.size) {
+                    state = .shared
+                } else if let blobID = BlobID(blob.sha256), quarantined.contains(blobID) {
+                    state = .quarantined
+                } else {
+                    state = .arriving
+                }
+                shared.append(
+                    AttachmentEntry(
+                        id: id, item: itemID, name: name, caption: attachment.caption?.value ?? nil, blob: blob, state: state,
+                        hasConflict: attachment.hasConflicts, isDetached: attachment.isDetached))
+            }
+            shared.sort { ($0.item, $0.name, $0.id) < ($1.item, $1.name, $1.id) }
+            return result + shared
+        }
+    }
+
+    /// The attachment (staged, live or detached) whose id is or starts with `text` (at least 4
+    /// characters); throws `EditError` (.noSuchAttachment, or several match).
+    public func attachment(_ text: String) throws -> AttachmentEntry {
+        let all = try attachments(detached: true)
+        let needle = text.lowercased()
+        if let exact = all.first(where: { $0.id.description == needle }) { return exact }
+        guard needle.count >= ItemLookup.minimumPrefix else {
+            throw EditError(.shortItemPrefix, "attachment id '\(text)' is too short: give at least \(ItemLookup.minimumPrefix) characters of the id")
+        }
+        let matches = all.filter { $0.id.description.hasPrefix(needle) }
+        switch matches.count {
+        case 0: throw EditError(.noSuchAttachment, "no attachment '\(text)' (tripsync attachments lists them)")
+        case 1: return matches[0]
+        default:
+            let list = matches.map { "  \($0.id.description.prefix(8))  \($0.name)" }.joined(separator: "\n")
+            throw EditError(.ambiguousItem, "attachment id '\(text)' is ambiguous; the candidates are:\n\(list)")
+        }
+    }
+
+    /// Writes the bytes of attachment `id` to `path` (atomically), after checking them against
+    /// their hash; an attachment whose bytes are not here says so.
+    public func extract(_ id: AttachmentID, to path: String) throws {
+        let entry = try attachment(id.description)
+        guard let blob = BlobID(entry.blob.sha256) else { throw AttachmentError("attachment \(id) names no valid SHA-256") }
+        guard entry.state == .shared || entry.state == .staged else {
+            throw AttachmentError("\(entry.name): its bytes have not arrived on this laptop yet (\(entry.state.rawValue)); sync again once they have")
+        }
+        let bytes = try BlobStore(home: home.path).bytes(of: blob)
+        try FileIO.writeAtomically(bytes, to: path, mode: 0o644)
+    }
+
+    /// Drops a staged attachment (it was never shared), or detaches a shared one (a write: a
+    /// tombstone, restorable; a detach beats a concurrent caption edit).
+    public func detach(_ id: AttachmentID) throws {
+        try locked {
+            var staged = try StagedAttachments.load(home, state.document.tripID)
+            if let index = staged.entries.firstIndex(where: { $0.id == id }) {
+                try checkMayEdit()
+                staged.entries.remove(at: index)
+                try staged.save(home, state.document.tripID)
+                return
+            }
+        }
+        try edit { trip in try trip.detach(id) }
+    }
+}
+
+/// The name an attachment takes from a file's path.
+enum AttachmentNames {
+    /// The file's last path component, made a valid attachment name: control characters and
+    /// `\` become `_`, cut to 255 characters; "attachment" when nothing is left.
+    static func name(forFile path: String) -> String {
+        var base = FileIO.baseName(of: path)
+        base = String(String.UnicodeScalarView(base.unicodeScalars.map { TextRule.isControl($0.value) || $0 == "\\" ? "_" : $0 }))
+        if base.unicodeScalars.count > 255 { base = String(String.UnicodeScalarView(base.unicodeScalars.suffix(255))) }
+        if base.isEmpty || base == "." || base == ".." { return "attachment" }
+        return base
+    }
+}

@@ -1,0 +1,53 @@
+import TripSync
+
+/// `tripsync attachments [ITEM] [--json] [--detached]`.
+enum AttachmentsCommand: Command {
+    static let name = "attachments"
+    static let summary = "list attachments and where their bytes are"
+    static let help = """
+        usage: tripsync attachments [ITEM] [--detached] [--json] [--trip T]
+
+        Lists the trip's attachments (or ITEM's) with their state:
+          staged       attached here, not yet shared (the next sync shares it)
+          shared       in the trip, its bytes on this laptop
+          arriving     in the trip, its bytes not here yet (a later sync fetches them)
+          quarantined  bytes arrived that do not match their SHA-256: never used, fetched again
+        Attachments of a deleted item are hidden until it is restored; --detached lists
+        detached ones too (tripsync restore-attachment brings one back).
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json", "--detached"])
+        try parser.parse(arguments)
+        guard parser.positionals.count <= 1 else { throw CLIError.usage("attachments takes at most one ITEM", command: name) }
+        let store = try Session.store(global, trip: parser.value("--trip"))
+        let list: [AttachmentEntry]
+        do {
+            let item = try parser.positionals.first.map { selector in try store.edit { trip in try trip.item(selector) } }
+            list = try store.attachments(of: item, detached: parser.has("--detached"))
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(error)")
+        } catch let error as BlobError {
+            throw CLIError.refused("\(error)")
+        }
+        if parser.has("--json") {
+            try Console.json(list.map(AttachmentReport.init))
+            return
+        }
+        if list.isEmpty {
+            Console.out("no attachments")
+            return
+        }
+        let document = store.document
+        for entry in list {
+            let title = document.items[entry.item]?.title?.value ?? document.tombstones[entry.item]?.item.title?.value ?? "?"
+            var line = "\(entry.id.description.prefix(8))  \(entry.state.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0))  \(entry.name)  (\(entry.blob.type), \(ByteCount.text(entry.blob.size)))  on \"\(title)\""
+            if let caption = entry.caption { line += "  — \(caption.split(separator: "\n").first.map(String.init) ?? "")" }
+            if entry.hasConflict { line += "  [conflict]" }
+            if entry.isDetached { line += "  [detached]" }
+            Console.out(line)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import TripSync
+
+/// `tripsync detach ATTACHMENT`.
+enum DetachCommand: Command {
+    static let name = "detach"
+    static let summary = "detach an attachment (it stays restorable)"
+    static let help = """
+        usage: tripsync detach ATTACHMENT [--trip T]
+
+        Detaches the attachment (its id or a prefix of at least 4 characters, as
+        'tripsync attachments' lists it). A shared one stays restorable
+        (tripsync restore-attachment ATTACHMENT); a detach beats a caption a companion writes
+        at the same time, which stays with it. A staged one (never shared) is simply dropped.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip"])
+        try parser.parse(arguments)
+        guard parser.positionals.count == 1, let selector = parser.positionals.first else {
+            throw CLIError.usage("detach needs exactly one ATTACHMENT", command: name)
+        }
+        let store = try Session.store(global, trip: parser.value("--trip"))
+        do {
+            let entry = try store.attachment(selector)
+            guard !entry.isDetached else { throw CLIError.refused("\(entry.name) is already detached (restore with: tripsync restore-attachment \(selector))") }
+            try store.detach(entry.id)
+            if entry.state == .staged {
+                Console.out("dropped \(entry.name) (it was never shared)")
+            } else {
+                Console.out("detached \(entry.name) (restore with: tripsync restore-attachment \(entry.id.description.prefix(8)))")
+            }
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(error); nothing was changed")
+        } catch let error as BlobError {
+            throw CLIError.refused("\(error); nothing was changed")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import TripSync
+
+/// `tripsync extract ATTACHMENT -o FILE`.
+enum ExtractCommand: Command {
+    static let name = "extract"
+    static let summary = "write an attachment's bytes to a file"
+    static let help = """
+        usage: tripsync extract ATTACHMENT -o FILE [--force] [--trip T]
+
+        Writes the attachment's bytes to FILE after checking them against their SHA-256.
+        An existing FILE is kept unless --force is given. An attachment whose bytes have not
+        arrived yet says so.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip", "-o"], flags: ["--force"])
+        try parser.parse(arguments)
+        guard parser.positionals.count == 1, let selector = parser.positionals.first else {
+            throw CLIError.usage("extract needs exactly one ATTACHMENT", command: name)
+        }
+        guard let output = parser.value("-o") else { throw CLIError.usage("extract needs -o FILE", command: name) }
+        if !parser.has("--force"), FileManager.default.fileExists(atPath: output) {
+            throw CLIError.refused("\(output) exists; give --force to write over it")
+        }
+        let store = try Session.store(global, trip: parser.value("--trip"))
+        do {
+            let entry = try store.attachment(selector)
+            try store.extract(entry.id, to: output)
+            Console.out("wrote \(output) (\(entry.name), \(ByteCount.text(entry.blob.size)))")
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        } catch let error as AttachmentError {
+            throw CLIError.refused(error.message)
+        } catch let error as BlobError {
+            throw CLIError.refused("\(error); nothing was written")
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(error); nothing was written")
+        }
+    }
+}

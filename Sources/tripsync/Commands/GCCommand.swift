@@ -1,0 +1,40 @@
+import TripSync
+
+/// `tripsync gc [--folder FOLDER] [--dry-run]`.
+enum GCCommand: Command {
+    static let name = "gc"
+    static let summary = "remove attachment bytes nothing names any more"
+    static let help = """
+        usage: tripsync gc [--folder FOLDER] [--dry-run]
+
+        Removes from this home the attachment bytes (HOME/blobs) that no attachment of any trip
+        here names: live, detached, of a deleted item, or staged are all kept.
+        With --folder, removes instead from FOLDER/<tripId>/blobs the bytes that no trip file
+        in that trip folder (nor this home) names, once 90 days have passed since they were
+        written. A trip file that cannot be read keeps every blob of its trip.
+        --dry-run lists what would go and removes nothing.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--folder"], flags: ["--dry-run"])
+        try parser.parse(arguments)
+        guard parser.positionals.isEmpty else { throw CLIError.usage("gc takes no arguments", command: name) }
+        let home = HomeAccess.home(global)
+        let dryRun = parser.has("--dry-run")
+        let result: BlobCleanup.Result
+        do {
+            if let folder = parser.value("--folder") {
+                result = try BlobCleanup.folder(folder, home: home, now: UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()), dryRun: dryRun)
+            } else {
+                result = try BlobCleanup.home(home, dryRun: dryRun)
+            }
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(error); nothing was removed")
+        } catch let error as BlobError {
+            throw CLIError.refused("\(error); nothing was removed")
+        }
+        for notice in result.notices { Console.warning(notice) }
+        for path in result.removed { Console.out((dryRun ? "would remove " : "removed ") + path) }
+        Console.out("\(dryRun ? "would remove" : "removed") \(result.removed.count) blob(s), \(ByteCount.text(result.bytes)); kept \(result.kept)")
+    }
+}

@@ -1,0 +1,33 @@
+import TripSync
+
+/// `tripsync restore-attachment ATTACHMENT`.
+enum RestoreAttachmentCommand: Command {
+    static let name = "restore-attachment"
+    static let summary = "bring a detached attachment back"
+    static let help = """
+        usage: tripsync restore-attachment ATTACHMENT [--trip T]
+
+        Brings a detached attachment back with everything it held (a caption written while it
+        was detached included). 'tripsync attachments --detached' lists detached ones.
+        """
+
+    static func run(_ arguments: [String], global: GlobalOptions) throws {
+        var parser = Arguments(command: name, values: ["--trip"])
+        try parser.parse(arguments)
+        guard parser.positionals.count == 1, let selector = parser.positionals.first else {
+            throw CLIError.usage("restore-attachment needs exactly one ATTACHMENT", command: name)
+        }
+        let store = try Session.store(global, trip: parser.value("--trip"))
+        do {
+            let entry = try store.attachment(selector)
+            try store.edit { trip in try trip.restoreAttachment(entry.id) }
+            Console.out("restored \(entry.name)")
+        } catch let error as EditError {
+            throw Session.refusal(error)
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(error); nothing was changed")
+        } catch let error as BlobError {
+            throw CLIError.refused("\(error); nothing was changed")
+        }
+    }
+}
