@@ -151,7 +151,7 @@ extension TripDocument {
 extension TripDocument {
     /// Whether the trip holds a content write (trip name, item field, delete, attachment) of `device` with
     /// a counter above `counter`: a viewer's own edits, which no other laptop takes.
-    func hasContent(of device: DeviceID, above counter: UInt64) -> Bool {
+    package func hasContent(of device: DeviceID, above counter: UInt64) -> Bool {
         func newer(_ rev: Rev) -> Bool { rev.device == device && rev.counter > counter }
         if trip.name.versions.contains(where: { newer($0.rev) }) { return true }
         if items.values.contains(where: { $0.dots.contains { newer($0.rev) } }) { return true }

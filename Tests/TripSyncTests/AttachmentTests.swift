@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import TripSync
+import TripSyncFixtures
+
+/// Schema 4 attachments in the document: the file form, the merge rules (docs/DESIGN.md,
+/// "Attachments") and what is shown.
+@Suite struct AttachmentTests {
+    static let now: UInt64 = 1_780_000_000_000
+    static let photo = BlobReference(sha256: String(repeating: "ab", count: 32), size: 1234, type: "image/jpeg")
+    static let ticket = BlobReference(sha256: String(repeating: "cd", count: 32), size: 99, type: "application/pdf")
+
+    /// A trip with one item on device A, and a copy on device B.
+    static func pair() throws -> (a: TripDocument, b: TripDocument, item: ItemID, hlc: HybridLogicalClock) {
+        var document = smallDocument(items: 2)
+        var hlc = HybridLogicalClock(highWater: document.clock.maxCounter)
+        let item = Identifier.random()
+        try document.addItem(item, NewItem(title: "Museum", sortKey: "V"), hlc: &hlc, now: now)
+        var copy = document
+        copy.deviceID = Identifier.random()
+        return (document, copy, item, hlc)
+    }
+
+    @Test func anAttachmentRoundTripsThroughTheFile() throws {
+        var (a, _, item, hlc) = try Self.pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: Self.photo, name: "IMG_0042.jpg", caption: "front door\nleft", hlc: &hlc, now: Self.now + 1)
+        let detached = Identifier.random()
+        try a.attach(detached, item: item, blob: Self.ticket, name: "ticket.pdf", caption: nil, hlc: &hlc, now: Self.now + 2)
+        try a.detach(detached, at: UTCTimestamp(secondsSinceEpoch: 1_780_000_000), hlc: &hlc, now: Self.now + 3)
+        let bytes = a.canonicalJSON()
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\"attachments\":{"))
+        #expect(text.contains("\"schemaVersion\":4"))
+        let loaded = try TripFileReader().read(bytes: bytes, file: "a.trip.json")
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.document.attachments == a.attachments)
+        #expect(loaded.document.canonicalJSON() == bytes)
+        #expect(loaded.document.attachments[detached]?.isDetached == true)
+        #expect(loaded.document.isShown(id) && !loaded.document.isShown(detached))
+    }
+
+    @Test func readerRulesForAttachments() throws {
+        var (a, _, item, hlc) = try Self.pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: Self.photo, name: "IMG.jpg", caption: nil, hlc: &hlc, now: Self.now + 1)
+        let good = String(decoding: a.canonicalJSON(), as: UTF8.self)
+        func refusal(_ text: String) -> [String] {
+            guard case .failure(let error) = readTrip(bytes(text)) else { return [] }
+            return error.errors.map { "\($0.pointer): \($0.message)" }
+        }
+        let cases: [(String, String, String)] = [
+            ("upper-case digest", good.replacingOccurrences(of: Self.photo.sha256, with: Self.photo.sha256.uppercased()), "/attachments/\(id)/blob/value/sha256"),
+            ("short digest", good.replacingOccurrences(of: Self.photo.sha256, with: String(Self.photo.sha256.dropLast())), "/attachments/\(id)/blob/value/sha256"),
+            ("negative size", good.replacingOccurrences(of: "\"size\":1234", with: "\"size\":-1"), "/attachments/\(id)/blob/value/size"),
+            ("bad type", good.replacingOccurrences(of: "image/jpeg", with: "JPEG"), "/attachments/\(id)/blob/value/type"),
+            ("slash in name", good.replacingOccurrences(of: "\"IMG.jpg\"", with: "\"a/b.jpg\""), "/attachments/\(id)/name/value"),
+            ("dot-dot name", good.replacingOccurrences(of: "\"IMG.jpg\"", with: "\"..\""), "/attachments/\(id)/name/value"),
+            ("unknown key", good.replacingOccurrences(of: "\"name\":{", with: "\"owner\":1,\"name\":{"), "/attachments/\(id)/owner"),
+            ("in a schema 3 file", good.replacingOccurrences(of: "\"schemaVersion\":4", with: "\"schemaVersion\":3"), ""),
+            ("missing in a schema 4 file", good.replacingOccurrences(of: "\"attachments\":{\"\(id)\"", with: "\"x\":{\"\(id)\"").replacingOccurrences(of: ",\"x\":", with: ",\"y\":"), ""),
+        ]
+        for (what, text, pointer) in cases {
+            let errors = refusal(text)
+            #expect(!errors.isEmpty, "\(what): accepted")
+            if !pointer.isEmpty { #expect(errors.contains { $0.hasPrefix(pointer + ":") }, "\(what): \(errors)") }
+        }
+        #expect(refusal(good.replacingOccurrences(of: "\"schemaVersion\":4", with: "\"schemaVersion\":3")).contains { $0.contains("a schema 4 key in a schema 3 file") })
+    }
+
+    @Test func anAttachmentDotAboveTheClockIsRefused() throws {
+        var (a, _, item, hlc) = try Self.pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: Self.photo, name: "IMG.jpg", caption: nil, hlc: &hlc, now: Self.now + 1)
+        let rev = try #require(a.attachments[id]?.caption?.rev)
+        let text = String(decoding: a.canonicalJSON(), as: UTF8.self)
+            .replacingOccurrences(of: "\"caption\":{\"rev\":[\(rev.counter),", with: "\"caption\":{\"rev\":[\(rev.counter + 999_999),")
+        guard case .failure(let error) = readTrip(bytes(text)) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.errors.contains { $0.pointer == "/attachments/\(id)/caption/rev" })
+    }
+
+    @Test func twoPeopleAttachingAtOnceNeverConflict() throws {
+        var (a, b, item, hlcA) = try Self.pair()
+        var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
+        let x = Identifier.random(), y = Identifier.random()
+        try a.attach(x, item: item, blob: Self.photo, name: "a.jpg", caption: "mine", hlc: &hlcA, now: Self.now + 10)
+        try b.attach(y, item: item, blob: Self.photo, name: "a.jpg", caption: "theirs", hlc: &hlcB, now: Self.now + 10)
+        let ab = try DocumentMerger.merge(a, b, writer: a.deviceID)
+        let ba = try DocumentMerger.merge(b, a, writer: a.deviceID)
+        #expect(ab.canonicalJSON() == ba.canonicalJSON())
+        #expect(ab.attachments.count == 2 && ab.attachments.values.allSatisfy { !$0.hasConflicts })
+    }
+
+    @Test func aDetachBeatsAConcurrentCaptionWhichStaysRestorable() throws {
+        var (a, _, item, hlcA) = try Self.pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: Self.photo, name: "a.jpg", caption: "old", hlc: &hlcA, now: Self.now + 10)
+        var b = a
+        b.deviceID = Identifier.random()
+        var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
+        try a.detach(id, at: UTCTimestamp(secondsSinceEpoch: 1_780_000_100), hlc: &hlcA, now: Self.now + 20)
+        try b.setCaption(id, to: "typed while it was detached", hlc: &hlcB, now: Self.now + 21)
+        var merged = try DocumentMerger.merge(a, b, writer: a.deviceID)
+        #expect(merged.attachments[id]?.isDetached == true)
+        #expect(merged.attachments[id]?.caption?.value == "typed while it was detached")
+        #expect(!merged.isShown(id))
+        // A stale copy from before the detach never brings it back.
+        let stale = try DocumentMerger.merge(merged, b, writer: a.deviceID)
+        #expect(stale.attachments[id]?.isDetached == true)
+        try merged.restoreAttachment(id, hlc: &hlcA, now: Self.now + 30)
+        #expect(merged.isShown(id) && merged.attachments[id]?.caption?.value == "typed while it was detached")
+        // The restore replaces the detach on the other side too.
+        let back = try DocumentMerger.merge(b, merged, writer: b.deviceID)
+        #expect(back.isShown(id))
+    }
+
+    @Test func deletingAnItemHidesItsAttachmentsAndRestoringBringsThemBack() throws {
+        var (a, _, item, hlc) = try Self.pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: Self.photo, name: "a.jpg", caption: nil, hlc: &hlc, now: Self.now + 10)
+        try a.deleteItem(item, at: UTCTimestamp(secondsSinceEpoch: 1_780_000_100), hlc: &hlc, now: Self.now + 20)
+        #expect(!a.isShown(id) && a.attachments[id]?.isDetached == false)
+        try a.restoreItem(item, hlc: &hlc, now: Self.now + 30)
+        #expect(a.isShown(id))
+    }
+
+    @Test func attachingRefusesWhatReadersWouldRefuse() throws {
+        var (a, _, item, hlc) = try Self.pair()
+        let before = a
+        for (name, caption) in [("", nil), ("a/b", nil), ("..", nil), ("ok.jpg", String(repeating: "x", count: 2_001))] as [(String, String?)] {
+            #expect(throws: EditError.self) {
+                try a.attach(Identifier.random(), item: item, blob: Self.photo, name: name, caption: caption, hlc: &hlc, now: Self.now + 1)
+            }
+        }
+        #expect(throws: EditError.self) {
+            try a.attach(Identifier.random(), item: Identifier.random(), blob: Self.photo, name: "a.jpg", caption: nil, hlc: &hlc, now: Self.now + 1)
+        }
+        #expect(a == before)
+    }
+
+    @Test func aViewersAttachmentCountsAsContent() throws {
+        var (a, _, item, hlc) = try Self.pair()
+        let counter = a.clock[a.deviceID]
+        #expect(!a.hasContent(of: a.deviceID, above: counter))
+        try a.attach(Identifier.random(), item: item, blob: Self.photo, name: "a.jpg", caption: nil, hlc: &hlc, now: Self.now + 10)
+        #expect(a.hasContent(of: a.deviceID, above: counter))
+    }
+
+    @Test func aSchema3FileMigratesToNoAttachments() throws {
+        let loaded = try TripFileReader().read(path: PackagePaths.samples + "/v3/porto-owned.trip.json")
+        #expect(loaded.sourceSchemaVersion == 3)
+        #expect(loaded.signedBy != nil)
+        #expect(loaded.document.attachments.isEmpty)
+        #expect(loaded.migration?.steps.last?.hasPrefix("3→4") == true)
+    }
+}
