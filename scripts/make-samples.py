@@ -634,8 +634,8 @@ def invalid_cases(base: dict) -> list[Case]:
              _set(("schemaVersion",), "2")),
         Case("schema-version-float.trip.json", "/schemaVersion", "schemaVersion written as 2.0; numbers are integers without fraction", False,
              schema_version_float),
-        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 4 is newer than this reader", True,
-             _set(("schemaVersion",), 4)),
+        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 5 is newer than this reader", True,
+             _set(("schemaVersion",), 5)),
         # Ids and counters.
         Case("item-id-uppercase.trip.json", ptr("items", hl.upper()), "item id must be a lowercase canonical UUID", True,
              _doc_edit(uppercase_key)),
