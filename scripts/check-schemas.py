@@ -6,14 +6,17 @@
 
 - Every schema in SCHEMAS that exists passes Draft202012Validator.check_schema.
 - Every valid sample (samples/*.trip.json(.gz), samples/warnings/*, and likewise under
-  samples/v<N>/: v1, the older version, and v3, the next one) passes the schema of its folder. A folder may also hold files of other
-  versions it lists (samples/v1/ holds the schema 2 merge result of its schema 1 files,
-  porto-merged.expected.trip.json, schema 3): such a file is checked against the schema of its own
-  "schemaVersion". A version whose schema file does not exist yet is skipped.
+  samples/v<N>/: v1, the older version, v3 and v4) passes the schema of its folder. A folder
+  may also hold files of other versions it lists (samples/v1/ holds the merge result of its
+  schema 1 files, porto-merged.expected.trip.json, schema 3 or 4 as the Swift tool last wrote
+  it): such a file is checked against the schema of its own "schemaVersion". A version whose
+  schema file does not exist yet is skipped.
 - Every entry of <folder>/invalid/index.json with "schema": true names a file that parses as
   JSON (gunzipped if it starts with the gzip magic) and FAILS the schema, and every error the
   validator reports lies on the path of the entry's "pointer" (the pointer is inside the
   error's location or the error is inside the pointer), so the file breaks only that rule.
+  Like a valid file, an invalid file declaring a version its folder lists is checked against
+  that version's schema (samples/v4/invalid/attachments-in-schema-3.trip.json against v3).
 - Entries with "schema": false are skipped before their file is read (such files may be
   gzip bombs, 100,000-deep nesting or not JSON at all). With --strict, a skipped file that
   does parse as JSON must PASS the schema, which confirms that the schema cannot see it.
@@ -42,6 +45,7 @@ SAMPLES = ROOT / "samples"
 
 # schemaVersion -> schema file. A version whose schema file does not exist yet is skipped.
 SCHEMAS = {
+    4: ROOT / "Schemas" / "trip.v4.schema.json",
     3: ROOT / "Schemas" / "trip.v3.schema.json",
     2: ROOT / "Schemas" / "trip.v2.schema.json",
     1: ROOT / "Schemas" / "trip.v1.schema.json",
@@ -63,11 +67,14 @@ SAMPLE_SETS = [
     # The current version lives at the top of samples/.
     SampleSet(2, [SAMPLES, SAMPLES / "warnings"], SAMPLES / "invalid"),
     # Older versions live in samples/v<N>/ with the same layout. samples/v1/ also holds the
-    # expected schema 2 result of migrating and merging its files (written by the Swift tool).
-    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(3,)),
+    # expected result of migrating and merging its files (written by the Swift tool).
+    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(3, 4)),
     # Schema 3 (members, owner, signed files) in samples/v3/ until it becomes the current
     # version. The signatures themselves are scripts/check-signatures.py's business.
     SampleSet(3, [SAMPLES / "v3"], SAMPLES / "v3" / "invalid"),
+    # Schema 4 (attachments) in samples/v4/; its invalid/ also holds a schema 3 file with the
+    # schema 4 key, checked against v3.
+    SampleSet(4, [SAMPLES / "v4", SAMPLES / "v4" / "warnings"], SAMPLES / "v4" / "invalid", also=(3,)),
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -145,6 +152,12 @@ def load_validators(report: Report) -> dict[int, Draft202012Validator]:
     return validators
 
 
+def version_of(doc, sample_set: SampleSet) -> int:
+    """The folder's version, or the file's own schemaVersion when the folder lists it in also."""
+    declared = doc.get("schemaVersion") if isinstance(doc, dict) else None
+    return declared if type(declared) is int and declared in sample_set.also else sample_set.version
+
+
 def check_valid(path: Path, validators: dict[int, Draft202012Validator], sample_set: SampleSet,
                 report: Report) -> None:
     try:
@@ -152,10 +165,7 @@ def check_valid(path: Path, validators: dict[int, Draft202012Validator], sample_
     except (OSError, EOFError, ValueError, RecursionError) as e:
         report.fail(path, f"does not parse: {short(str(e))}")
         return
-    declared = doc.get("schemaVersion") if isinstance(doc, dict) else None
-    version = sample_set.version
-    if type(declared) is int and declared in sample_set.also:
-        version = declared
+    version = version_of(doc, sample_set)
     validator = validators.get(version)
     if validator is None:
         schema = SCHEMAS.get(version)
@@ -169,7 +179,7 @@ def check_valid(path: Path, validators: dict[int, Draft202012Validator], sample_
         report.ok(path, f"valid (v{version})")
 
 
-def check_invalid_set(folder: Path, validator: Draft202012Validator, version: int,
+def check_invalid_set(folder: Path, validators: dict[int, Draft202012Validator], sample_set: SampleSet,
                       strict: bool, report: Report) -> None:
     index_path = folder / "index.json"
     try:
@@ -204,7 +214,7 @@ def check_invalid_set(folder: Path, validator: Draft202012Validator, version: in
             except (OSError, EOFError, ValueError, RecursionError) as e:
                 report.skip(path, f"schema: false, not JSON to a lax parser ({short(str(e), 60)})")
                 continue
-            errors = list(validator.iter_errors(doc))
+            errors = list(validators[version_of(doc, sample_set)].iter_errors(doc))
             if errors:
                 first = errors[0]
                 report.fail(path, f"schema: false but the schema rejects it at "
@@ -217,7 +227,8 @@ def check_invalid_set(folder: Path, validator: Draft202012Validator, version: in
         except (OSError, EOFError, ValueError, RecursionError) as e:
             report.fail(path, f"schema: true but it does not parse as JSON: {short(str(e))}")
             continue
-        errors = list(validator.iter_errors(doc))
+        version = version_of(doc, sample_set)
+        errors = list(validators[version].iter_errors(doc))
         if not errors:
             report.fail(path, f"schema: true but it passes the v{version} schema ({entry['rule']})")
             continue
@@ -256,7 +267,7 @@ def main(argv: list[str]) -> int:
             report.skip(sample_set.invalid / "index.json",
                         f"no schema for v{sample_set.version} yet ({rel(schema) if schema else 'none listed'})")
         elif has_invalid:
-            check_invalid_set(sample_set.invalid, validator, sample_set.version, strict, report)
+            check_invalid_set(sample_set.invalid, validators, sample_set, strict, report)
     print(f"{report.passed} passed, {report.failed} failed")
     return 1 if report.failed else 0
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check the schema 3 samples' keys and signatures, independently of the script that made them.
+"""Check the schema 3 and 4 samples' keys and signatures, independently of the scripts that made them.
 
     python3 scripts/check-signatures.py [--quiet]
 
@@ -20,13 +20,18 @@ JSON Schema cannot express, plus the decoding of keys and signatures:
   file's JSON bytes (after gunzip) with those 88 characters replaced by ASCII zeros (/signature).
   The value is found by scanning the bytes for the top-level member "signature" (any layout).
 
+Schema 4 (attachments) adds no signature rule: the same rules hold, over the file's bytes.
+
 Then:
-- every valid sample in samples/v3/ has no such error (and the .gz holds the same JSON bytes as
-  the plain file of the same name); it prints who signed and whether the trip id is derived
-  from the owner key (required for the porto-* files, which were made by `new`);
+- every valid sample in samples/v3/, samples/v4/ and samples/v4/warnings/ has no such error (and
+  the .gz holds the same JSON bytes as the plain file of the same name); it prints who signed and
+  whether the trip id is derived from the owner key (required for the porto-* files, which were
+  made by `new`);
 - every entry of samples/v3/invalid/index.json: with "schema": false this checker finds an
   error at exactly the entry's pointer and nowhere else; with "schema": true (the JSON Schema
-  sees it, scripts/check-schemas.py) it finds errors at most at the entry's pointer.
+  sees it, scripts/check-schemas.py) it finds errors at most at the entry's pointer;
+- every entry of samples/v4/invalid/index.json breaks a rule of attachments or of versions,
+  none of this checker's: it finds no error at all (each file was signed again after its change).
 
 Needs PyNaCl: run with the python of .venv-samples/ (made by scripts/make-samples-v3.py); when
 `import nacl` fails, it makes that environment the same way and runs itself again inside it.
@@ -49,6 +54,10 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv-samples"
 PYNACL = "pynacl==1.6.2"
 V3 = ROOT / "samples" / "v3"
+V4 = ROOT / "samples" / "v4"
+# Folders of valid samples, and invalid folders with whether their index holds signature rules.
+VALID = [V3, V4, V4 / "warnings"]
+INVALID = [(V3 / "invalid", True), (V4 / "invalid", False)]
 
 
 def ensure_pynacl() -> None:
@@ -282,13 +291,17 @@ def rel(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
+def trip_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith((".trip.json", ".trip.json.gz")))
+
+
 def main(argv: list[str]) -> int:
     quiet = "--quiet" in argv[1:]
     report = Report(quiet)
-    valid = sorted(p for p in V3.iterdir() if p.is_file() and p.name.endswith((".trip.json", ".trip.json.gz")))
-    if not valid:
-        report.fail(rel(V3), "no samples")
-    for path in valid:
+    for folder in VALID:
+        if not trip_files(folder):
+            report.fail(rel(folder), "no samples")
+    for path in (p for folder in VALID for p in trip_files(folder)):
         data = path.read_bytes()
         errors, facts = check(data)
         if errors:
@@ -314,29 +327,35 @@ def main(argv: list[str]) -> int:
         parts += facts.get("notes", [])
         report.ok(rel(path), "; ".join(parts))
 
-    index_path = V3 / "invalid" / "index.json"
-    index = json.loads(index_path.read_text(encoding="utf-8"))
+    for folder, signature_rules in INVALID:
+        check_invalid_folder(folder, signature_rules, report)
+    print(f"{report.passed} passed, {report.failed} failed")
+    return 1 if report.failed else 0
+
+
+def check_invalid_folder(folder: Path, signature_rules: bool, report: Report) -> None:
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
     listed = set()
     for entry in index:
-        path = V3 / "invalid" / entry["file"]
+        path = folder / entry["file"]
         listed.add(entry["file"])
         errors, _ = check(path.read_bytes())
         at = sorted({p for p, _ in errors})
         expected = entry["pointer"]
-        if entry["schema"]:
-            ok = at in ([], [expected])
+        if not signature_rules:
+            ok, wanted = at == [], "no signature error"
+        elif entry["schema"]:
+            ok, wanted = at in ([], [expected]), f"at most {expected!r}"
         else:
-            ok = at == [expected]
+            ok, wanted = at == [expected], f"only {expected!r}"
         if ok:
-            detail = f"{'; '.join(m for _, m in errors)} at {expected!r}" if errors else "no signature error (a schema rule)"
+            detail = f"{'; '.join(m for _, m in errors)} at {expected!r}" if errors else "no signature error (not a signature rule)"
             report.ok(rel(path), detail)
         else:
-            report.fail(rel(path), f"expected {'only' if not entry['schema'] else 'at most'} {expected!r}, found {errors}")
-    for path in sorted((V3 / "invalid").glob("*.trip.json*")):
+            report.fail(rel(path), f"expected {wanted}, found {errors}")
+    for path in sorted(folder.glob("*.trip.json*")):
         if path.name not in listed:
             report.fail(rel(path), "not listed in index.json")
-    print(f"{report.passed} passed, {report.failed} failed")
-    return 1 if report.failed else 0
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ PYNACL = "pynacl==1.6.2"
 
 
 def ensure_pynacl() -> None:
-    """Import PyNaCl, or make .venv-samples/ with it and run this script again inside it."""
+    """Import PyNaCl, or make .venv-samples/ with it and run the script again inside it."""
     try:
         import nacl.signing  # noqa: F401
         return
@@ -71,7 +71,8 @@ def ensure_pynacl() -> None:
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYNACL],
                        check=True)
     env = dict(os.environ, TRIPSYNC_SAMPLES_VENV="1")
-    os.execve(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]], env)
+    # The script that was run: this one, or make-samples-v4.py, which imports this one.
+    os.execve(str(python), [str(python), str(Path(sys.argv[0]).resolve()), *sys.argv[1:]], env)
 
 
 ensure_pynacl()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3 in samples/v3/).
+"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3 and 4 in samples/v3/ and samples/v4/).
 
     python3 scripts/make-samples.py
 
@@ -21,6 +21,8 @@ What it writes (paths relative to the repository root):
                                              written by scripts/make-samples-v3.py, which this
                                              script runs last (it needs PyNaCl and installs it
                                              into .venv-samples/ itself)
+    samples/v4/...                           schemaVersion 4 (attachments): written by
+                                             scripts/make-samples-v4.py, run after it
 
 samples/v1/porto-merged.expected.trip.json is written by the Swift tool, never by this script:
 it is never removed as stale and, when present, checked with the schema 2 reference reader.
@@ -632,8 +634,8 @@ def invalid_cases(base: dict) -> list[Case]:
              _set(("schemaVersion",), "2")),
         Case("schema-version-float.trip.json", "/schemaVersion", "schemaVersion written as 2.0; numbers are integers without fraction", False,
              schema_version_float),
-        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 4 is newer than this reader", True,
-             _set(("schemaVersion",), 4)),
+        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 5 is newer than this reader", True,
+             _set(("schemaVersion",), 5)),
         # Ids and counters.
         Case("item-id-uppercase.trip.json", ptr("items", hl.upper()), "item id must be a lowercase canonical UUID", True,
              _doc_edit(uppercase_key)),
@@ -825,6 +827,19 @@ def registers(doc: dict):
         for field, reg in obj(obj(stone).get("item")).items():
             if isinstance(reg, dict):
                 yield ptr("tombstones", item_id, "item", field), reg
+    for attachment_id, attachment in obj(doc.get("attachments")).items():  # schema 4
+        for field, reg in obj(attachment).items():
+            if isinstance(reg, dict):
+                yield ptr("attachments", attachment_id, field), reg
+
+
+def deletes(doc: dict):
+    """(pointer, register) of every delete: tombstones' and (schema 4) attachments' detaches."""
+    for key in ("tombstones", "attachments"):
+        entries = doc.get(key) if isinstance(doc.get(key), dict) else {}
+        for entry_id, entry in entries.items():
+            if isinstance(entry, dict) and isinstance(entry.get("deleted"), dict):
+                yield ptr(key, entry_id, "deleted"), entry["deleted"]
 
 
 def strict_json(data: bytes) -> tuple[Any, list[tuple[str, str]], bool]:
@@ -916,15 +931,12 @@ def reference_check(data: bytes) -> tuple[list[tuple[str, str]], list[tuple[str,
             seen_writes.add(key)
 
     # seen and acks.
-    for item_id, stone in (doc.get("tombstones") or {}).items() if isinstance(doc.get("tombstones"), dict) else ():
-        reg = stone.get("deleted") if isinstance(stone, dict) else None
-        if not isinstance(reg, dict):
-            continue
+    for where, reg in deletes(doc):
         for n, entry in enumerate([reg, *(reg.get("conflicts") or [])]):
             value = entry.get("value") if isinstance(entry, dict) else None
             if not isinstance(value, dict):
                 continue
-            base = ptr("tombstones", item_id, "deleted") + ("/value" if n == 0 else f"/conflicts/{n - 1}/value")
+            base = where + ("/value" if n == 0 else f"/conflicts/{n - 1}/value")
             for dev, counter in (value.get("seen") or {}).items() if isinstance(value.get("seen"), dict) else ():
                 if not covered(dev, counter) or (_is_counter(counter) and dev not in clock):
                     errors.append((base + ptr("seen", dev), "seen above the clock"))
@@ -1502,10 +1514,11 @@ def main() -> int:
           f"days {', '.join(days)}, {len(main_bytes)} bytes")
     print(f"samples/warnings: 2 files; samples/invalid: {len(cases)} files + index.json")
     print(v1_summary)
-    sys.stdout.flush()
-    v3 = subprocess.run([sys.executable, str(ROOT / "scripts" / "make-samples-v3.py")])
-    if v3.returncode != 0:
-        problems.append(f"scripts/make-samples-v3.py exited with {v3.returncode}")
+    for script in ("make-samples-v3.py", "make-samples-v4.py"):
+        sys.stdout.flush()
+        run = subprocess.run([sys.executable, str(ROOT / "scripts" / script)])
+        if run.returncode != 0:
+            problems.append(f"scripts/{script} exited with {run.returncode}")
     if problems:
         print("\nSELF-CHECK FAILED:")
         for p in problems:

@@ -12,7 +12,7 @@ import TripSync
     }
 
     static func invalidSamples() -> [InvalidSample] {
-        invalidSamples(folder: "invalid") + invalidSamples(folder: "v1/invalid") + invalidSamples(folder: "v3/invalid")
+        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid"].flatMap { invalidSamples(folder: $0) }
     }
 
     static func invalidSamples(folder: String) -> [InvalidSample] {
@@ -27,7 +27,7 @@ import TripSync
         }
     }
 
-    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18)])
+    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22)])
     func indexCoversEveryInvalidFile(folder: String, atLeast: Int) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/" + folder)
             .filter { $0 != "index.json" }.map { folder + "/" + $0 }
@@ -53,19 +53,23 @@ import TripSync
         #expect(loaded.document.items.count >= 15)
         #expect(loaded.document.items.values.contains { $0.title?.hasVisibleConflict == true })
         #expect(!loaded.document.tombstones.isEmpty)
-        // Schema 2, migrated to an open schema 3 trip: exactly samples/v3/open-trip.trip.json.
+        // Schema 2, migrated to an open schema 4 trip: exactly samples/v4/open-trip.trip.json.
         #expect(loaded.sourceSchemaVersion == 2)
-        #expect(loaded.document.owner == nil && loaded.document.members.isEmpty)
-        let open = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v3/open-trip.trip.json"))
+        #expect(loaded.document.owner == nil && loaded.document.members.isEmpty && loaded.document.attachments.isEmpty)
+        let open = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v4/open-trip.trip.json"))
         #expect(loaded.document.canonicalJSON() == Array(open))
     }
 
-    /// Schema 3 samples made by an independent writer (Python and PyNaCl, scripts/make-samples-v3.py).
-    @Test(arguments: [
+    /// The valid schema 3 samples, each also in samples/v4 migrated (and re-signed when signed).
+    static let schema3Samples = [
         ("porto-owned.trip.json", true), ("porto-owned.trip.json.gz", true), ("porto-backup.trip.json", false),
         ("porto-removed.trip.json", true), ("open-trip.trip.json", false), ("lisbon-claimed.trip.json", true),
-    ])
-    func schema3SamplePassesWithItsSigner(file: String, signed: Bool) throws {
+    ]
+
+    /// Schema 3 samples made by an independent writer (Python and PyNaCl, scripts/make-samples-v3.py);
+    /// each one's migration is the v4 sample of the same name (scripts/make-samples-v4.py).
+    @Test(arguments: schema3Samples)
+    func schema3SamplePassesWithItsSignerAndMigratesToTheV4Sample(file: String, signed: Bool) throws {
         let path = PackagePaths.samples + "/v3/" + file
         let loaded = try TripFileReader().read(path: path)
         #expect(loaded.sourceSchemaVersion == 3)
@@ -77,28 +81,83 @@ import TripSync
             if file.hasPrefix("porto") { #expect(owner.derives(loaded.document.tripID)) }
             if file.hasPrefix("lisbon") { #expect(!owner.derives(loaded.document.tripID)) }
         }
-        if !signed {
+        #expect(loaded.migration?.steps == ["3→4: no attachments yet"])
+        #expect(loaded.document.attachments.isEmpty)
+        // Migrated 3 → 4, it is the v4 sample: byte for byte when unsigned, its document when signed
+        // (a signature covers the bytes of its own version).
+        let v4Path = PackagePaths.samples + "/v4/" + file
+        if signed {
+            let v4 = try TripFileReader().read(path: v4Path)
+            #expect(loaded.document.canonicalJSON() == v4.document.canonicalJSON())
+            #expect(loaded.signedBy == v4.signedBy)
+        } else {
+            let bytes = try #require(FileManager.default.contents(atPath: v4Path))
+            #expect(loaded.document.canonicalJSON() == Array(bytes))
+        }
+    }
+
+    /// Schema 4 samples (scripts/make-samples-v4.py): the migrated ones and the trip with attachments.
+    @Test(arguments: schema3Samples + [("porto-attachments.trip.json", true), ("porto-attachments-backup.trip.json", false)])
+    func schema4SamplePassesWithItsSigner(file: String, signed: Bool) throws {
+        let path = PackagePaths.samples + "/v4/" + file
+        let loaded = try TripFileReader().read(path: path)
+        #expect(loaded.sourceSchemaVersion == 4)
+        #expect(loaded.migration == nil)
+        #expect(loaded.warnings.isEmpty)
+        if signed {
+            // Signed by the writing device's member key.
+            let signer = try #require(loaded.signedBy)
+            #expect(loaded.document.members[loaded.document.deviceID]?.key == signer)
+        } else {
             // Unsigned files are canonical: written back byte for byte.
+            #expect(loaded.signedBy == nil)
             let bytes = try #require(FileManager.default.contents(atPath: path))
             #expect(loaded.document.canonicalJSON() == Array(bytes))
         }
     }
 
-    /// The signed sample without its signature is the backup sample, byte for byte.
-    @Test func signedSampleIsTheBackupSigned() throws {
-        let signed = try TripFileReader().read(path: PackagePaths.samples + "/v3/porto-owned.trip.json")
-        let backup = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v3/porto-backup.trip.json"))
+    /// The attachment sample holds what samples/v4/README.md says: a photo and a ticket shown, a
+    /// caption conflict, a detach that had not seen a caption, an attachment of a deleted item.
+    @Test func attachmentSampleHoldsEachCase() throws {
+        let document = try TripFileReader().read(path: PackagePaths.samples + "/v4/porto-attachments.trip.json").document
+        let attachments = document.attachments
+        #expect(attachments.count == 5)
+        #expect(Set(attachments.values.compactMap { $0.blob?.value.type }) == ["image/jpeg", "image/png", "application/pdf"])
+        #expect(attachments.keys.filter { document.isShown($0) }.count == 3)
+        #expect(attachments.values.filter { $0.caption?.hasVisibleConflict == true }.count == 1)
+        let detached = attachments.values.filter(\.isDetached)
+        #expect(detached.count == 1)
+        if let detached = detached.first, let caption = detached.caption, let delete = detached.deleted {
+            #expect(!delete.value.seen.sees(caption.rev), "the caption was written while detached")
+        }
+        let ofDeletedItems = attachments.values.filter { $0.item.map { document.tombstones[$0.value] != nil } == true }
+        #expect(ofDeletedItems.count == 1 && ofDeletedItems.allSatisfy { !$0.isDetached })
+    }
+
+    /// The signed sample without its signature is the backup sample, byte for byte (the v3 pair
+    /// reads migrated: `schema3SamplePassesWithItsSignerAndMigratesToTheV4Sample`).
+    @Test(arguments: [
+        ("v4/porto-owned.trip.json", "v4/porto-backup.trip.json"),
+        ("v4/porto-attachments.trip.json", "v4/porto-attachments-backup.trip.json"),
+    ])
+    func signedSampleIsTheBackupSigned(signedFile: String, backupFile: String) throws {
+        let signed = try TripFileReader().read(path: PackagePaths.samples + "/" + signedFile)
+        let backup = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/" + backupFile))
         #expect(signed.document.canonicalJSON() == Array(backup))
+    }
+
+    @Test func removedSampleHoldsTheRemoval() throws {
         let removed = try TripFileReader().read(path: PackagePaths.samples + "/v3/porto-removed.trip.json")
         #expect(removed.document.members.values.contains { $0.role == .removed && $0.seen != nil })
     }
 
     @Test(arguments: [
-        ("unknown-zone.trip.json", "is unknown to this machine"),
-        ("end-before-start.trip.json", "the end is before the start"),
+        ("warnings/unknown-zone.trip.json", "is unknown to this machine"),
+        ("warnings/end-before-start.trip.json", "the end is before the start"),
+        ("v4/warnings/attachment-item-unknown.trip.json", "which the trip does not hold (it stays hidden)"),
     ])
     func warningSamplesAreValidWithAWarning(file: String, warning: String) {
-        let report = TripFileReader().validate(path: PackagePaths.samples + "/warnings/" + file)
+        let report = TripFileReader().validate(path: PackagePaths.samples + "/" + file)
         #expect(report.isValid)
         #expect(report.warnings.count == 1)
         #expect(report.warnings.first?.message.contains(warning) == true)
