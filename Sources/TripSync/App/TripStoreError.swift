@@ -45,9 +45,7 @@ extension HomeTrips {
             if count == 0 { return .failure(.noTrips(home: home)) }
             return .failure(.ambiguous(selector: nil, count: count, unreadable: unreadable.count))
         }
-        func names(_ id: TripID) -> Bool {
-            id.description == selector || (selector.count >= 4 && id.description.hasPrefix(selector))
-        }
+        func names(_ id: TripID) -> Bool { HomeTrips.names(id, selector) }
         if let exact = trips.first(where: { $0.document.tripID.description == selector }) { return .success(exact) }
         if let exact = unreadable.first(where: { $0.tripID?.description == selector }) { return .failure(.unreadable(exact)) }
         let readable = trips.filter { names($0.document.tripID) || $0.document.trip.name.value == selector }
