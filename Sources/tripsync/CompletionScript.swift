@@ -7,9 +7,11 @@ enum CompletionScript {
     static let globalOptions = ["--home", "--trip", "--help", "-h"]
     static let leadingOptions = ["--home", "--trip", "--version", "-V", "--help", "-h"]
 
-    /// The shell command that prints the trip ids of the home named by `$home` (empty: the
+    /// The shell command that prints the trip ids of the home `homeOption` names (empty: the
     /// default); no `{8}` in the pattern, which Debian's mawk does not take.
-    static let tripIDs = #"tripsync ${home:+--home "$home"} trips 2>/dev/null | awk '$1 ~ /^[0-9a-f]+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+$/ {print $1}'"#
+    static func tripIDs(_ homeOption: String) -> String {
+        "tripsync \(homeOption) trips 2>/dev/null | awk '$1 ~ /^[0-9a-f]+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+$/ {print $1}'"
+    }
 
     /// Options of `spec` and the global ones, once each.
     static func options(_ spec: CommandSpec) -> [String] {
@@ -46,7 +48,7 @@ enum CompletionScript {
                     esac
                 done
                 case "$prev" in
-                    --trip) COMPREPLY=($(compgen -W "$(\(tripIDs))" -- "$cur")); return ;;
+                    --trip) COMPREPLY=($(compgen -W "$(\(tripIDs(#"${home:+--home "$home"}"#)))" -- "$cur")); return ;;
                     \(fileOptions(specs).joined(separator: "|"))) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 esac
                 if [[ -z "$cmd" ]]; then
@@ -83,7 +85,7 @@ enum CompletionScript {
             #compdef tripsync
             # tripsync completion for zsh. Load it with: source <(tripsync completion zsh) (after compinit)
             _tripsync() {
-              local -a commands opts actions
+              local -a commands opts actions homeoption
               local cmd home i files
               commands=(
             \(commands.joined(separator: "\n"))
@@ -92,14 +94,14 @@ enum CompletionScript {
               home=""
               for (( i = 2; i < CURRENT; i++ )); do
                 case ${words[i]} in
-                  --home) home=${words[i+1]}; (( i++ )) ;;
+                  --home) home=${words[i+1]}; homeoption=(--home $home); (( i++ )) ;;
                   --trip) (( i++ )) ;;
                   -*) ;;
                   *) [[ -z $cmd ]] && cmd=${words[i]} ;;
                 esac
               done
               case ${words[CURRENT-1]} in
-                --trip) compadd -- ${(f)"$(\(tripIDs))"}; return ;;
+                --trip) compadd -- ${(f)"$(\(tripIDs("$homeoption")))"}; return ;;
                 \(fileOptions(specs).joined(separator: "|"))) _files; return ;;
               esac
               if [[ -z $cmd ]]; then
