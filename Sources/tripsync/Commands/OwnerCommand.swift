@@ -17,7 +17,8 @@ enum OwnerCommand: Command {
         libsodium) to FILE; 'import' on another laptop of yours that is already in the trip
         opens it, keeps the key in this home and makes this laptop an owner too. The passphrase
         is asked on the terminal (twice for export), or read from the first line of F. An
-        existing FILE is written over only with --force or after a yes on the terminal.
+        existing FILE is written over only with --force or after a yes on the terminal; FILE
+        cannot be '-' (the sealed key goes to a file of mode 0600, never to standard output).
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
