@@ -56,7 +56,7 @@ enum Session {
     /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2).
     static func refusal(_ error: TripStoreError, home: Home) -> CLIError {
         switch error {
-        case .noMatch, .ambiguous: return .usage(error.description, command: nil)
+        case .noMatch, .ambiguous, .sameName: return .usage(error.description, command: nil)
         case .unreadable(let file): return HomeAccess.refusal(file)
         case .noTrips:
             // A laptop that asked to join has no trip until the owner admits it: say that instead.
