@@ -122,50 +122,55 @@ import Testing
             ]),
     ]
 
+    /// `tripsync --home homeHOME ARGS` as a step of a laptops case.
+    static func on(_ home: String, _ arguments: String..., names: String? = nil) -> MemberStep {
+        .run(home, arguments, names: names, captures: nil)
+    }
+
     static let laptopCases: [MemberCase] = [
         MemberCase(
             "view-sync-without-a-folder-uses-the-last-one",
             [
-                .run("A", ["init", "--device-name", "Laptop A"], names: nil, captures: nil),
-                .run("A", ["new", "Lisbon", "--open"], names: "trip", captures: nil),
-                .run("A", ["sync"], names: nil, captures: nil),
-                .run("A", ["sync", "shared"], names: nil, captures: nil),
-                .run("A", ["sync"], names: nil, captures: nil),
-                .run("A", ["sync", "--json"], names: nil, captures: nil),
-                .run("A", ["sync", "a", "b"], names: nil, captures: nil),
+                on("A", "init", "--device-name", "Laptop A"),
+                on("A", "new", "Lisbon", "--open", names: "trip"),
+                on("A", "sync"),
+                on("A", "sync", "shared"),
+                on("A", "sync"),
+                on("A", "sync", "--json"),
+                on("A", "sync", "a", "b"),
             ]),
         MemberCase(
             "view-rename-on-two-laptops-at-once-is-a-conflict",
             [
-                .run("A", ["init", "--device-name", "Laptop A"], names: nil, captures: nil),
-                .run("A", ["new", "Lisbon", "--open"], names: "trip", captures: nil),
-                .run("A", ["sync", "shared"], names: nil, captures: nil),
-                .run("B", ["init", "--device-name", "Laptop B"], names: nil, captures: nil),
-                .run("B", ["sync", "shared"], names: nil, captures: nil),
-                .run("A", ["rename", "Lisbon (Alex)"], names: nil, captures: nil),
-                .run("B", ["rename", "Lisbon (Sam)"], names: nil, captures: nil),
-                .run("A", ["sync"], names: nil, captures: nil),
-                .run("B", ["sync"], names: nil, captures: nil),
-                .run("A", ["sync"], names: nil, captures: nil),
-                .run("A", ["show"], names: nil, captures: nil),
-                .run("A", ["rename", "Lisbon 2027"], names: nil, captures: nil),
-                .run("A", ["show"], names: nil, captures: nil),
+                on("A", "init", "--device-name", "Laptop A"),
+                on("A", "new", "Lisbon", "--open", names: "trip"),
+                on("A", "sync", "shared"),
+                on("B", "init", "--device-name", "Laptop B"),
+                on("B", "sync", "shared"),
+                on("A", "rename", "Lisbon (Alex)"),
+                on("B", "rename", "Lisbon (Sam)"),
+                on("A", "sync"),
+                on("B", "sync"),
+                on("A", "sync"),
+                on("A", "show"),
+                on("A", "rename", "Lisbon 2027"),
+                on("A", "show"),
             ]),
         MemberCase(
             "view-two-trips-joined-with-one-name-answer-with-the-list",
             [
-                .run("A", ["init", "--device-name", "Laptop A"], names: nil, captures: nil),
-                .run("A", ["new", "Lisbon", "--open"], names: "trip-a", captures: nil),
-                .run("A", ["sync", "shared"], names: nil, captures: nil),
-                .run("C", ["init", "--device-name", "Laptop C"], names: nil, captures: nil),
-                .run("C", ["new", "Lisbon", "--open"], names: "trip-c", captures: nil),
-                .run("B", ["init", "--device-name", "Laptop B"], names: nil, captures: nil),
-                .run("B", ["sync", "shared"], names: nil, captures: nil),
-                .run("C", ["sync", "shared"], names: nil, captures: nil),
-                .run("B", ["sync", "shared"], names: nil, captures: nil),
-                .run("B", ["show", "--trip", "Lisbon"], names: nil, captures: nil),
-                .run("B", ["rename", "--trip", "<trip-c:8>", "Lisbon (C)"], names: nil, captures: nil),
-                .run("B", ["show", "--trip", "Lisbon"], names: nil, captures: nil),
+                on("A", "init", "--device-name", "Laptop A"),
+                on("A", "new", "Lisbon", "--open", names: "trip-a"),
+                on("A", "sync", "shared"),
+                on("C", "init", "--device-name", "Laptop C"),
+                on("C", "new", "Lisbon", "--open", names: "trip-c"),
+                on("B", "init", "--device-name", "Laptop B"),
+                on("B", "sync", "shared"),
+                on("C", "sync", "shared"),
+                on("B", "sync", "shared"),
+                on("B", "show", "--trip", "Lisbon"),
+                on("B", "rename", "--trip", "<trip-c:8>", "Lisbon (C)"),
+                on("B", "show", "--trip", "Lisbon"),
             ]),
     ]
 

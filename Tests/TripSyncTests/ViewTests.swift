@@ -20,6 +20,17 @@ import TripSync
         return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
     }
 
+    /// A new home and an empty shared folder beside it, removed by `cleanUp`.
+    func homeAndFolder() throws -> (Home, shared: String, cleanUp: () -> Void) {
+        let (home, cleanHome) = temporaryHome()
+        let shared = home.path + "-shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        return (home, shared, {
+            cleanHome()
+            try? FileManager.default.removeItem(atPath: shared)
+        })
+    }
+
     // MARK: one item whole
 
     @Test func anItemWithAConflictShowsEveryValueWithItsWriterAndTime() throws {
@@ -200,13 +211,8 @@ import TripSync
     }
 
     @Test func forgetRemovesTheTripFromThisHomeOnlyAndKeepsABackup() throws {
-        let (home, cleanUp) = temporaryHome()
-        let shared = home.path + "-shared"
-        defer {
-            cleanUp()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let (home, shared, cleanUp) = try homeAndFolder()
+        defer { cleanUp() }
         let tripID: TripID
         do {
             let store = try TripStore.create(name: "Lisbon", defaultZone: "Europe/Lisbon", owned: false, in: home)
@@ -231,13 +237,8 @@ import TripSync
     }
 
     @Test func theLastFolderIsRecordedAndTheDefaultZoneKept() throws {
-        let (home, cleanUp) = temporaryHome()
-        let shared = home.path + "-shared"
-        defer {
-            cleanUp()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let (home, shared, cleanUp) = try homeAndFolder()
+        defer { cleanUp() }
         let tripID: TripID
         do { tripID = try TripStore.create(name: "Lisbon", defaultZone: "Europe/Lisbon", owned: false, in: home).tripID }
         #expect(try home.lastFolders().isEmpty)

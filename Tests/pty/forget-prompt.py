@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("prompt", os.path.join(HERE, "passphrase-prompt.py"))
 prompt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(prompt)
-check, ts = prompt.check, prompt.ts
+check, ts, on_terminal = prompt.check, prompt.ts, prompt.on_terminal
 QUESTION = "Forget it from this home (y/N)? "
 
 
@@ -53,7 +53,7 @@ def run(tmp):
         if home is None:
             return
         before = listing(folder)
-        status, screen = answer_on_terminal(["--home", home, "forget"], answer)
+        status, screen = on_terminal(["--home", home, "forget"], [answer], prompt=(b"? ",))
         check("%s: the question names the trip and asks y/N" % label, QUESTION in screen and "Lisbon 2027" in screen, screen)
         if forgets:
             check("%s: exit 0, says what it removed and that the folder copies remain" % label,
@@ -65,42 +65,6 @@ def run(tmp):
             check("%s: exit 1, says nothing was removed" % label, status == 1 and "nothing was removed" in screen, "exit %d: %s" % (status, screen))
             check("%s: the trip is still in the home" % label, has_trip(home))
         check("%s: the shared folder is untouched" % label, listing(folder) == before, "%s != %s" % (listing(folder), before))
-
-
-def answer_on_terminal(args, answer):
-    """Runs tripsync ARGS on a new pty and, once its question (output ending in "? ") is on the
-    screen, types answer and Enter, or Ctrl-D (end of input) for None. Returns (exit status,
-    everything the terminal showed)."""
-    import pty, select, time
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            os.execv(prompt.BINARY, [prompt.BINARY] + list(args))
-        finally:
-            os._exit(127)
-    output, sent = b"", False
-    deadline = time.time() + prompt.TIMEOUT
-    while time.time() < deadline:
-        if not sent and output.endswith(b"? "):
-            os.write(fd, b"\x04" if answer is None else answer.encode() + b"\r")
-            sent = True
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        output += chunk
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done == 0:
-        os.kill(pid, 9)
-        _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
-    return code, output.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def main():

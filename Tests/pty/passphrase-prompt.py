@@ -38,9 +38,10 @@ def ts(home, *args, **kw):
                           start_new_session=True, timeout=120, **kw)
 
 
-def on_terminal(args, answers):
+def on_terminal(args, answers, prompt=(b": ",)):
     """Runs tripsync ARGS on a new pty; types each answer (then Enter) as soon as the next prompt
-    (output ending in ': ') is there. Returns (exit status, everything the terminal showed)."""
+    (output ending in one of `prompt`) is there; a None answer is Ctrl-D (end of input).
+    Returns (exit status, everything the terminal showed)."""
     pid, fd = pty.fork()
     if pid == 0:
         try:
@@ -50,9 +51,10 @@ def on_terminal(args, answers):
     output, mark, pending = b"", 0, list(answers)
     deadline = time.time() + TIMEOUT
     while time.time() < deadline:
-        if pending and output[mark:].endswith(b": "):
+        if pending and output[mark:].endswith(prompt):
             mark = len(output)
-            os.write(fd, pending.pop(0).encode() + b"\r")
+            answer = pending.pop(0)
+            os.write(fd, b"\x04" if answer is None else answer.encode() + b"\r")
         ready, _, _ = select.select([fd], [], [], 0.05)
         if not ready:
             continue
