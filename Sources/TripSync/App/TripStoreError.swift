@@ -56,7 +56,7 @@ extension HomeTrips {
         }
         if let exact = trips.first(where: { $0.document.tripID.description == selector }) { return .success(exact) }
         if let exact = unreadable.first(where: { $0.tripID?.description == selector }) { return .failure(.unreadable(exact)) }
-        let named = trips.filter { $0.document.trip.name.value == selector }
+        let named = named(selector)
         if named.count > 1 {
             return .failure(.sameName(selector, trips: named.map { ($0.document.tripID, $0.document.items.count) }))
         }

@@ -56,10 +56,17 @@ public struct HomeTrips: Sendable {
     }
 
     /// Names that several readable trips share (two joins of trips named alike), each with
-    /// those trips, by name: `--trip NAME` then answers with the list, and `rename` tells them apart.
+    /// those trips (`named`), by name: `--trip NAME` then answers with the list, and `rename`
+    /// tells them apart.
     public var sharedNames: [(name: String, trips: [TripID])] {
         let byName = Dictionary(grouping: trips, by: { $0.document.trip.name.value })
-        return byName.filter { $0.value.count > 1 }.keys.sorted().map { name in (name, (byName[name] ?? []).map(\.document.tripID)) }
+        return byName.filter { $0.value.count > 1 }.keys.sorted().map { name in (name, named(name).map(\.document.tripID)) }
+    }
+
+    /// The readable trips named `name`, the one named first (by the rev of its name) first.
+    public func named(_ name: String) -> [LoadedTrip] {
+        trips.filter { $0.document.trip.name.value == name }
+            .sorted { ($0.document.trip.name.rev.counter, $0.document.tripID) < ($1.document.trip.name.rev.counter, $1.document.tripID) }
     }
 
     /// The unreadable file named for `tripID`, if any: a command meant for that trip must be

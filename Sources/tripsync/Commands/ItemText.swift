@@ -4,7 +4,7 @@ import TripSync
 /// One item whole (`show ITEM`) and the deleted items (`show --deleted`) as text. Times of
 /// writes are shown in this machine's zone (`TZ`), UTC when it has none.
 enum ItemText {
-    static var machine: ViewerZone? { ViewerZone.machine() }
+    static let machine: ViewerZone? = ViewerZone.machine()
 
     static func when(_ time: UTCTimestamp) -> String {
         machine?.moment(time) ?? time.description
