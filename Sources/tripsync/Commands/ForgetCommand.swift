@@ -22,10 +22,13 @@ enum ForgetCommand: Command {
         if !parser.has("--yes") && !Confirm.canAsk {
             throw CLIError.usage("forget asks before it removes a trip, and there is no terminal to ask on: give --yes", command: name)
         }
-        let store = try Session.store(global, trip: parser.value("--trip"))
-        let document = store.document
+        var selector = parser.value("--trip")
         if !parser.has("--yes") {
-            let unpublished = store.delivery.unpublished
+            // Asked without the home's lock (a person may take their time); the backup that
+            // forget keeps is made under the lock, so nothing written meanwhile is lost.
+            let (trip, me) = try Session.read(global, trip: selector)
+            let document = trip.document
+            let unpublished = DeliveryStatus(document, me: me.deviceID, now: .now).unpublished
             Console.out(
                 "trip \"\(document.trip.name.value)\" (\(document.tripID)): \(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item"))")
             if unpublished > 0 {
@@ -35,7 +38,9 @@ enum ForgetCommand: Command {
                 Console.out("nothing was removed")
                 throw CLIError.silentFailure
             }
+            selector = document.tripID.description
         }
+        let store = try Session.store(global, trip: selector)
         let forgotten: ForgottenTrip
         do {
             forgotten = try store.forget()
