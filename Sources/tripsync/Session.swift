@@ -57,7 +57,7 @@ enum Session {
     /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2).
     static func refusal(_ error: TripStoreError, home: Home) -> CLIError {
         switch error {
-        case .noMatch: return .usage(error.description, command: nil)
+        case .noMatch, .sameName: return .usage(error.description, command: nil)
         case .ambiguous(let selector, _, _):
             // As git lists the objects an ambiguous short sha names: every candidate, with its id.
             let message = error.description

@@ -10,6 +10,8 @@ enum ExportCommand: Command {
 
         --ics FILE   an RFC 5545 calendar: an event per item with a start (its own zone's TZID,
                      VTIMEZONE blocks included), all-day events for whole-day items, stable UIDs.
+                     Items with no date cannot be events: stderr says how many were left out
+                     and which.
         --html FILE  one self-contained HTML page (no network, no script): the trip day by day,
                      each item at its own local time in its own zone, flights from departure to
                      arrival with their duration, whole-day and multi-day items as bands, a switch
@@ -33,10 +35,16 @@ enum ExportCommand: Command {
         let document = try Session.read(global, trip: parser.value("--trip")).trip.document
         for file in [ics, html].compactMap({ $0 }) { try OutputFile.check(file, force: parser.has("--force"), command: name) }
         if let file = ics {
-            let text = ICalendarExporter().export(document)
-            try write(text, to: file)
-            let events = text.components(separatedBy: "BEGIN:VEVENT").count - 1
-            if file != "-" { Console.out("wrote \(file): \(plural(events, "event"))") }
+            let calendar = ICalendarExporter().calendar(document)
+            try write(calendar.text, to: file)
+            if file != "-" { Console.out("wrote \(file): \(plural(calendar.events, "event"))") }
+            if !calendar.leftOut.isEmpty {
+                let names = calendar.leftOut.prefix(5).map { "\($0.description.prefix(8)) \"\(document.items[$0]?.title?.value ?? "")\"" }
+                let more = calendar.leftOut.count > 5 ? " and \(calendar.leftOut.count - 5) more" : ""
+                Console.warning(
+                    "\(file == "-" ? "the calendar" : file): left out \(plural(calendar.leftOut.count, "item")) with no date (a calendar event needs one; "
+                        + "'tripsync edit ITEM --day D' gives it one): \(names.joined(separator: ", "))\(more)")
+            }
         }
         if let file = html {
             let page = ItineraryPage(document, generatedAt: try madeAt())
