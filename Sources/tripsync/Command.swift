@@ -14,4 +14,6 @@ protocol Command: Sendable {
 struct GlobalOptions {
     /// `--home DIR`, else `$TRIPSYNC_HOME`, else `~/.tripsync`.
     var home: String?
+    /// `--trip T` given before the command (passed on to the command as if given after it).
+    var trip: String?
 }

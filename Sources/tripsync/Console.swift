@@ -54,6 +54,29 @@ enum Console {
         err("tripsync: error: " + PrintableText.escapeControls(message))
     }
 
+    /// An error message of one or more lines: `hint: …` lines as they are, every other line
+    /// as `tripsync: error: …` (git's form for an ambiguous short id and its candidates).
+    static func failure(_ message: String) {
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("hint: ") { err(PrintableText.escapeControls(String(line))) } else { error(String(line)) }
+        }
+    }
+
+    /// Writes bytes to stdout as they are (a file written to `-`).
+    static func outBytes(_ bytes: [UInt8]) throws {
+        fflushStdout()
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(1, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw CLIError.refused("standard output: cannot write: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// Whether stdout is a terminal (binary output is never written to one).
+    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+
     /// Shows a progress line on stderr, only when stderr is a terminal (overwritten in place).
     static func progress(_ text: String) {
         guard stderrIsTerminal else { return }

@@ -7,6 +7,23 @@ enum HomeAccess {
         Home.resolve(option: global.home)
     }
 
+    /// The identity of a home that must exist already (read-only commands): a missing home
+    /// is refused, naming it, and nothing is created (a mistyped `--home` makes no new laptop).
+    static func existingIdentity(_ global: GlobalOptions) throws -> DeviceIdentity {
+        try requireExisting(global)
+        return try identity(global)
+    }
+
+    /// Refuses a home that has not been made (no `device.json`), saying how to make one.
+    static func requireExisting(_ global: GlobalOptions) throws {
+        let home = home(global)
+        guard !home.exists else { return }
+        throw CLIError.refused(
+            "\(home.path): no TripSync home here (no device.json), and this command creates none; "
+                + "check --home or $TRIPSYNC_HOME, or make one with 'tripsync init --home \(home.path)'")
+    }
+
+    /// The identity, made on first use (commands that write).
     static func identity(_ global: GlobalOptions) throws -> DeviceIdentity {
         let home = home(global)
         do {

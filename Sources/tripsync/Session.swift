@@ -32,10 +32,11 @@ enum Session {
         }
     }
 
-    /// The trip for reading only (no lock: a reader sees the last saved state).
+    /// The trip for reading only (no lock: a reader sees the last saved state); a home that
+    /// does not exist is refused and nothing is created.
     static func read(_ global: GlobalOptions, trip selector: String?) throws -> (trip: LoadedTrip, me: DeviceIdentity) {
         let home = HomeAccess.home(global)
-        let identity = try HomeAccess.identity(global)
+        let identity = try HomeAccess.existingIdentity(global)
         let listing = try HomeAccess.listing(home)
         switch listing.choose(selector, home: home.path) {
         case .success(let loaded):
@@ -56,7 +57,18 @@ enum Session {
     /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2).
     static func refusal(_ error: TripStoreError, home: Home) -> CLIError {
         switch error {
-        case .noMatch, .ambiguous: return .usage(error.description, command: nil)
+        case .noMatch, .sameName: return .usage(error.description, command: nil)
+        case .ambiguous(let selector, _, _):
+            // As git lists the objects an ambiguous short sha names: every candidate, with its id.
+            let message = error.description
+            let candidates: [HomeTrips.Candidate]
+            do {
+                candidates = try home.listTrips().candidates(selector)
+            } catch {
+                return .usage(message, command: nil)
+            }
+            let lines = candidates.map { "hint:   \($0.id)  \($0.name ?? "(unreadable replica)")" }
+            return .usage(([message, "hint: the candidates are:"] + lines).joined(separator: "\n"), command: nil)
         case .unreadable(let file): return HomeAccess.refusal(file)
         case .noTrips:
             // A laptop that asked to join has no trip until the owner admits it: say that instead.

@@ -19,6 +19,9 @@ enum Registry {
         DeleteCommand.self,
         RestoreCommand.self,
         ShowCommand.self,
+        FindCommand.self,
+        RenameCommand.self,
+        ForgetCommand.self,
         ConflictsCommand.self,
         ResolveCommand.self,
         StatusCommand.self,
@@ -40,12 +43,13 @@ enum Registry {
         RestoreAttachmentCommand.self,
         ExtractCommand.self,
         GCCommand.self,
+        CompletionCommand.self,
     ]
 }
 
 func usageText() -> String {
     var lines = [
-        "usage: tripsync [--home DIR] COMMAND [ARGS...]   (or: tripsync --version)",
+        "usage: tripsync [--home DIR] [--trip T] COMMAND [ARGS...]   (or: tripsync --version)",
         "",
         "TripSync keeps a shared trip plan in sync between laptops through files, with no server.",
         "",
@@ -98,6 +102,31 @@ func takeHome(from arguments: [String], into global: inout GlobalOptions) throws
     return rest
 }
 
+/// The global options before the command (`--home DIR`, `--trip T`, either also as
+/// `--NAME=VALUE`), taken off the front of `arguments` into `global`.
+func takeLeadingGlobals(from arguments: inout [String], into global: inout GlobalOptions) throws {
+    while let first = arguments.first {
+        let name: String
+        if first == "--home" || first.hasPrefix("--home=") {
+            name = "--home"
+        } else if first == "--trip" || first.hasPrefix("--trip=") {
+            name = "--trip"
+        } else {
+            return
+        }
+        arguments.removeFirst()
+        let value: String
+        if first.hasPrefix(name + "=") {
+            value = String(first.dropFirst(name.count + 1))
+        } else {
+            guard let next = arguments.first else { throw CLIError.usage("option \(name) needs a value", command: nil) }
+            value = next
+            arguments.removeFirst()
+        }
+        if name == "--home" { global.home = value } else { global.trip = value }
+    }
+}
+
 func command(named name: String) -> (any Command.Type)? {
     Registry.commands.first { $0.name == name }
 }
@@ -106,18 +135,12 @@ func command(named name: String) -> (any Command.Type)? {
 func runTool(_ rawArguments: [String]) -> Int32 {
     var arguments = rawArguments
     var global = GlobalOptions()
+    HomeLock.onWait { home, holder, timeout in
+        let who = holder.summary.map { "another tripsync (\($0))" } ?? "another tripsync process"
+        Console.err(PrintableText.escapeControls("tripsync: \(home) is in use by \(who); waiting up to \(Int(timeout)) s for it"))
+    }
     do {
-        // Global options come before the command.
-        while let first = arguments.first, first.hasPrefix("--home") {
-            arguments.removeFirst()
-            if first.hasPrefix("--home=") {
-                global.home = String(first.dropFirst("--home=".count))
-            } else {
-                guard let value = arguments.first else { throw CLIError.usage("option --home needs a value", command: nil) }
-                global.home = value
-                arguments.removeFirst()
-            }
-        }
+        try takeLeadingGlobals(from: &arguments, into: &global)
         guard let name = arguments.first else {
             Console.err(usageText())
             return 2
@@ -145,20 +168,24 @@ func runTool(_ rawArguments: [String]) -> Int32 {
         guard let command = command(named: name) else {
             throw CLIError.usage("unknown command '\(name)'", command: nil)
         }
-        if arguments.contains("--help") || arguments.contains("-h") {
+        // -h / --help anywhere before a "--" asks for the command's usage.
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             Console.out(command.help)
             return 0
         }
+        // A --trip before the command counts as one given after it (which wins when both are).
+        if let trip = global.trip { arguments = ["--trip", trip] + arguments }
         try command.run(arguments, global: global)
         return 0
     } catch let error as CLIError {
         switch error {
         case .usage(let message, let command):
-            Console.error(message)
-            Console.err("Run 'tripsync help\(command.map { " " + $0 } ?? "")' for usage.")
+            Console.failure(message)
+            // A message with hints (the candidates of an ambiguous name) says enough.
+            if !message.contains("\nhint: ") { Console.err("Run 'tripsync help\(command.map { " " + $0 } ?? "")' for usage.") }
             return 2
         case .refused(let lines):
-            for line in lines { Console.error(line) }
+            for line in lines { Console.failure(line) }
             return 1
         case .silentFailure:
             return 1

@@ -81,11 +81,12 @@ import Testing
         let target = out + "/existing.trip.json"
         let before = Data("previous content\n".utf8)
         FileManager.default.createFile(atPath: target, contents: before)
-        let result = try CLI.run(["--home", home, "merge", "samples/lisbon-new-york.trip.json", bad, "-o", target])
+        // --force: the refusal tested is the bad input's, not the existing file's.
+        let result = try CLI.run(["--home", home, "merge", "samples/lisbon-new-york.trip.json", bad, "-o", target, "--force"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("tripsync: error: \(bad): "))
         #expect(FileManager.default.contents(atPath: target) == before)
-        let migrate = try CLI.run(["migrate", bad, "-o", target])
+        let migrate = try CLI.run(["migrate", bad, "-o", target, "--force"])
         #expect(migrate.status == 1)
         #expect(FileManager.default.contents(atPath: target) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["existing.trip.json"])

@@ -39,7 +39,7 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == printed.stdout)
         #expect(printed.stderr.isEmpty)
         // Both formats at once.
-        let both = try CLI.run(["--home", home, "export", "--html", file, "--ics", home + "/trip.ics"], environment: Self.fixedTime)
+        let both = try CLI.run(["--home", home, "export", "--html", file, "--ics", home + "/trip.ics", "--force"], environment: Self.fixedTime)
         #expect(both.status == 0, "\(both.stderr)")
         #expect(FileManager.default.fileExists(atPath: home + "/trip.ics"))
     }

@@ -215,7 +215,7 @@ import Testing
         #expect(try run(alex, ["resolve", lunch, "title", "--keep", "mine"]).stdout == "saved: kept \"Lunch at Time Out\"\n")
         #expect(try run(alex, ["restore", museum]).status == 0)
         #expect(try run(alex, ["conflicts"]).stdout == "no conflicts\n")
-        _ = try run(alex, ["backup", "-o", shared + "/a.trip.json.gz"])
+        _ = try run(alex, ["backup", "-o", shared + "/a.trip.json.gz", "--force"])
         _ = try run(sam, ["import", shared + "/a.trip.json.gz", "--merge", "--yes"])
         let a = try run(alex, ["fingerprint"]).stdout
         let s = try run(sam, ["fingerprint"]).stdout

@@ -10,81 +10,9 @@ file (mode 0600) that `owner import --passphrase-file` opens on laptop B; withou
 the command asks for --passphrase-file (exit 2). Output: PASS/FAIL per check, then one line
 "N passed, M failed"; exit 0 only when nothing failed. Standard library only.
 """
-import os, pty, select, shutil, subprocess, sys, tempfile, time
+import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("TRIPSYNC", ".build/debug/tripsync")
-if not os.path.isabs(BINARY):
-    BINARY = os.path.join(ROOT, BINARY)
-TIMEOUT = 30
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS  " + name)
-    else:
-        failed += 1
-        print("FAIL  " + name)
-        if detail:
-            print("      " + detail.replace("\n", "\n      "))
-
-
-def ts(home, *args, **kw):
-    """tripsync --home HOME ARGS without a terminal (its own session: no /dev/tty)."""
-    return subprocess.run([BINARY, "--home", home, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          start_new_session=True, timeout=120, **kw)
-
-
-def on_terminal(args, answers):
-    """Runs tripsync ARGS on a new pty; types each answer (then Enter) as soon as the next prompt
-    (output ending in ': ') is there. Returns (exit status, everything the terminal showed)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            os.execv(BINARY, [BINARY] + list(args))
-        finally:
-            os._exit(127)
-    output, mark, pending = b"", 0, list(answers)
-    deadline = time.time() + TIMEOUT
-    while time.time() < deadline:
-        if pending and output[mark:].endswith(b": "):
-            mark = len(output)
-            os.write(fd, pending.pop(0).encode() + b"\r")
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        output += chunk
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done == 0:  # still waiting for an answer past the deadline
-        os.kill(pid, 9)
-        _, status = os.waitpid(pid, 0)
-        output += b"\n(killed after %ds: still waiting)" % TIMEOUT
-    os.close(fd)
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
-    return code, output.decode("utf-8", "replace").replace("\r\n", "\n")
-
-
-def main():
-    if not os.access(BINARY, os.X_OK):
-        check("tripsync binary at " + BINARY, False, "build it first (swift build --product tripsync) or set TRIPSYNC")
-        return
-    tmp = tempfile.mkdtemp(prefix="tripsync-pty.")
-    try:
-        run(tmp)
-    finally:
-        if failed == 0 and not os.environ.get("KEEP_TMP"):
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print("(temp dir kept: %s)" % tmp)
+from ptysession import check, main, on_terminal, ts
 
 
 def run(tmp):
@@ -142,6 +70,4 @@ def run(tmp):
 
 
 if __name__ == "__main__":
-    main()
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(0 if failed == 0 else 1)
+    main(run)

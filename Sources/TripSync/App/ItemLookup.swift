@@ -24,7 +24,9 @@ public enum ItemLookup {
         let lower = text.lowercased()
         let matches = candidates.filter { $0.description.hasPrefix(lower) }
         if matches.count == 1, let match = matches.first { return match }
-        guard matches.isEmpty else { throw EditError(.ambiguousItem, "'\(text)' matches \(matches.count) items; type more of the id") }
+        guard matches.isEmpty else {
+            throw EditError(.ambiguousItem, "'\(text)' matches \(matches.count) items; type more of the id\n" + hint(matches, in: document))
+        }
         switch scope {
         case .live where document.tombstones.keys.contains(where: { $0.description.hasPrefix(lower) }):
             throw EditError(.itemDeleted, "item '\(text)' is deleted; 'tripsync restore \(text)' brings it back")
@@ -33,5 +35,16 @@ public enum ItemLookup {
         default:
             throw EditError(.noSuchItem, "no item matches '\(text)'; 'tripsync show' lists the items with their ids")
         }
+    }
+
+    /// `hint: the candidates are:` and a `hint:` line per item (id, title), as git lists the
+    /// objects an ambiguous short sha names.
+    static func hint(_ items: [ItemID], in document: TripDocument) -> String {
+        let lines = items.sorted().map { id -> String in
+            let fields = document.items[id] ?? document.tombstones[id]?.item
+            let title = fields?.title?.value ?? "(untitled)"
+            return "hint:   \(id)  \(title)" + (document.tombstones[id] != nil ? " (deleted)" : "")
+        }
+        return (["hint: the candidates are:"] + lines).joined(separator: "\n")
     }
 }

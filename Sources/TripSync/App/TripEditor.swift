@@ -113,6 +113,20 @@ public struct TripEditor {
         return chosen
     }
 
+    /// Renames the trip: one write of the trip's name register, merged like any field (two
+    /// devices renaming at once leave a conflict). False when the name is already `name` with no
+    /// conflict. Throws `EditError` for a name readers would refuse. Names unique in a home are
+    /// `TripStore.rename`'s check, which sees the home's other trips.
+    @discardableResult
+    public mutating func rename(to name: String) throws(EditError) -> Bool {
+        try TripDocument.check(name: name)
+        if document.trip.name.value == name && !document.trip.name.hasVisibleConflict { return false }
+        let rev = try document.stamp(&clock, now: now)
+        document.trip.name.write(name, rev: rev)
+        wrote = true
+        return true
+    }
+
     /// Names this device in the trip (a device-name write) when it is not named so yet.
     mutating func registerDevice(name: String) throws(EditError) {
         try document.nameDevice(name, hlc: &clock, now: now)

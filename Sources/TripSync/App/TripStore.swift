@@ -29,6 +29,8 @@ public final class TripStore: @unchecked Sendable {
     private var unsaved: Bool
     private var storedNotices: [String]
     private var storedDefaultZone: String?
+    /// Set by `forget()`: the replica is gone from the home, so nothing more is saved.
+    var forgotten = false
 
     private init(home: Home, lock: HomeLock, state: ReplicaState, warnings: [ValidationIssue], skipped: [HomeTrips.Unreadable], notices: [String]) {
         self.home = home
@@ -70,12 +72,13 @@ public final class TripStore: @unchecked Sendable {
     /// `claim()`. Throws `EditError` for a name or zone an editor refuses.
     public static func create(name: String, defaultZone zone: String? = nil, owned: Bool = true, in home: Home) throws -> TripStore {
         try TripDocument.check(name: name)
+        let lock = try takeLock(home)
+        try checkNameIsFree(name, in: home, except: nil)
         if let zone {
             guard ZoneID.isWellFormed(zone), ZoneDatabase.isTypeable(zone) else {
                 throw EditError("zone \"\(zone.prefix(70))\" is not a zone of this machine's time zone database; expected an IANA id such as Europe/Lisbon")
             }
         }
-        let lock = try takeLock(home)
         var (identity, notice) = try home.openIdentity()
         // The trip's owner key, kept in this home; the trip id is derived from it.
         let ownerKey = owned ? SigningKey.generate() : nil
@@ -154,6 +157,7 @@ public final class TripStore: @unchecked Sendable {
     @discardableResult
     public func edit<T>(_ body: (inout TripEditor) throws -> T) throws -> T {
         try locked {
+            if forgotten { throw EditError(.notAllowed, "this trip was forgotten from this home; nothing more is saved") }
             var editor = TripEditor(
                 document: state.document, clock: state.clock, defaultZone: storedDefaultZone, now: FileMerger.wallClockMilliseconds())
             let result = try body(&editor)

@@ -9,6 +9,9 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
     /// Several trips fit (`selector` nil: the home holds several and none was named); `unreadable`
     /// of them cannot be read.
     case ambiguous(selector: String?, count: Int, unreadable: Int)
+    /// Several trips of the home have the name `selector` (two joins of trips with one name):
+    /// each is listed, to be picked by id.
+    case sameName(String, trips: [(id: TripID, items: Int)])
     /// The trip meant is one whose replica cannot be read: nothing is changed until the file is
     /// moved away and the trip brought back from a backup or a shared folder.
     case unreadable(HomeTrips.Unreadable)
@@ -23,6 +26,9 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
         case .ambiguous(nil, let count, let unreadable):
             return "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); pick one with --trip"
         case .ambiguous(let selector?, let count, _): return "'\(selector)' matches \(count) trips; give more of the id"
+        case .sameName(let name, let trips):
+            let list = trips.map { "\($0.id.description.prefix(8)) (\($0.items) item\($0.items == 1 ? "" : "s"))" }.joined(separator: ", ")
+            return "\(trips.count) trips of this home are named '\(name)': \(list); pick one with --trip ID (and 'tripsync rename' one of them)"
         case .unreadable(let file):
             return (file.lines + [
                 "\(file.path): this trip's replica cannot be read, so nothing was changed; "
@@ -45,11 +51,13 @@ extension HomeTrips {
             if count == 0 { return .failure(.noTrips(home: home)) }
             return .failure(.ambiguous(selector: nil, count: count, unreadable: unreadable.count))
         }
-        func names(_ id: TripID) -> Bool {
-            id.description == selector || (selector.count >= 4 && id.description.hasPrefix(selector))
-        }
+        func names(_ id: TripID) -> Bool { HomeTrips.names(id, selector) }
         if let exact = trips.first(where: { $0.document.tripID.description == selector }) { return .success(exact) }
         if let exact = unreadable.first(where: { $0.tripID?.description == selector }) { return .failure(.unreadable(exact)) }
+        let named = named(selector)
+        if named.count > 1 {
+            return .failure(.sameName(selector, trips: named.map { ($0.document.tripID, $0.document.items.count) }))
+        }
         let readable = trips.filter { names($0.document.tripID) || $0.document.trip.name.value == selector }
         let broken = unreadable.filter { $0.tripID.map(names) ?? false }
         if readable.count + broken.count == 1 {

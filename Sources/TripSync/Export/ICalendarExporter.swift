@@ -49,9 +49,29 @@ public struct ICalendarExporter: Sendable {
     /// The calendar text of a document: RFC 5545, CRLF line endings, folded lines, ending with
     /// a CRLF after `END:VCALENDAR`.
     public func export(_ document: TripDocument) -> String {
-        let events = document.items
-            .compactMap { id, fields in ICalendarEvent(id: id, fields: fields, zones: zones) }
-            .sorted { ($0.sortSeconds, $0.id) < ($1.sortSeconds, $1.id) }
+        calendar(document).text
+    }
+
+    /// What an export holds: the calendar text, how many events, and the live items left out
+    /// because they have no date (unscheduled), by sortKey then id, to be told to the person.
+    public struct Calendar: Sendable {
+        /// The `.ics` text.
+        public var text: String
+        /// How many VEVENTs it holds.
+        public var events: Int
+        /// The live items with no start: a calendar event needs a date.
+        public var leftOut: [ItemID]
+    }
+
+    /// The calendar of a document, with what it left out (`export` is its text).
+    public func calendar(_ document: TripDocument) -> Calendar {
+        var leftOut: [ItemID] = []
+        var events: [ICalendarEvent] = []
+        for (id, fields) in document.items {
+            if let event = ICalendarEvent(id: id, fields: fields, zones: zones) { events.append(event) } else { leftOut.append(id) }
+        }
+        events.sort { ($0.sortSeconds, $0.id) < ($1.sortSeconds, $1.id) }
+        leftOut.sort { (document.items[$0]?.sortKey?.value ?? "", $0) < (document.items[$1]?.sortKey?.value ?? "", $1) }
 
         var spans: [String: (first: Int64, last: Int64)] = [:]
         for event in events {
@@ -80,6 +100,6 @@ public struct ICalendarExporter: Sendable {
             text += ICalendarText.fold(line)
             text += "\r\n"
         }
-        return text
+        return Calendar(text: text, events: events.count, leftOut: leftOut)
     }
 }

@@ -1,39 +1,74 @@
 import Foundation
 
-/// One choice of the itinerary page's viewer-zone switch: a zone the trip's times use (or UTC)
-/// in which every time can be shown, while each item stays under its own date.
-struct ViewerZone: Sendable {
-    /// The IANA id.
-    var id: String
+/// A zone a person reads every time in (`show --in`, the itinerary page's switch), while each
+/// item stays under its own date: the page's switch offers the zones the trip's times use, and UTC.
+public struct ViewerZone: Sendable {
+    /// The IANA id, as typed (Foundation would call UTC "GMT").
+    public var id: String
     /// What the switch says: the place of the id ("New York" for America/New_York), or "UTC".
-    var label: String
+    public var label: String
     /// The zone's rules.
-    var zone: TimeZone
+    public var zone: TimeZone
 
     /// A time shown in this zone: its wall clock, the zone's abbreviation then, its local date.
-    struct Reading: Hashable, Sendable {
+    public struct Reading: Hashable, Sendable {
         /// `HH:MM`.
-        var clock: String
-        /// `EDT`, `UTC+5:45`.
-        var abbreviation: String
+        public var clock: String
+        /// `EDT`, `UTC+5:45`, `UTC` (never "GMT" or "+00" for UTC itself).
+        public var abbreviation: String
         /// The local date of the instant in this zone.
-        var date: LocalDate
+        public var date: LocalDate
+        /// The local date-time of the instant in this zone.
+        public var local: LocalDateTime
+    }
+
+    /// Ids that name UTC itself: labelled "UTC".
+    static let utcIDs: Set<String> = ["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu"]
+
+    init(id: String, label: String, zone: TimeZone) {
+        self.id = id
+        self.label = label
+        self.zone = zone
+    }
+
+    /// The zone `id` names in `rules` (nil when this machine does not know it).
+    public init?(_ id: String, rules: ZoneRules = ZoneRules()) {
+        guard let zone = rules.timeZone(id) else { return nil }
+        self.init(id: id, label: ViewerZone.label(id), zone: zone)
     }
 
     /// The most zones a switch offers besides UTC (a hostile file may name hundreds).
     static let maxZones = 12
 
+    /// This machine's zone: `TZ` when it names a zone known here (`:Europe/Lisbon` too), else
+    /// Foundation's current zone; nil when neither is known (a time is then shown in UTC).
+    public static func machine(environment: [String: String] = ProcessInfo.processInfo.environment, rules: ZoneRules = ZoneRules()) -> ViewerZone? {
+        if var id = environment["TZ"], !id.isEmpty {
+            if id.hasPrefix(":") { id.removeFirst() }
+            if let zone = ViewerZone(id, rules: rules) { return zone }
+        }
+        return ViewerZone(TimeZone.current.identifier, rules: rules)
+    }
+
+    /// `2026-05-29 14:07 WEST`: an instant as a wall clock in this zone, with its abbreviation
+    /// (when a person wrote something, in `show ITEM`).
+    public func moment(_ time: UTCTimestamp) -> String {
+        guard let reading = read(time.secondsSinceEpoch) else { return time.description }
+        return "\(reading.date) \(reading.clock) \(reading.abbreviation)"
+    }
+
     /// The instant (seconds since 1970) read in this zone; nil outside years 1–9999.
-    func read(_ seconds: Int64) -> Reading? {
+    public func read(_ seconds: Int64) -> Reading? {
         guard let (local, offset) = LocalTimeFormat.local(seconds, in: zone) else { return nil }
-        // Foundation names UTC "GMT" (and its file says so): the switch says UTC.
-        let name = id == "UTC" ? "UTC" : LocalTimeFormat.abbreviation(zone, Date(timeIntervalSince1970: TimeInterval(seconds)), offset: offset)
-        return Reading(clock: pad(local.hour, 2) + ":" + pad(local.minute, 2), abbreviation: name, date: local.date)
+        // Foundation names UTC "GMT" (and its file may say "UTC", "UCT" or "Zulu"): UTC it is.
+        let name =
+            ViewerZone.utcIDs.contains(id) ? "UTC" : LocalTimeFormat.abbreviation(zone, Date(timeIntervalSince1970: TimeInterval(seconds)), offset: offset)
+        return Reading(clock: pad(local.hour, 2) + ":" + pad(local.minute, 2), abbreviation: name, date: local.date, local: local)
     }
 
     /// The place a zone id names, for people: its last part with spaces (`Buenos Aires`).
     static func label(_ id: String) -> String {
-        if id == "UTC" || id == "Etc/UTC" { return "UTC" }
+        if utcIDs.contains(id) { return "UTC" }
         let last = id.split(separator: "/").last.map(String.init) ?? id
         return last.replacingOccurrences(of: "_", with: " ")
     }
@@ -50,7 +85,7 @@ struct ViewerZone: Sendable {
             seen.insert(id)
             result.append(ViewerZone(id: id, label: label(id), zone: zone))
         }
-        if !seen.contains("UTC"), !seen.contains("Etc/UTC"), let utc = rules.timeZone("UTC") {
+        if seen.isDisjoint(with: utcIDs), let utc = rules.timeZone("UTC") {
             result.append(ViewerZone(id: "UTC", label: "UTC", zone: utc))
         }
         return result

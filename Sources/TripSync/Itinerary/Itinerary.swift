@@ -80,6 +80,11 @@ public struct Itinerary: Sendable {
         self.unscheduled = unscheduled.sorted(by: Itinerary.order)
     }
 
+    /// A stored time as a person reads it: its instant, its zone's abbreviation then, its DST note.
+    public static func shownTime(_ time: TripTime, _ zones: ZoneRules = ZoneRules()) -> ShownTime {
+        show(time, zones)
+    }
+
     static func show(_ time: TripTime, _ zones: ZoneRules) -> ShownTime {
         switch time {
         case .date:

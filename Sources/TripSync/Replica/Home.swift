@@ -43,9 +43,10 @@ public struct Home: Sendable {
         var info = stat()
         guard lstat(identityPath, &info) == 0 else {
             guard errno == ENOENT else { throw FileIO.systemError(identityPath, "cannot look at this installation's identity") }
-            let host = ProcessInfo.processInfo.hostName
+            let deviceID = DeviceID.random()
             let identity = DeviceIdentity(
-                deviceID: .random(), name: defaultName ?? (host.isEmpty ? "this laptop" : host), binding: try binding(creating: true))
+                deviceID: deviceID, name: defaultName ?? Home.defaultDeviceName(host: ProcessInfo.processInfo.hostName, deviceID: deviceID),
+                binding: try binding(creating: true))
             try save(identity)
             return (identity, nil)
         }
@@ -77,6 +78,21 @@ public struct Home: Sendable {
         let notice =
             "this home was copied, moved or restored (\(current.differences(from: recorded).joined(separator: ", "))), so it now writes as a new device \(identity.deviceID); device \(old) stays with the home it came from and is never written as here again"
         return (identity, notice)
+    }
+
+    /// Whether this home has been made: its folder holds `device.json` (a mistyped `--home`, or
+    /// a folder that is not a home, has none).
+    public var exists: Bool {
+        var info = stat()
+        return lstat(identityPath, &info) == 0
+    }
+
+    /// The name a new device takes when none is given: the host name and the device id's first
+    /// four characters (`lisbon-mbp 3f2a`), so two laptops with the same host name differ.
+    public static func defaultDeviceName(host: String, deviceID: DeviceID) -> String {
+        let short = String(deviceID.description.prefix(4))
+        let name = host.split(separator: ".").first.map(String.init) ?? ""
+        return (name.isEmpty ? "laptop" : String(name.prefix(190))) + " " + short
     }
 
     /// Where this home lives now; nil when the home folder does not exist yet (unless

@@ -31,11 +31,52 @@ extension Home {
     /// id throws `TripFileError`, so a broken setting is told, never taken for "no setting".
     public func defaultZone(for trip: TripID) throws -> String? {
         let path = settingsPath(for: trip)
+        guard let value = try settings(for: trip)["defaultZone"], value != .null else { return nil }
+        guard let zone = value.stringValue, ZoneID.isWellFormed(zone) else {
+            throw TripFileError(.invalid, file: path, pointer: "/defaultZone", message: ZoneID.expectation(found: value.stringValue ?? value.text))
+        }
+        return zone
+    }
+
+    /// Saves the trip's default zone (the other settings kept).
+    public func setDefaultZone(_ zone: String, for trip: TripID) throws {
+        try updateSettings(for: trip) { $0["defaultZone"] = .string(zone) }
+    }
+
+    /// The shared folder this home last synced the trip with (an absolute path), when any:
+    /// what `sync` without a folder uses. Throws as `defaultZone` does for a broken file.
+    public func lastFolder(for trip: TripID) throws -> String? {
+        guard let value = try settings(for: trip)["lastFolder"], value != .null else { return nil }
+        guard let folder = value.stringValue, folder.hasPrefix("/"), !folder.contains("\0") else {
+            throw TripFileError(
+                .invalid, file: settingsPath(for: trip), pointer: "/lastFolder", message: "expected an absolute folder path, found \(value.text.prefix(80))")
+        }
+        return folder
+    }
+
+    /// Records `folder` (made absolute against the working folder) as the trip's last shared
+    /// folder; writes nothing when it is already the one recorded.
+    public func recordLastFolder(_ folder: String, for trip: TripID) throws {
+        let absolute = Home.absolutePath(folder)
+        if try settings(for: trip)["lastFolder"] == .string(absolute) { return }
+        try updateSettings(for: trip) { $0["lastFolder"] = .string(absolute) }
+    }
+
+    /// `path` made absolute against the working folder, with `.` parts and a trailing `/` gone.
+    static func absolutePath(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let parts = joined.split(separator: "/").filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The settings object of a trip (empty when the file is missing).
+    func settings(for trip: TripID) throws -> [String: JSONValue] {
+        let path = settingsPath(for: trip)
         let bytes: [UInt8]
         do {
             bytes = try FileIO.readFile(path, maxBytes: 1 << 16)
         } catch let error as FileSystemError where error.code == ENOENT {
-            return nil
+            return [:]
         }
         let json: JSONValue
         do {
@@ -44,19 +85,60 @@ extension Home {
             throw TripFileError(.notJSON, file: path, issues: error.issues)
         }
         guard case .object(let object) = json else {
-            throw TripFileError(.invalid, file: path, message: "expected an object with a \"defaultZone\"")
+            throw TripFileError(.invalid, file: path, message: "expected an object of this home's settings for the trip (\"defaultZone\", \"lastFolder\")")
         }
-        guard let value = object["defaultZone"], value != .null else { return nil }
-        guard let zone = value.stringValue, ZoneID.isWellFormed(zone) else {
-            throw TripFileError(.invalid, file: path, pointer: "/defaultZone", message: ZoneID.expectation(found: value.stringValue ?? value.text))
-        }
-        return zone
+        return object
     }
 
-    /// Saves the trip's default zone.
-    public func setDefaultZone(_ zone: String, for trip: TripID) throws {
+    /// Rewrites the trip's settings durably after `change`; a broken file is refused, never overwritten.
+    func updateSettings(for trip: TripID, _ change: (inout [String: JSONValue]) -> Void) throws {
+        var object = try settings(for: trip)
+        change(&object)
         try FileIO.makeFolder(tripsPath)
-        let json: JSONValue = ["defaultZone": .string(zone)]
-        try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: settingsPath(for: trip))
+        try FileIO.writeAtomically(Array((JSONValue.object(object).text + "\n").utf8), to: settingsPath(for: trip))
+    }
+}
+
+extension Home {
+    /// Where `sync` without a folder goes: the distinct folders this home last synced its trips
+    /// with (`lastFolder`), or asked to join a trip through, each with the trips that used it,
+    /// in path order. A broken settings file throws (`defaultZone` says how).
+    public func lastFolders() throws -> [(folder: String, trips: [TripID])] {
+        var byFolder: [String: [TripID]] = [:]
+        let suffix = ".settings.json"
+        let names: [String]
+        if FileManager.default.fileExists(atPath: tripsPath) {
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: tripsPath)
+            } catch {
+                throw FileSystemError(path: tripsPath, message: "cannot list this home's trips: \(error.localizedDescription)")
+            }
+        } else {
+            names = []
+        }
+        for name in names.sorted() where name.hasSuffix(suffix) {
+            guard let trip = Identifier(String(name.dropLast(suffix.count))), let folder = try lastFolder(for: trip) else { continue }
+            byFolder[folder, default: []].append(trip)
+        }
+        for join in try pendingJoins() {
+            let folder = Home.absolutePath(join.folder)
+            if !(byFolder[folder]?.contains(join.trip) ?? false) { byFolder[folder, default: []].append(join.trip) }
+        }
+        return byFolder.keys.sorted().map { ($0, byFolder[$0] ?? []) }
+    }
+
+    /// Records `folder` as the last folder of every trip `report` synced (joined ones included),
+    /// after a sync; returns a message per trip whose setting could not be saved (the sync itself
+    /// stands).
+    public func recordLastFolder(_ folder: String, of report: SyncReport) -> [String] {
+        var problems: [String] = []
+        for trip in report.trips where trip.failure == nil {
+            do {
+                try recordLastFolder(folder, for: trip.tripID)
+            } catch {
+                problems.append("\(settingsPath(for: trip.tripID)): cannot record the last folder used (\(error))")
+            }
+        }
+        return problems
     }
 }

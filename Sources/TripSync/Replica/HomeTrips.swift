@@ -55,6 +55,20 @@ public struct HomeTrips: Sendable {
         trips.first { $0.document.tripID == tripID }
     }
 
+    /// Names that several readable trips share (two joins of trips named alike), each with
+    /// those trips (`named`), by name: `--trip NAME` then answers with the list, and `rename`
+    /// tells them apart.
+    public var sharedNames: [(name: String, trips: [TripID])] {
+        let byName = Dictionary(grouping: trips, by: { $0.document.trip.name.value })
+        return byName.filter { $0.value.count > 1 }.keys.sorted().map { name in (name, named(name).map(\.document.tripID)) }
+    }
+
+    /// The readable trips named `name`, the one named first (by the rev of its name) first.
+    public func named(_ name: String) -> [LoadedTrip] {
+        trips.filter { $0.document.trip.name.value == name }
+            .sorted { ($0.document.trip.name.rev.counter, $0.document.tripID) < ($1.document.trip.name.rev.counter, $1.document.tripID) }
+    }
+
     /// The unreadable file named for `tripID`, if any: a command meant for that trip must be
     /// refused with its error rather than treat the trip as missing.
     public func unreadable(_ tripID: TripID) -> Unreadable? {
@@ -128,5 +142,27 @@ extension Home {
     /// `20270610T101500Z`: a UTC time that sorts as text and is safe in a file name.
     static func backupStamp(secondsSinceEpoch: Int64) -> String {
         UTCTimestamp(secondsSinceEpoch: secondsSinceEpoch).description.filter { $0 != "-" && $0 != ":" }
+    }
+}
+
+extension Home {
+    /// Removes a trip's replica and its local settings from the home (those that exist) and
+    /// syncs the folder so the removal is durable; returns the paths removed. `TripStore.forget`
+    /// keeps a backup first.
+    func removeTripFiles(_ trip: TripID) throws -> [String] {
+        var removed: [String] = []
+        for path in [replicaPath(for: trip), settingsPath(for: trip)] {
+            if unlink(path) == 0 {
+                removed.append(path)
+            } else if errno != ENOENT {
+                throw FileIO.systemError(path, "cannot remove")
+            }
+        }
+        let folder = open(tripsPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+        return removed
     }
 }

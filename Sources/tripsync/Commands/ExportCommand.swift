@@ -6,10 +6,12 @@ enum ExportCommand: Command {
     static let name = "export"
     static let summary = "the itinerary as iCalendar (--ics) or as one self-contained page (--html)"
     static let help = """
-        usage: tripsync export (--ics FILE | --html FILE) [--trip T]
+        usage: tripsync export (--ics FILE | --html FILE) [--force] [--trip T]
 
         --ics FILE   an RFC 5545 calendar: an event per item with a start (its own zone's TZID,
                      VTIMEZONE blocks included), all-day events for whole-day items, stable UIDs.
+                     Items with no date cannot be events: stderr says how many were left out
+                     and which.
         --html FILE  one self-contained HTML page (no network, no script): the trip day by day,
                      each item at its own local time in its own zone, flights from departure to
                      arrival with their duration, whole-day and multi-day items as bands, a switch
@@ -17,11 +19,12 @@ enum ExportCommand: Command {
                      on a phone and printable. FILE '-' writes the page to stdout. The page says
                      when it was made: now, or SOURCE_DATE_EPOCH (seconds) when that is set.
 
-        Both may be given at once.
+        Both may be given at once. FILE '-' writes to standard output (one of the two at most).
+        An existing FILE is written over only with --force, or after a yes on the terminal.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--ics", "--html", "--trip"])
+        var parser = Arguments(command: name, values: ["--ics", "--html", "--trip"], flags: ["--force"])
         try parser.parse(arguments)
         let ics = parser.value("--ics")
         let html = parser.value("--html")
@@ -30,11 +33,18 @@ enum ExportCommand: Command {
         }
         if ics == "-" && html == "-" { throw CLIError.usage("only one of --ics and --html can write to stdout", command: name) }
         let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+        for file in [ics, html].compactMap({ $0 }) { try OutputFile.check(file, force: parser.has("--force"), command: name) }
         if let file = ics {
-            let text = ICalendarExporter().export(document)
-            try write(text, to: file)
-            let events = text.components(separatedBy: "BEGIN:VEVENT").count - 1
-            if file != "-" { Console.out("wrote \(file): \(plural(events, "event"))") }
+            let calendar = ICalendarExporter().calendar(document)
+            try write(calendar.text, to: file)
+            if file != "-" { Console.out("wrote \(file): \(plural(calendar.events, "event"))") }
+            if !calendar.leftOut.isEmpty {
+                let names = calendar.leftOut.prefix(5).map { "\($0.description.prefix(8)) \"\(document.items[$0]?.title?.value ?? "")\"" }
+                let more = calendar.leftOut.count > 5 ? " and \(calendar.leftOut.count - 5) more" : ""
+                Console.warning(
+                    "\(file == "-" ? "the calendar" : file): left out \(plural(calendar.leftOut.count, "item")) with no date (a calendar event needs one; "
+                        + "'tripsync edit ITEM --day D' gives it one): \(names.joined(separator: ", "))\(more)")
+            }
         }
         if let file = html {
             let page = ItineraryPage(document, generatedAt: try madeAt())
@@ -51,15 +61,7 @@ enum ExportCommand: Command {
 
     /// Writes `text` to `file` atomically, or to stdout for `-`.
     static func write(_ text: String, to file: String) throws {
-        if file == "-" {
-            Console.out(text, terminator: "")
-            return
-        }
-        do {
-            try FileIO.writeAtomically(Array(text.utf8), to: file)
-        } catch {
-            throw CLIError.refused("\(file): cannot write: \(error)")
-        }
+        try OutputFile.save(Array(text.utf8), to: file)
     }
 
     /// Now, or `SOURCE_DATE_EPOCH` (whole seconds since 1970, the reproducible-builds convention)

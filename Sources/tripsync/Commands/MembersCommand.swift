@@ -44,6 +44,8 @@ enum MembersCommand: Command {
         case "claim", "approve", "set", "remove": break
         default: throw CLIError.usage("unknown members action '\(action)' (claim, approve, set, remove)", command: name)
         }
+        // Listing only reads: a home that does not exist is refused, not made.
+        if action == "list" { try HomeAccess.requireExisting(global) }
         let store = try Session.store(global, trip: parser.value("--trip"))
         try attempt {
             switch action {

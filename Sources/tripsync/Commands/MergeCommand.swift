@@ -5,7 +5,7 @@ enum MergeCommand: Command {
     static let name = "merge"
     static let summary = "merge trip files (any schema, gzip or not) into OUT"
     static let help = """
-        usage: tripsync merge FILE... -o OUT [--dry-run] [--json] [--retention-days N]
+        usage: tripsync merge FILE... -o OUT [--dry-run] [--json] [--force] [--retention-days N]
 
         Reads every FILE as untrusted input (schema 1 or 2, gzip or plain) and merges them field
         by field; one invalid input refuses the whole merge and OUT is left untouched. OUT is
@@ -14,14 +14,17 @@ enum MergeCommand: Command {
         stubs stay so stale copies never bring items back.
 
         options:
-          -o, --output OUT      where to write the merged trip (durable, atomic)
+          -o, --output OUT      where to write the merged trip (durable, atomic); '-' writes
+                                plain JSON to standard output and the report to stderr
+          --force               write over an existing OUT without asking (else asked on a
+                                terminal, refused without one)
           --dry-run             report what would change; write nothing
           --json                print {"output", "items", "tombstones", "conflicts", "conflictParts", "inputs"}
           --retention-days N    keep deleted items' bodies at least N days (default 90)
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["-o", "--output", "--retention-days"], flags: ["--dry-run", "--json"])
+        var parser = Arguments(command: name, values: ["-o", "--output", "--retention-days"], flags: ["--dry-run", "--json", "--force"])
         try parser.parse(arguments)
         guard let output = parser.value("-o") ?? parser.value("--output") else {
             throw CLIError.usage("merge needs -o OUT", command: name)
@@ -34,8 +37,12 @@ enum MergeCommand: Command {
             }
             retention = RetentionPolicy(retentionDays: value)
         }
+        let toStdout = OutputFile.isStdout(output)
+        if toStdout && parser.has("--json") { throw CLIError.usage("merge -o - and --json both write to standard output; choose one", command: name) }
+        if !parser.has("--dry-run") { try OutputFile.check(output, force: parser.has("--force"), command: name) }
         var job = FileMergeJob(files: parser.positionals, output: output)
-        job.dryRun = parser.has("--dry-run")
+        // Standard output is written here, not by the job (which writes files).
+        job.dryRun = parser.has("--dry-run") || toStdout
         job.retention = retention
         // The process exits right after: the inputs are left to it rather than freed one by one.
         job.keepsInputs = true
@@ -53,6 +60,11 @@ enum MergeCommand: Command {
         }
         Console.clearProgress()
         defer { ProcessLifetime.keepUntilExit(summary) }
+        var report = summary
+        if toStdout && !parser.has("--dry-run") {
+            try OutputFile.save(summary.result.document.canonicalJSON(), to: output)
+            report.written = true
+        }
         for input in summary.result.inputs {
             for warning in input.warnings { Console.warning("\(input.file): \(warning)") }
             for (device, forks) in Dictionary(grouping: input.forks, by: \.rev.device).sorted(by: { $0.key < $1.key }) {
@@ -61,9 +73,11 @@ enum MergeCommand: Command {
             }
         }
         if parser.has("--json") {
-            try Console.json(summary)
+            try Console.json(report)
+        } else if toStdout {
+            Console.err(human(report))
         } else {
-            Console.out(human(summary))
+            Console.out(human(report))
         }
     }
 
@@ -93,7 +107,7 @@ enum MergeCommand: Command {
             }
         }
         if compacted > 0 { lines.append("  compacted \(plural(compacted, "deleted item's body", "deleted items' bodies")) past the retention") }
-        lines.append("\(verb) \(output)" + (dryRun ? " (dry run: nothing written)" : ""))
+        lines.append("\(verb) \(OutputFile.isStdout(output) ? "the merged trip to standard output (plain JSON)" : output)" + (dryRun ? " (dry run: nothing written)" : ""))
         return lines.joined(separator: "\n")
     }
 }

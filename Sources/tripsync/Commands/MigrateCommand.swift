@@ -5,7 +5,7 @@ enum MigrateCommand: Command {
     static let name = "migrate"
     static let summary = "rewrite an older-schema file in the current schema; refuse newer"
     static let help = """
-        usage: tripsync migrate FILE [-o OUT]
+        usage: tripsync migrate FILE [-o OUT] [--force]
 
         Reads FILE (schema 1 or 2, gzip or plain) by its own version's rules, migrates it forward
         one step at a time, checks the result by the current rules, and writes canonical schema 2
@@ -13,11 +13,12 @@ enum MigrateCommand: Command {
         refused and nothing is written. What was done is printed on stderr.
 
         options:
-          -o, --output OUT    where to write (durable, atomic); stdout when left out
+          -o, --output OUT    where to write (durable, atomic); stdout when left out or '-'
+          --force             write over an existing OUT without asking
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["-o", "--output"])
+        var parser = Arguments(command: name, values: ["-o", "--output"], flags: ["--force"])
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let file = parser.positionals.first else {
             throw CLIError.usage("migrate needs exactly one FILE", command: name)
@@ -30,8 +31,9 @@ enum MigrateCommand: Command {
         }
         for warning in loaded.warnings { Console.warning("\(file): \(warning)") }
         let document = loaded.document
-        let output = parser.value("-o") ?? parser.value("--output")
+        let output = (parser.value("-o") ?? parser.value("--output")).flatMap { OutputFile.isStdout($0) ? nil : $0 }
         if let output {
+            try OutputFile.check(output, force: parser.has("--force"), command: name)
             do {
                 try document.write(to: output)
             } catch {

@@ -10,13 +10,15 @@ enum OwnerCommand: Command {
     static let name = "owner"
     static let summary = "move the trip's owner key to another laptop of yours (passphrase-sealed)"
     static let help = """
-        usage: tripsync owner export -o FILE [--passphrase-file F] [--trip T]
+        usage: tripsync owner export -o FILE [--force] [--passphrase-file F] [--trip T]
                tripsync owner import FILE [--passphrase-file F] [--trip T]
 
         'export' writes the trip's owner key sealed with a passphrase (Argon2id and secretbox,
         libsodium) to FILE; 'import' on another laptop of yours that is already in the trip
         opens it, keeps the key in this home and makes this laptop an owner too. The passphrase
-        is asked on the terminal (twice for export), or read from the first line of F.
+        is asked on the terminal (twice for export), or read from the first line of F. An
+        existing FILE is written over only with --force or after a yes on the terminal; FILE
+        cannot be '-' (the sealed key goes to a file of mode 0600, never to standard output).
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -26,9 +28,8 @@ enum OwnerCommand: Command {
         switch words.first {
         case "export"?:
             guard words.count == 1, let output = parser.value("-o") else { throw CLIError.usage("owner export needs -o FILE", command: name) }
-            if access(output, F_OK) == 0 && !parser.has("--force") {
-                throw CLIError.refused("\(output) exists; give --force to replace it")
-            }
+            if OutputFile.isStdout(output) { throw CLIError.usage("owner export writes the sealed key to a file only (mode 0600), not to standard output", command: name) }
+            try OutputFile.check(output, force: parser.has("--force"), command: name)
             let store = try Session.store(global, trip: parser.value("--trip"))
             let passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: true, command: name)
             try MembersCommand.attempt {

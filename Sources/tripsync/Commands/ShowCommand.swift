@@ -1,92 +1,104 @@
 import Foundation
 import TripSync
 
-/// `tripsync show [--in ZONE] [--json]`.
+/// `tripsync show [ITEM] [--in ZONE] [--from D] [--to D] [--deleted] [--json]`.
 enum ShowCommand: Command {
     static let name = "show"
-    static let summary = "the itinerary by day, each item in its own zone (or --in the viewer's)"
+    static let summary = "the itinerary by day (or one item whole, or the deleted items)"
     static let help = """
-        usage: tripsync show [--in ZONE] [--json] [--trip T]
+        usage: tripsync show [--in ZONE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json] [--trip T]
+               tripsync show ITEM [--json] [--trip T]
+               tripsync show --deleted [--json] [--trip T]
 
         Prints the itinerary grouped by each item's own local date, each time in its own zone
-        with the zone's abbreviation; items with an end show its time and the duration (by
-        instants: Lisbon 10:00 to New York 13:00 is 8 h). --in ZONE shows times in the viewer's
-        zone while items stay under their own dates. Conflicts and DST notes are marked.
+        with the zone's abbreviation, the item's short id first on its line (so 'show | grep'
+        keeps it); items with an end show its time and the duration (by instants: Lisbon 10:00
+        to New York 13:00 is 8 h), a multi-day item its last day; a note's first line is shown
+        under its item. Conflicts and DST notes are marked.
+
+        options:
+          --in ZONE     show every time in the viewer's zone (items stay under their own dates;
+                        an end on another day in that zone shows that day); with --json, each
+                        time also has "viewer": {"local", "zone", "abbreviation"}
+          --from D, --to D   only the days from D and/or through D (unscheduled items have no
+                        day, so they are left out)
+          ITEM          one item whole, live or deleted (id or id prefix): every field, the
+                        whole note, who wrote each value and when (in this machine's zone),
+                        its conflicts, and the edits made while it was deleted
+          --deleted     the deleted items, newest first, each restorable (tripsync restore ID)
+          --json        one JSON value on stdout
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--in", "--trip"], flags: ["--json"])
+        var parser = Arguments(command: name, values: ["--in", "--trip", "--from", "--to"], flags: ["--json", "--deleted"])
         try parser.parse(arguments)
-        guard parser.positionals.isEmpty else { throw CLIError.usage("show takes no arguments", command: name) }
-        let viewer = try parser.value("--in").map { try InputParser.zone($0, option: "--in", command: name) }
-        let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+        guard parser.positionals.count <= 1 else { throw CLIError.usage("show takes at most one ITEM", command: name) }
+        let json = parser.has("--json")
+        let from = try parser.value("--from").map { try InputParser.date($0, option: "--from", command: name) }
+        let to = try parser.value("--to").map { try InputParser.date($0, option: "--to", command: name) }
+        if let from, let to, to < from { throw CLIError.usage("--to \(to) is before --from \(from)", command: name) }
         let zones = ZoneRules()
-        let itinerary = Itinerary(document, zones: zones)
-        if parser.has("--json") {
-            try Console.json(ItineraryReport(document, itinerary))
+        let viewer = try parser.value("--in").map { id -> ViewerZone in
+            let typed = try InputParser.zone(id, option: "--in", command: name)
+            guard let zone = ViewerZone(typed, rules: zones) else { throw CLIError.usage("--in: zone '\(id)' is unknown here", command: name) }
+            return zone
+        }
+        if let item = parser.positionals.first {
+            guard viewer == nil, from == nil, to == nil, !parser.has("--deleted") else {
+                throw CLIError.usage("show ITEM takes only --json and --trip", command: name)
+            }
+            let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+            let detail = try detail(item, in: document)
+            if json { try Console.json(ItemDetailReport(detail)) } else { Console.out(ItemText.lines(detail, document, zones: zones).joined(separator: "\n")) }
+            return
+        }
+        if parser.has("--deleted") {
+            guard viewer == nil, from == nil, to == nil else { throw CLIError.usage("--deleted takes only --json and --trip", command: name) }
+            let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+            let list = DeletedItemList(document)
+            if json { try Console.json(DeletedItemsReport(list)) } else { Console.out(ItemText.deleted(list).joined(separator: "\n")) }
+            return
+        }
+        let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+        let itinerary = Itinerary(document, zones: zones).narrowed(from: from, to: to)
+        if json {
+            try Console.json(ItineraryReport(document, itinerary, viewer: viewer))
         } else {
-            Console.out(human(document, itinerary, viewer: viewer.flatMap { zones.timeZone($0) }, zones: zones))
+            var lines = [header(document, viewer: viewer)]
+            if from != nil || to != nil { lines.append("(days \(from.map(\.description) ?? "…") to \(to.map(\.description) ?? "…"))") }
+            lines += ItineraryText(viewer: viewer, zones: zones).lines(itinerary)
+            if itinerary.isEmpty {
+                lines.append(
+                    from != nil || to != nil ? "(no items on those days)" : "(no items yet: tripsync add TITLE --day YYYY-MM-DD --at HH:MM)")
+            }
+            let deleted = ConflictList(document).deletedWhileEdited
+            if !deleted.isEmpty {
+                lines.append("")
+                lines.append("⚠ \(plural(deleted.count, "deleted item was", "deleted items were")) edited while deleted: tripsync show --deleted")
+            }
+            Console.out(lines.joined(separator: "\n"))
         }
     }
 
-    static func human(_ document: TripDocument, _ itinerary: Itinerary, viewer: TimeZone?, zones: ZoneRules) -> String {
-        var lines: [String] = [document.trip.name.value + (document.trip.name.hasVisibleConflict ? "  [conflict: see tripsync conflicts]" : "")]
-        if let viewer { lines.append("(times in \(viewer.identifier))") }
-        func clock(_ shown: ShownTime) -> String {
-            if case .date = shown.time { return "all day" }
-            if shown.zoneUnknown, case .local(_, let zone) = shown.time {
-                return LocalTimeFormat.hhmm(shown.time) + " (\(zone), unknown here)"
-            }
-            if let viewer, let instant = shown.instant, let (local, offset) = LocalTimeFormat.local(instant.secondsSinceEpoch, in: viewer) {
-                let abbreviation = LocalTimeFormat.abbreviation(viewer, Date(timeIntervalSince1970: TimeInterval(instant.secondsSinceEpoch)), offset: offset)
-                let dayNote = local.date == shown.time.localDate ? "" : " (\(local.date))"
-                return LocalTimeFormat.hhmm(.local(local, zone: viewer.identifier)) + " " + abbreviation + dayNote
-            }
-            if let instant = shown.instant, case .gap = instant.resolution, case .local(_, let zone) = shown.time,
-                let timeZone = zones.timeZone(zone), let (local, _) = LocalTimeFormat.local(instant.secondsSinceEpoch, in: timeZone)
-            {
-                // A time in a DST gap is shown where it lands.
-                return LocalTimeFormat.hhmm(.local(local, zone: zone)) + (shown.abbreviation.map { " " + $0 } ?? "")
-            }
-            return LocalTimeFormat.hhmm(shown.time) + (shown.abbreviation.map { " " + $0 } ?? "")
+    /// The trip's name (marked when it holds a conflict) and the viewer's zone when given.
+    static func header(_ document: TripDocument, viewer: ViewerZone?) -> String {
+        let name = document.trip.name
+        let others = name.conflicts.filter { $0.value != name.value }.map { "\"\($0.value)\" (\(document.deviceName($0.rev.device)))" }
+        let conflict = others.isEmpty ? "" : "  [conflict: also named \(others.joined(separator: ", ")); 'tripsync rename NAME' settles it]"
+        return name.value + conflict + (viewer.map { "\n(times in \($0.id))" } ?? "")
+    }
+
+    /// The live or deleted item `text` names.
+    static func detail(_ text: String, in document: TripDocument) throws -> ItemDetail {
+        let id: ItemID
+        do {
+            id = try ItemLookup.find(text, in: document, scope: .live)
+        } catch let error where error.kind == .itemDeleted {
+            id = try Session.attempt { try ItemLookup.find(text, in: document, scope: .deleted) }
+        } catch {
+            throw Session.refusal(error)
         }
-        func padded(_ text: String, _ width: Int) -> String {
-            text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-        }
-        func line(_ entry: ItineraryEntry) -> [String] {
-            let title = entry.fields.title?.value ?? "(untitled)"
-            var text = "  " + padded(entry.start.map(clock) ?? "--:--", 13) + " " + title
-            if let end = entry.end {
-                text += "  → " + clock(end)
-                if end.time.localDate != entry.start?.time.localDate, case .local = end.time { text += " on \(end.time.localDate)" }
-                if let duration = entry.durationSeconds { text += " (\(LocalTimeFormat.duration(seconds: duration)))" }
-            }
-            if let place = entry.fields.place?.value ?? nil, !place.isEmpty { text += "  @ " + place }
-            var result = [text]
-            if !entry.conflictedFields.isEmpty {
-                result.append("      ⚠ conflict in " + entry.conflictedFields.map(\.rawValue).joined(separator: ", ") + ": tripsync conflicts")
-            }
-            for note in [entry.start?.note, entry.end?.note].compactMap({ $0 }) { result.append("      note: " + note) }
-            if let duration = entry.durationSeconds, duration < 0 { result.append("      ⚠ the end is before the start") }
-            result.append("      id \(entry.id.description.prefix(8))")
-            return result
-        }
-        for day in itinerary.days {
-            lines.append("")
-            lines.append("\(LocalTimeFormat.weekday(day.date)) \(day.date)")
-            for entry in day.entries { lines += line(entry) }
-        }
-        if !itinerary.unscheduled.isEmpty {
-            lines.append("")
-            lines.append("Unscheduled")
-            for entry in itinerary.unscheduled { lines += line(entry) }
-        }
-        if itinerary.days.isEmpty && itinerary.unscheduled.isEmpty { lines.append("(no items yet: tripsync add TITLE --day YYYY-MM-DD --at HH:MM)") }
-        let deleted = ConflictList(document).deletedWhileEdited
-        if !deleted.isEmpty {
-            lines.append("")
-            lines.append("⚠ \(plural(deleted.count, "deleted item was", "deleted items were")) edited while deleted: tripsync conflicts")
-        }
-        return lines.joined(separator: "\n")
+        guard let detail = ItemDetail(id, in: document) else { throw CLIError.refused("no item matches '\(text)'") }
+        return detail
     }
 }

@@ -12,7 +12,8 @@ enum StatusCommand: Command {
         plus conflicts and deleted items whose body is close to the 90-day retention, and the
         numbers a team watches: conflicts per 1,000 changes, the share of open conflicts that
         show this device's value, the age of its oldest unpublished change, and the devices not
-        heard from for longer than the retention (README, "What a team watches").
+        heard from for longer than the retention (README, "What a team watches"). Devices that
+        share a name are shown with their short ids.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -29,6 +30,13 @@ enum StatusCommand: Command {
             return
         }
         Console.out("\(document.trip.name.value) on \(identity.name) (device \(me.description.prefix(8)))")
+        // Two devices of one name (two laptops called "mbp") are told apart by their short ids.
+        let names = [me: identity.name].merging(status.devices.map { ($0.id, $0.name) }) { first, _ in first }
+        let repeated = Set(Dictionary(grouping: names.values, by: { $0 }).filter { $0.value.count > 1 }.keys)
+        func label(_ device: DeviceID) -> String {
+            let name = names[device] ?? document.deviceName(device)
+            return repeated.contains(name) ? "\(name) (\(device.description.prefix(8)))" : name
+        }
         if status.unpublished == 0 {
             Console.out("  all \(plural(status.ours, "change")) of this device are published")
         } else {
@@ -39,7 +47,7 @@ enum StatusCommand: Command {
         for device in status.devices {
             let seen = device.missingOurs == 0 ? "has seen all your changes" : "has not seen \(plural(device.missingOurs, "change")) of yours"
             let when = device.lastPublished.map { "; last published \($0)" } ?? "; has not published yet"
-            Console.out("  \(device.name): \(seen)\(when)")
+            Console.out("  \(label(device.id)): \(seen)\(when)")
         }
         if !status.changes.isEmpty {
             Console.out("  recent changes of this device:")
@@ -50,7 +58,7 @@ enum StatusCommand: Command {
                 } else if change.seenBy.isEmpty {
                     reach = "published, not yet seen by another device"
                 } else {
-                    reach = "seen by " + change.seenBy.map { document.deviceName($0) }.joined(separator: ", ")
+                    reach = "seen by " + change.seenBy.map(label).joined(separator: ", ")
                 }
                 Console.out("    \(change.field) of \"\(change.title)\": \(reach)")
             }

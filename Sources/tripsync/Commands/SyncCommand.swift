@@ -6,7 +6,7 @@ enum SyncCommand: Command {
     static let name = "sync"
     static let summary = "exchange every trip of this home with a shared folder"
     static let help = """
-        usage: tripsync sync FOLDER [--watch] [--json]
+        usage: tripsync sync [FOLDER] [--watch] [--json]
 
         Merges every readable trip file in FOLDER/<tripId>/ (other devices' files, cloud
         conflicted copies, "(1)" copies) into this home, then publishes this device's file
@@ -15,6 +15,8 @@ enum SyncCommand: Command {
         newer-schema files are skipped with a warning; one bad file never stops the others.
         Another device's file is never changed; our own conflicted copies are removed once
         merged and published. With --watch, syncs again after every change until interrupted.
+        Without FOLDER, the folder this home last synced with (recorded for each trip at each
+        sync, or the folder of a pending join) is used, and named.
 
         options:
           --json     print {"published", "merged", "skipped": [{"file", "reason"}], ...}
@@ -24,9 +26,8 @@ enum SyncCommand: Command {
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, flags: ["--json", "--watch"])
         try parser.parse(arguments)
-        guard parser.positionals.count == 1, let folder = parser.positionals.first else {
-            throw CLIError.usage("sync needs exactly one FOLDER", command: name)
-        }
+        guard parser.positionals.count <= 1 else { throw CLIError.usage("sync takes one FOLDER", command: name) }
+        let folder = try parser.positionals.first ?? lastFolder(HomeAccess.home(global), json: parser.has("--json"))
         var sync = FolderSync(home: HomeAccess.home(global), folder: folder)
         if Console.stderrIsTerminal {
             sync.progress = { done, total in if total > 5 { Console.progress("syncing trip \(done + 1) of \(total)…") } }
@@ -37,6 +38,27 @@ enum SyncCommand: Command {
             return
         }
         try SyncWatch.run(sync, global: global, json: parser.has("--json"))
+    }
+
+    /// The folder this home last synced with, told on stdout (stderr with --json); a usage
+    /// error when none is recorded or the trips used different ones.
+    static func lastFolder(_ home: Home, json: Bool) throws -> String {
+        let folders: [(folder: String, trips: [TripID])]
+        do {
+            folders = try home.lastFolders()
+        } catch {
+            throw CLIError.refused("\(error) (give the FOLDER to sync with)")
+        }
+        guard let only = folders.first else {
+            throw CLIError.usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: name)
+        }
+        guard folders.count == 1 else {
+            let list = folders.map { "\($0.folder) (\($0.trips.map { String($0.description.prefix(8)) }.joined(separator: ", ")))" }
+            throw CLIError.usage("sync needs a FOLDER: this home's trips last synced with different folders: \(list.joined(separator: "; "))", command: name)
+        }
+        let line = "syncing with \(only.folder) (the last folder used)"
+        if json { Console.err(line) } else { Console.out(line) }
+        return only.folder
     }
 
     /// Runs one sync and prints its report. With `watching`, a human line starts with the local
@@ -55,6 +77,22 @@ enum SyncCommand: Command {
             throw CLIError.refused(text.hasPrefix(sync.folder + ":") ? text : "\(sync.folder): \(text)")
         }
         let stamp = watching ? timestamp() + " " : ""
+        for problem in sync.home.recordLastFolder(sync.folder, of: report) { Console.warning(stamp + problem) }
+        if !report.joined.isEmpty {
+            // A joined trip may be named like one this home has: say so (lookups by name list both).
+            let shared: [(name: String, trips: [TripID])]
+            do {
+                shared = try sync.home.listTrips().sharedNames
+            } catch {
+                shared = []
+                Console.warning("\(stamp)\(error) (cannot check whether a joined trip's name is taken)")
+            }
+            for shared in shared {
+                Console.warning(
+                    "\(stamp)\(shared.trips.count) trips of this home are now named \"\(shared.name)\" (\(shared.trips.map { String($0.description.prefix(8)) }.joined(separator: ", "))); "
+                        + "'tripsync rename --trip ID NAME' tells them apart")
+            }
+        }
         for warning in report.warnings { Console.warning(stamp + warning) }
         for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(skipped.reason)") }
         if let rekeyed = report.rekeyed {

@@ -16,7 +16,7 @@ enum TripsCommand: Command {
         var parser = Arguments(command: name, flags: ["--json"])
         try parser.parse(arguments)
         let home = HomeAccess.home(global)
-        _ = try HomeAccess.identity(global)
+        _ = try HomeAccess.existingIdentity(global)
         let listing = try HomeAccess.listing(home)
         HomeAccess.warnAll(listing)
         let rows = listing.trips.map(\.document).sorted { $0.trip.name.value < $1.trip.name.value }

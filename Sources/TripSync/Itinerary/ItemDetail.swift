@@ -1,0 +1,96 @@
+/// One item whole, as `show ITEM` prints it: every field with who wrote its value and when,
+/// the conflicting values with their writers, and, for a deleted item, who deleted it, when,
+/// and which values were written while it was deleted.
+public struct ItemDetail: Sendable {
+    /// One value of a field with its write.
+    public struct Value: Sendable {
+        /// The value as text ("(empty)" for a cleared field).
+        public var text: String
+        /// The value itself.
+        public var value: FieldValue
+        /// The device that wrote it and its name in the trip.
+        public var device: DeviceID
+        /// `TripDocument.deviceName` of `device`.
+        public var deviceName: String
+        /// The rev of the write.
+        public var rev: Rev
+        /// When it was written: the rev's counter read as wall-clock milliseconds (the hybrid
+        /// logical clock stamps writes with the writer's clock, so this is about when it was typed).
+        public var writtenAt: UTCTimestamp
+        /// Whether it was written while the item was deleted (no delete had seen it).
+        public var editedWhileDeleted: Bool
+    }
+
+    /// One field: its value shown now and the other values of a conflict, newest first.
+    public struct Field: Sendable {
+        /// The field.
+        public var field: ItemField
+        /// The value shown now.
+        public var current: Value
+        /// Concurrent values that differ from `current` (a conflict when not empty).
+        public var alternatives: [Value]
+    }
+
+    /// One delete of the item.
+    public struct Delete: Sendable {
+        /// When (the deleting device's wall clock).
+        public var at: UTCTimestamp
+        /// Who.
+        public var device: DeviceID
+        /// `TripDocument.deviceName` of `device`.
+        public var deviceName: String
+    }
+
+    /// The item.
+    public var id: ItemID
+    /// The fields the item holds, in reading order: title, start, end, place, note, sortKey.
+    public var fields: [Field]
+    /// The deletes that keep it deleted (empty for a live item; two after concurrent deletes).
+    public var deletes: [Delete]
+    /// Whether the item is deleted (restorable with `TripEditor.restore`).
+    public var isDeleted: Bool { !deletes.isEmpty }
+    /// Whether a deleted item's body was compacted away (a restore gives its fields defaults).
+    public var isCompacted: Bool
+    /// The fields that hold a conflict.
+    public var conflicted: [ItemField] { fields.filter { !$0.alternatives.isEmpty }.map(\.field) }
+    /// Values written while the item was deleted ("edited while deleted: restore?"), by field.
+    public var editsWhileDeleted: [(field: ItemField, value: Value)]
+
+    /// The order fields are read in.
+    public static let fieldOrder: [ItemField] = [.title, .start, .end, .place, .note, .sortKey]
+
+    /// The item `id` of `document`, live or deleted; nil when the document holds neither.
+    public init?(_ id: ItemID, in document: TripDocument) {
+        let item: ItemFields
+        var edited: Set<Rev> = []
+        if let live = document.items[id] {
+            item = live
+            deletes = []
+        } else if let tombstone = document.tombstones[id] {
+            item = tombstone.item
+            edited = Set(document.editedWhileDeleted(id).map(\.rev))
+            deletes = tombstone.deleted.versions.map { Delete(at: $0.value.at, device: $0.rev.device, deviceName: document.deviceName($0.rev.device)) }
+        } else {
+            return nil
+        }
+        self.id = id
+        isCompacted = !deletes.isEmpty && item.dots.isEmpty
+        func value(_ version: FieldConflict.Version) -> Value {
+            Value(
+                text: version.text, value: version.value, device: version.device, deviceName: document.deviceName(version.device), rev: version.rev,
+                writtenAt: UTCTimestamp(millisecondsSinceEpoch: version.rev.counter), editedWhileDeleted: edited.contains(version.rev))
+        }
+        var fields: [Field] = []
+        var editsWhileDeleted: [(field: ItemField, value: Value)] = []
+        for field in ItemDetail.fieldOrder {
+            let versions = ConflictList.versions(item, field)
+            guard let current = versions.first else { continue }
+            // Values equal to the shown one are no conflict (two people typed the same).
+            let others = versions.dropFirst().filter { $0.value != current.value }
+            fields.append(Field(field: field, current: value(current), alternatives: others.map(value)))
+            editsWhileDeleted += versions.filter { edited.contains($0.rev) }.map { (field, value($0)) }
+        }
+        self.fields = fields
+        self.editsWhileDeleted = editsWhileDeleted
+    }
+}

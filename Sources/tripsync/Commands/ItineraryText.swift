@@ -1,0 +1,85 @@
+import Foundation
+import TripSync
+
+/// The itinerary as `show` and `find` print it: a heading per day, a line per item that starts
+/// with its short id, then its conflict, its note's first line and its DST notes.
+struct ItineraryText {
+    /// The zone every time is read in (`--in`), else each time's own.
+    var viewer: ViewerZone?
+    var zones: ZoneRules
+
+    func lines(_ itinerary: Itinerary) -> [String] {
+        var lines: [String] = []
+        for day in itinerary.days {
+            lines.append("")
+            lines.append("\(LocalTimeFormat.weekday(day.date)) \(day.date)")
+            for entry in day.entries { lines += self.entry(entry) }
+        }
+        if !itinerary.unscheduled.isEmpty {
+            lines.append("")
+            lines.append("Unscheduled")
+            for entry in itinerary.unscheduled { lines += self.entry(entry) }
+        }
+        return lines
+    }
+
+    /// `Wed 2027-06-09`.
+    static func shortDay(_ date: LocalDate) -> String {
+        String(LocalTimeFormat.weekday(date).prefix(3)) + " \(date)"
+    }
+
+    /// A time as the line shows it, and its local date where it is shown (the viewer's zone
+    /// when given, else its own).
+    func clock(_ shown: ShownTime) -> (text: String, date: LocalDate) {
+        if case .date(let date) = shown.time { return ("all day", date) }
+        if shown.zoneUnknown, case .local(_, let zone) = shown.time {
+            return (LocalTimeFormat.hhmm(shown.time) + " (\(zone), unknown here)", shown.time.localDate)
+        }
+        if let viewer, let instant = shown.instant, let reading = viewer.read(instant.secondsSinceEpoch) {
+            return (reading.clock + " " + reading.abbreviation, reading.date)
+        }
+        if let instant = shown.instant, case .gap = instant.resolution, case .local(_, let zone) = shown.time,
+            let timeZone = zones.timeZone(zone), let (local, _) = LocalTimeFormat.local(instant.secondsSinceEpoch, in: timeZone)
+        {
+            // A time in a DST gap is shown where it lands.
+            return (LocalTimeFormat.hhmm(.local(local, zone: zone)) + (shown.abbreviation.map { " " + $0 } ?? ""), local.date)
+        }
+        return (LocalTimeFormat.hhmm(shown.time) + (shown.abbreviation.map { " " + $0 } ?? ""), shown.time.localDate)
+    }
+
+    func entry(_ entry: ItineraryEntry) -> [String] {
+        let title = entry.fields.title?.value ?? "(untitled)"
+        let start = entry.start.map(clock)
+        var startText = start?.text ?? "--:--"
+        if let start, let date = entry.start?.time.localDate, start.date != date { startText += " (\(start.date))" }
+        var text = "  \(entry.id.description.prefix(8))  " + padded(startText, 13) + " " + title
+        if let end = entry.end {
+            if case .date(let last) = end.time {
+                // A multi-day item: its last day (nothing more when it ends the day it starts).
+                if last != entry.start?.time.localDate { text += "  → " + Self.shortDay(last) }
+            } else {
+                let shown = clock(end)
+                text += "  → " + shown.text
+                if let start, shown.date != start.date { text += " on \(Self.shortDay(shown.date))" }
+                if let duration = entry.durationSeconds { text += " (\(LocalTimeFormat.duration(seconds: duration)))" }
+            }
+        }
+        if let place = entry.fields.place?.value ?? nil, !place.isEmpty { text += "  @ " + place }
+        var result = [text]
+        if !entry.conflictedFields.isEmpty {
+            result.append("      ⚠ conflict in " + entry.conflictedFields.map(\.rawValue).joined(separator: ", ") + ": tripsync conflicts")
+        }
+        if let note = entry.fields.note?.value ?? nil, !VisibleText.isBlank(note) {
+            let lines = note.split(whereSeparator: \.isNewline).map(String.init).filter { !VisibleText.isBlank($0) }
+            let more = lines.count > 1 ? " (+\(plural(lines.count - 1, "line")): tripsync show \(entry.id.description.prefix(8)))" : ""
+            result.append("      note: " + (lines.first ?? "") + more)
+        }
+        for note in [entry.start?.note, entry.end?.note].compactMap({ $0 }) { result.append("      time: " + note) }
+        if let duration = entry.durationSeconds, duration < 0 { result.append("      ⚠ the end is before the start") }
+        return result
+    }
+
+    func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

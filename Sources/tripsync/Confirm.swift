@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A yes/no question asked on the terminal (`/dev/tty`, as `Passphrase` reads), echoed as typed.
+enum Confirm {
+    /// Whether a question can be asked: standard input is a terminal and `/dev/tty` opens.
+    static var canAsk: Bool {
+        guard Console.stdinIsTerminal else { return false }
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
+        guard tty >= 0 else { return false }
+        close(tty)
+        return true
+    }
+
+    /// Asks `question` (ending in "? ") and returns true only for "y" or "yes" (any case); an
+    /// empty line, end of input or no terminal is no.
+    static func ask(_ question: String) -> Bool {
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
+        guard tty >= 0 else { return false }
+        defer { close(tty) }
+        _ = question.withCString { write(tty, $0, strlen($0)) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(tty, &byte, 1) == 1, byte != 0x0A, byte != 0x0D {
+            line.append(byte)
+            if line.count > 64 { break }
+        }
+        let answer = String(decoding: line.filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self).lowercased()
+        return answer == "y" || answer == "yes"
+    }
+}
