@@ -18,15 +18,21 @@ enum Confirm {
     /// Asks `question` (ending in "? ") and returns true only for "y" or "yes" (any case); an
     /// empty line, end of input or no terminal is no.
     static func ask(_ question: String) -> Bool {
-        let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else { return false }
         defer { close(tty) }
         _ = question.withCString { write(tty, $0, strlen($0)) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
-        while read(tty, &byte, 1) == 1, byte != 0x0A, byte != 0x0D {
+        while line.count < 64 {
+            let count = read(tty, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                _ = write(tty, "\n", 1)  // Ctrl-D: end the question's line
+                break
+            }
+            if byte == 0x0A || byte == 0x0D { break }
             line.append(byte)
-            if line.count > 64 { break }
         }
         let answer = String(decoding: line.filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self).lowercased()
         return answer == "y" || answer == "yes"

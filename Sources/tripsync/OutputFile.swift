@@ -47,26 +47,12 @@ enum OutputFile {
         }
     }
 
-    /// A yes/no question on `/dev/tty` (as `Passphrase` asks): true for `y` or `yes`; no, an
-    /// empty line or the end of input (Ctrl-D) is no. Without a terminal, a refusal naming `--force`.
+    /// A yes/no question on `/dev/tty` (`Confirm.ask`): true for `y` or `yes`; no, an empty
+    /// line or the end of input (Ctrl-D) is no. Without a terminal, a refusal naming `--force`.
     static func ask(_ question: String) throws -> Bool {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else { throw CLIError.refused("no terminal to ask on; give --force to write over the file") }
-        defer { close(tty) }
-        _ = question.withCString { write(tty, $0, strlen($0)) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while line.count < 64 {
-            let count = read(tty, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 {
-                _ = write(tty, "\n", 1)
-                break
-            }
-            if byte == 0x0A || byte == 0x0D { break }
-            line.append(byte)
-        }
-        let answer = String(decoding: line.filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self).lowercased()
-        return answer == "y" || answer == "yes"
+        close(tty)
+        return Confirm.ask(question)
     }
 }

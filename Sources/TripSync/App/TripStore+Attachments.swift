@@ -154,16 +154,15 @@ extension TripStore {
         }
     }
 
-    /// Writes the bytes of attachment `id` to `path` (atomically), after checking them against
-    /// their hash; an attachment whose bytes are not here says so.
-    public func extract(_ id: AttachmentID, to path: String) throws {
+    /// The bytes of attachment `id`, checked against their hash; an attachment whose bytes
+    /// are not here says so.
+    public func bytes(of id: AttachmentID) throws -> [UInt8] {
         let entry = try attachment(id.description)
         guard let blob = BlobID(entry.blob.sha256) else { throw AttachmentError("attachment \(id) names no valid SHA-256") }
         guard entry.state == .shared || entry.state == .staged else {
             throw AttachmentError("\(entry.name): its bytes have not arrived on this laptop yet (\(entry.state.rawValue)); sync again once they have")
         }
-        let bytes = try BlobStore(home: home.path).bytes(of: blob)
-        try FileIO.writeAtomically(bytes, to: path, mode: 0o644)
+        return try BlobStore(home: home.path).bytes(of: blob)
     }
 
     /// Drops a staged attachment (it was never shared), or detaches a shared one (a write: a

@@ -19,6 +19,7 @@ enum AttachmentsCommand: Command {
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, values: ["--trip"], flags: ["--json", "--detached"])
         try parser.parse(arguments)
+        try HomeAccess.requireExisting(global)
         guard parser.positionals.count <= 1 else { throw CLIError.usage("attachments takes at most one ITEM", command: name) }
         let store = try Session.store(global, trip: parser.value("--trip"))
         let list: [AttachmentEntry]

@@ -1,4 +1,3 @@
-import Foundation
 import TripSync
 
 /// `tripsync extract ATTACHMENT -o FILE`.
@@ -6,11 +5,11 @@ enum ExtractCommand: Command {
     static let name = "extract"
     static let summary = "write an attachment's bytes to a file"
     static let help = """
-        usage: tripsync extract ATTACHMENT -o FILE [--force] [--trip T]
+        usage: tripsync extract ATTACHMENT -o FILE|- [--force] [--trip T]
 
-        Writes the attachment's bytes to FILE after checking them against their SHA-256.
-        An existing FILE is kept unless --force is given. An attachment whose bytes have not
-        arrived yet says so.
+        Writes the attachment's bytes to FILE (- for standard output, never a terminal) after
+        checking them against their SHA-256. An existing FILE is written over only after a yes
+        on the terminal, or with --force. An attachment whose bytes have not arrived yet says so.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -20,14 +19,13 @@ enum ExtractCommand: Command {
             throw CLIError.usage("extract needs exactly one ATTACHMENT", command: name)
         }
         guard let output = parser.value("-o") else { throw CLIError.usage("extract needs -o FILE", command: name) }
-        if !parser.has("--force"), FileManager.default.fileExists(atPath: output) {
-            throw CLIError.refused("\(output) exists; give --force to write over it")
-        }
+        try HomeAccess.requireExisting(global)
+        try OutputFile.check(output, force: parser.has("--force"), binary: true, command: name)
         let store = try Session.store(global, trip: parser.value("--trip"))
         do {
             let entry = try store.attachment(selector)
-            try store.extract(entry.id, to: output)
-            Console.out("wrote \(output) (\(entry.name), \(ByteCount.text(entry.blob.size)))")
+            try OutputFile.save(try store.bytes(of: entry.id), to: output)
+            if !OutputFile.isStdout(output) { Console.out("wrote \(output) (\(entry.name), \(ByteCount.text(entry.blob.size)))") }
         } catch let error as EditError {
             throw Session.refusal(error)
         } catch let error as AttachmentError {

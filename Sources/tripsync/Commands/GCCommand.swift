@@ -18,6 +18,7 @@ enum GCCommand: Command {
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, values: ["--folder"], flags: ["--dry-run"])
         try parser.parse(arguments)
+        try HomeAccess.requireExisting(global)
         guard parser.positionals.isEmpty else { throw CLIError.usage("gc takes no arguments", command: name) }
         let home = HomeAccess.home(global)
         let dryRun = parser.has("--dry-run")
