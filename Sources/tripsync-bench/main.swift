@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `attachments`, `blob-copy`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -13,6 +13,9 @@ let topUsage = """
       phases A B                                   where the time of one merge goes
       gzip FILE... [--repeat R]                    TripSync's gzip encoder next to zlib's fastest level
       signatures [--sizes A,B] [--repeat R]        what checking and making signed files cost, next to a merge
+      attachments [--megabytes N] [--repeat R] [--dir DIR]
+                                                   blob hashing and copying next to openssl dgst and cp
+      blob-copy SRC DESTDIR                        the library's resumable verified blob copy (Tests/killcopy)
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -27,6 +30,8 @@ do {
     case "compare": try CompareCommand.run(Array(arguments.dropFirst()))
     case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
     case "signatures": try SignatureBenchmark.run(Array(arguments.dropFirst()))
+    case "attachments": try AttachmentsBenchmark.run(Array(arguments.dropFirst()))
+    case "blob-copy": try BlobCopyCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))
