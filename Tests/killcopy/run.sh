@@ -35,20 +35,31 @@ fail() { echo "killcopy: FAIL: $*" >&2; exit 1; }
 ) &
 WATCHER=$!
 
-# How long one whole copy takes here: kills land anywhere from the start to a little past it.
-start=$(date +%s%N)
+# The first copy, to check the set-up.
 "${COPY[@]}" >/dev/null
-full_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$(sha256sum "$FINAL" | cut -d' ' -f1)" = "$SHA" ] || fail "the first copy does not verify"
 
 killed_midway=0
 resumed=0
 for round in $(seq 1 "$ROUNDS"); do
     rm -f "$WORK/dest/"*
-    delay_ms=$(( RANDOM % (full_ms + full_ms / 5 + 1) ))
+    # The moment: once the partial holds a random number of bytes (0 to all of them, which
+    # kills during the final fsync, hash check or rename), or, one round in four, at a random
+    # time from the start (before the partial exists, or as late as the copy may run).
+    target=$(( (RANDOM * 32768 + RANDOM) % (SIZE + 1) ))
+    delay_ms=$(( RANDOM % 400 ))
     "${COPY[@]}" >/dev/null 2>&1 &
     pid=$!
-    sleep "$((delay_ms / 1000)).$(printf %03d $((delay_ms % 1000)))"
+    if [ $((round % 4)) = 0 ]; then
+        sleep "0.$(printf %03d "$delay_ms")"
+        moment="after ${delay_ms} ms"
+    else
+        while kill -0 "$pid" 2>/dev/null; do
+            got=$(stat -c %s "$FINAL.partial" 2>/dev/null || echo -1)
+            [ "$got" -ge "$target" ] && break
+        done
+        moment="at partial >= $target bytes"
+    fi
     kill -9 "$pid" 2>/dev/null || true
     status=0
     wait "$pid" 2>/dev/null || status=$?
@@ -63,7 +74,7 @@ for round in $(seq 1 "$ROUNDS"); do
     [ "$(sha256sum "$FINAL" | cut -d' ' -f1)" = "$SHA" ] || fail "round $round: the final copy does not verify"
     [ ! -e "$FINAL.partial" ] || fail "round $round: a partial file was left after the copy completed"
     case "$out" in *"resumed from 0"*|*"already there"*) ;; *) resumed=$((resumed + 1)) ;; esac
-    echo "round $round: killed after ${delay_ms} ms (partial ${partial} bytes): $out"
+    echo "round $round: killed $moment (partial ${partial} bytes): $out"
 done
 [ ! -e "$WORK/watcher-failed" ] || fail "$(cat "$WORK/watcher-failed")"
-echo "killcopy: $ROUNDS rounds passed ($killed_midway killed while running, $resumed resumed from a verified partial; one whole copy took ${full_ms} ms)"
+echo "killcopy: $ROUNDS rounds passed ($killed_midway killed while running, $resumed resumed from a verified partial)"
