@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `peak-read`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -14,6 +14,9 @@ let topUsage = """
       gzip FILE... [--repeat R]                    TripSync's gzip encoder next to zlib's fastest level
       signatures [--sizes A,B] [--repeat R]        what checking and making signed files cost, next to a merge
       strip-location IN OUT [--repeat R]           a copy of the JPEG IN without its location (issue 17)
+      attachments [--megabytes N] [--repeat R] [--dir DIR]
+                                                   blob hashing and copying next to openssl dgst and cp
+      blob-copy SRC DESTDIR                        the library's resumable verified blob copy (Tests/killcopy)
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -29,6 +32,8 @@ do {
     case "sync-noop": try SyncBenchmark.run(Array(arguments.dropFirst()))
     case "signatures": try SignatureBenchmark.run(Array(arguments.dropFirst()))
     case "strip-location": try StripLocationCommand.run(Array(arguments.dropFirst()))
+    case "attachments": try AttachmentsBenchmark.run(Array(arguments.dropFirst()))
+    case "blob-copy": try BlobCopyCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))

@@ -244,6 +244,33 @@ import Testing
         #expect(try scene.read(scene.blobFolder + "/" + scene.id.hex) == scene.content)
     }
 
+    /// The path entry (`tripsync-bench blob-copy`, Tests/killcopy): the name must be a SHA-256,
+    /// bytes that do not match it are removed, a copy already there is not read.
+    @Test func copyBetweenBlobFoldersByPath() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let source = scene.root + "/src"
+        let target = scene.root + "/dest"
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        try FileIO.writeAtomically(scene.content, to: source + "/photo.jpg")
+        #expect(throws: BlobError.self) { _ = try BlobCopy.copy(blob: source + "/photo.jpg", into: target) }
+        try FileIO.writeAtomically(scene.content, to: source + "/" + scene.id.hex)
+        let first = try BlobCopy.copy(blob: source + "/" + scene.id.hex, into: target)
+        #expect(!first.alreadyThere && first.size == 300_000)
+        #expect(try scene.read(target + "/" + scene.id.hex) == scene.content)
+        #expect(try BlobCopy.copy(blob: source + "/" + scene.id.hex, into: target).alreadyThere)
+        let other = BlobID(of: bytes("other"))
+        try FileIO.writeAtomically(scene.content, to: source + "/" + other.hex)
+        #expect {
+            _ = try BlobCopy.copy(blob: source + "/" + other.hex, into: target)
+        } throws: { error in
+            guard let error = error as? BlobError, case .mismatch(let actual, nil) = error.reason else { return false }
+            return actual == scene.id
+        }
+        #expect(scene.names(target) == [scene.id.hex])  // no partial, nothing under the wrong name
+    }
+
     @Test func secondCopyOfTheSameBlobIsBusy() throws {
         let scene = try Scene()
         defer { scene.remove() }
@@ -254,6 +281,6 @@ import Testing
         #expect {
             _ = try store.fetch(scene.id, size: 300_000, from: try scene.shared())
         } throws: { ($0 as? BlobError)?.reason == .busy }
-        withExtendedLifetime(held) {}
+        #expect(held.path.hasSuffix("/blobs/partial/\(scene.id.hex).partial"))
     }
 }

@@ -28,7 +28,7 @@ public struct BlobCopyResult: Hashable, Sendable {
 /// to home) and for adding a file to the home: through a partial file, resumed from the
 /// verified length of that partial, hashed while copying, fsynced, checked against its name,
 /// renamed into place (docs/DESIGN.md, "Attachments: blob storage").
-struct BlobCopy {
+public struct BlobCopy {
     /// Where the bytes come from.
     var source: FolderHandle
     var sourceName: EntryName

@@ -155,12 +155,7 @@ final class FolderHandle {
     /// messages. The caller closes the descriptor.
     func openFile(_ name: EntryName, expected: String, vanished: String = "vanished while syncing") throws(FileSystemError) -> (fd: Int32, info: stat) {
         let file = withName(name) { openat(fd, $0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard file >= 0 else {
-            let code = errno
-            if code == ELOOP { throw FileSystemError(path: display(name), message: "a symbolic link, not a file (never followed)", code: code) }
-            if code == ENOENT { throw FileSystemError(path: display(name), message: vanished, code: code) }
-            throw FileIO.systemError(display(name), "cannot open", code)
-        }
+        guard file >= 0 else { throw openFailure(name, errno, "cannot open", vanished: vanished) }
         var info = stat()
         guard fstat(file, &info) == 0 else {
             let failure = FileIO.systemError(display(name), "cannot stat")
@@ -179,18 +174,23 @@ final class FolderHandle {
     /// file with one link (no name shared with a file elsewhere). The caller closes it.
     func openForUpdate(_ name: EntryName, mode: mode_t = 0o644) throws(FileSystemError) -> Int32 {
         let file = withName(name) { openat(fd, $0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode) }
-        guard file >= 0 else {
-            let code = errno
-            if code == ELOOP { throw FileSystemError(path: display(name), message: "a symbolic link, not a file (never followed)", code: code) }
-            if code == EISDIR { throw FileSystemError(path: display(name), message: "is a folder where a file belongs", code: code) }
-            throw FileIO.systemError(display(name), "cannot open for writing", code)
-        }
+        guard file >= 0 else { throw openFailure(name, errno, "cannot open for writing", vanished: "vanished while being opened") }
         var info = stat()
         guard fstat(file, &info) == 0, Self.kind(info) == .file, info.st_nlink == 1 else {
             close(file)
             throw FileSystemError(path: display(name), message: "not a plain file (a device, pipe, socket or a file with other names)")
         }
         return file
+    }
+
+    /// Why opening the file `name` failed with `code`: a link is named as one (never followed).
+    private func openFailure(_ name: EntryName, _ code: Int32, _ action: String, vanished: String) -> FileSystemError {
+        switch code {
+        case ELOOP: return FileSystemError(path: display(name), message: "a symbolic link, not a file (never followed)", code: code)
+        case EISDIR: return FileSystemError(path: display(name), message: "is a folder where a file belongs", code: code)
+        case ENOENT: return FileSystemError(path: display(name), message: vanished, code: code)
+        default: return FileIO.systemError(display(name), action, code)
+        }
     }
 
     /// Moves `name` into the folder `other` (on the same file system) as `newName`, replacing
