@@ -57,7 +57,13 @@ enum Session {
     /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2).
     static func refusal(_ error: TripStoreError, home: Home) -> CLIError {
         switch error {
-        case .noMatch, .sameName: return .usage(error.description, command: nil)
+        case .noMatch: return .usage(error.description, command: nil)
+        case .sameName(let name, let trips):
+            // The full ids: two trips of one name may share any prefix.
+            let lines = trips.map { "hint:   \($0.id)  \(name)  (\($0.items) item\($0.items == 1 ? "" : "s"))" }
+            return .usage(
+                (["\(trips.count) trips of this home are named '\(name)'; pick one with --trip ID (and 'tripsync rename' one of them)", "hint: the candidates are:"] + lines)
+                    .joined(separator: "\n"), command: nil)
         case .ambiguous(let selector, _, _):
             // As git lists the objects an ambiguous short sha names: every candidate, with its id.
             let message = error.description

@@ -40,7 +40,7 @@ enum Registry {
         AttachCommand.self,
         AttachmentsCommand.self,
         DetachCommand.self,
-        RestoreAttachmentCommand.self,
+        ReattachCommand.self,
         ExtractCommand.self,
         GCCommand.self,
         CompletionCommand.self,

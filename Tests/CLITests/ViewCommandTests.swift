@@ -118,7 +118,7 @@ import Testing
             plannedTrip + [
                 home("export", "--ics", "$TMP/trip.ics"),
                 home("edit", "<item-4:8>", "--day", "2027-06-07"),
-                home("export", "--ics", "$TMP/trip.ics"),
+                home("export", "--ics", "$TMP/trip.ics", "--force"),
             ]),
     ]
 

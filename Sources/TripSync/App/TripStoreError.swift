@@ -27,7 +27,7 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
             return "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); pick one with --trip"
         case .ambiguous(let selector?, let count, _): return "'\(selector)' matches \(count) trips; give more of the id"
         case .sameName(let name, let trips):
-            let list = trips.map { "\($0.id.description.prefix(8)) (\($0.items) item\($0.items == 1 ? "" : "s"))" }.joined(separator: ", ")
+            let list = trips.map { "\($0.id) (\($0.items) item\($0.items == 1 ? "" : "s"))" }.joined(separator: ", ")
             return "\(trips.count) trips of this home are named '\(name)': \(list); pick one with --trip ID (and 'tripsync rename' one of them)"
         case .unreadable(let file):
             return (file.lines + [

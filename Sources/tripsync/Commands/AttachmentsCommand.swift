@@ -13,7 +13,7 @@ enum AttachmentsCommand: Command {
           arriving     in the trip, its bytes not here yet (a later sync fetches them)
           quarantined  bytes arrived that do not match their SHA-256: never used, fetched again
         Attachments of a deleted item are hidden until it is restored; --detached lists
-        detached ones too (tripsync restore-attachment brings one back).
+        detached ones too (tripsync reattach brings one back).
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {

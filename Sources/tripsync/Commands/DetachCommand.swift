@@ -9,7 +9,7 @@ enum DetachCommand: Command {
 
         Detaches the attachment (its id or a prefix of at least 4 characters, as
         'tripsync attachments' lists it). A shared one stays restorable
-        (tripsync restore-attachment ATTACHMENT); a detach beats a caption a companion writes
+        (tripsync reattach ATTACHMENT); a detach beats a caption a companion writes
         at the same time, which stays with it. A staged one (never shared) is simply dropped.
         """
 
@@ -22,12 +22,12 @@ enum DetachCommand: Command {
         let store = try Session.store(global, trip: parser.value("--trip"))
         do {
             let entry = try store.attachment(selector)
-            guard !entry.isDetached else { throw CLIError.refused("\(entry.name) is already detached (restore with: tripsync restore-attachment \(selector))") }
+            guard !entry.isDetached else { throw CLIError.refused("\(entry.name) is already detached (restore with: tripsync reattach \(selector))") }
             try store.detach(entry.id)
             if entry.state == .staged {
                 Console.out("dropped \(entry.name) (it was never shared)")
             } else {
-                Console.out("detached \(entry.name) (restore with: tripsync restore-attachment \(entry.id.description.prefix(8)))")
+                Console.out("detached \(entry.name) (restore with: tripsync reattach \(entry.id.description.prefix(8)))")
             }
         } catch let error as EditError {
             throw Session.refusal(error)

@@ -1,11 +1,11 @@
 import TripSync
 
-/// `tripsync restore-attachment ATTACHMENT`.
-enum RestoreAttachmentCommand: Command {
-    static let name = "restore-attachment"
+/// `tripsync reattach ATTACHMENT`.
+enum ReattachCommand: Command {
+    static let name = "reattach"
     static let summary = "bring a detached attachment back"
     static let help = """
-        usage: tripsync restore-attachment ATTACHMENT [--trip T]
+        usage: tripsync reattach ATTACHMENT [--trip T]
 
         Brings a detached attachment back with everything it held (a caption written while it
         was detached included). 'tripsync attachments --detached' lists detached ones.
@@ -15,7 +15,7 @@ enum RestoreAttachmentCommand: Command {
         var parser = Arguments(command: name, values: ["--trip"])
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
-            throw CLIError.usage("restore-attachment needs exactly one ATTACHMENT", command: name)
+            throw CLIError.usage("reattach needs exactly one ATTACHMENT", command: name)
         }
         let store = try Session.store(global, trip: parser.value("--trip"))
         do {
