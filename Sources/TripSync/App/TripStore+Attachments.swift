@@ -33,6 +33,45 @@ public struct AttachmentEntry: Hashable, Sendable {
     public var isDetached: Bool
 }
 
+extension AttachmentEntry {
+    /// Every attachment of `document` (or of `item`) as `home` sees it: staged ones first, then
+    /// by item and name; detached ones only with `detached`; an attachment of a deleted item is
+    /// hidden unless `item` names that item. Reads the home's staged list and stats its blobs
+    /// (no blob is read); creates nothing.
+    public static func list(in document: TripDocument, home: Home, of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
+        let blobs = home.path + "/blobs/"
+        let quarantine = Set(((try? FileManager.default.contentsOfDirectory(atPath: blobs + "quarantine")) ?? []).map { String($0.prefix(64)) })
+        func held(_ blob: BlobReference) -> Bool {
+            guard BlobID(blob.sha256) != nil, let (stamp, isRegular, _, _) = SyncState.stamp(blobs + blob.sha256) else { return false }
+            return isRegular && stamp.size == blob.size
+        }
+        var result: [AttachmentEntry] = []
+        for entry in try StagedAttachments.load(home, document.tripID).entries where item == nil || entry.item == item {
+            result.append(
+                AttachmentEntry(
+                    id: entry.id, item: entry.item, name: entry.name, caption: entry.caption, blob: entry.blob, state: .staged,
+                    hasConflict: false, isDetached: false))
+        }
+        var shared: [AttachmentEntry] = []
+        for (id, attachment) in document.attachments {
+            guard let itemID = attachment.item?.value, let blob = attachment.blob?.value, let name = attachment.name?.value else { continue }
+            if let item, itemID != item { continue }
+            if attachment.isDetached {
+                if !detached { continue }
+            } else if item == nil && !document.isShown(id) {
+                continue
+            }
+            let state: AttachmentEntry.State = held(blob) ? .shared : quarantine.contains(blob.sha256) ? .quarantined : .arriving
+            shared.append(
+                AttachmentEntry(
+                    id: id, item: itemID, name: name, caption: attachment.caption?.value ?? nil, blob: blob, state: state,
+                    hasConflict: attachment.hasConflicts, isDetached: attachment.isDetached))
+        }
+        shared.sort { ($0.item, $0.name, $0.id) < ($1.item, $1.name, $1.id) }
+        return result + shared
+    }
+}
+
 /// What `attach` did: the staged attachment, and what it found about the photo's location.
 public struct AttachOutcome: Hashable, Sendable {
     /// The attachment, staged (shown on this laptop as not yet shared).
@@ -101,38 +140,7 @@ extension TripStore {
     /// Every attachment of the trip (or of `item`), staged ones first, then by item and name;
     /// detached ones only with `detached`. An attachment of a deleted item is hidden.
     public func attachments(of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
-        try locked {
-            let document = state.document
-            let store = try BlobStore(home: home.path)
-            let quarantined = Set(try store.quarantined().compactMap { name in BlobID(String(name.prefix(64))) })
-            var result: [AttachmentEntry] = []
-            for entry in try StagedAttachments.load(home, document.tripID).entries where item == nil || entry.item == item {
-                result.append(
-                    AttachmentEntry(
-                        id: entry.id, item: entry.item, name: entry.name, caption: entry.caption, blob: entry.blob, state: .staged,
-                        hasConflict: false, isDetached: false))
-            }
-            var shared: [AttachmentEntry] = []
-            for (id, attachment) in document.attachments {
-                guard let itemID = attachment.item?.value, let blob = attachment.blob?.value, let name = attachment.name?.value else { continue }
-                if let item, itemID != item { continue }
-                if attachment.isDetached ? !detached : !document.isShown(id) { continue }
-                let state: AttachmentEntry.State
-                if let blobID = BlobID(blob.sha256), store.contains(blobID, size: blob.size) {
-                    state = .shared
-                } else if let blobID = BlobID(blob.sha256), quarantined.contains(blobID) {
-                    state = .quarantined
-                } else {
-                    state = .arriving
-                }
-                shared.append(
-                    AttachmentEntry(
-                        id: id, item: itemID, name: name, caption: attachment.caption?.value ?? nil, blob: blob, state: state,
-                        hasConflict: attachment.hasConflicts, isDetached: attachment.isDetached))
-            }
-            shared.sort { ($0.item, $0.name, $0.id) < ($1.item, $1.name, $1.id) }
-            return result + shared
-        }
+        try locked { try AttachmentEntry.list(in: state.document, home: home, of: item, detached: detached) }
     }
 
     /// The attachment (staged, live or detached) whose id is or starts with `text` (at least 4

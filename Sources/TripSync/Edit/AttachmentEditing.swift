@@ -101,4 +101,13 @@ extension TripDocument {
         guard let attachment = attachments[id], !attachment.isDetached, let item = attachment.item?.value else { return false }
         return items[item] != nil
     }
+
+    /// How many shown attachments each live item has.
+    public var shownAttachmentCounts: [ItemID: Int] {
+        var counts: [ItemID: Int] = [:]
+        for (id, attachment) in attachments where isShown(id) {
+            if let item = attachment.item?.value { counts[item, default: 0] += 1 }
+        }
+        return counts
+    }
 }

@@ -1,15 +1,18 @@
 /// One item as `show ITEM --json` prints it: `{"id", "deleted", "compacted", "deletes": [{"at",
 /// "device", "deviceName"}], "fields": [{"field", "value", "device", "deviceName", "writtenAt",
 /// "editedWhileDeleted", "alternatives": [VALUE]}], "conflicts", "editedWhileDeleted": [{"field",
-/// VALUE...}]}` where VALUE is `{"value", "device", "deviceName", "writtenAt",
+/// VALUE...}], "attachments": [ATTACHMENT]}` (ATTACHMENT as `attachments --json` prints one) where VALUE is `{"value", "device", "deviceName", "writtenAt",
 /// "editedWhileDeleted"}` and `writtenAt` the UTC time of the write.
 public struct ItemDetailReport: Encodable, Sendable {
     /// The item.
     public var detail: ItemDetail
+    /// Its attachments (`attachments --json` entries).
+    public var attachments: [AttachmentReport]
 
-    /// The report of `detail`.
-    public init(_ detail: ItemDetail) {
+    /// The report of `detail`, with its attachments.
+    public init(_ detail: ItemDetail, attachments: [AttachmentEntry] = []) {
         self.detail = detail
+        self.attachments = attachments.map(AttachmentReport.init)
     }
 
     /// The JSON object.
@@ -22,6 +25,7 @@ public struct ItemDetailReport: Encodable, Sendable {
         try container.put(detail.fields.map(Field.init), "fields")
         try container.put(detail.conflicted.count, "conflicts")
         try container.put(detail.editsWhileDeleted.map { Field(field: $0.field, value: $0.value, alternatives: nil) }, "editedWhileDeleted")
+        try container.put(attachments, "attachments")
     }
 
     struct Delete: Encodable {

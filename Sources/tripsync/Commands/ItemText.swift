@@ -70,6 +70,19 @@ enum ItemText {
         return lines
     }
 
+    /// An item's attachments under its fields: id, state, name, type and size, caption.
+    static func attachments(_ list: [AttachmentEntry]) -> [String] {
+        guard !list.isEmpty else { return [] }
+        var lines = ["  attachments"]
+        for entry in list {
+            var line = "    \(entry.id.description.prefix(8))  \(entry.state.rawValue)  \(entry.name) (\(entry.blob.type), \(ByteCount.text(entry.blob.size)))"
+            if let caption = entry.caption { line += " — " + (caption.split(whereSeparator: \.isNewline).first.map(String.init) ?? "") }
+            if entry.hasConflict { line += "  ⚠ conflict" }
+            lines.append(line)
+        }
+        return lines
+    }
+
     static func deleted(_ list: DeletedItemList) -> [String] {
         guard !list.entries.isEmpty else { return ["no deleted items"] }
         var lines = ["\(plural(list.entries.count, "deleted item")), newest first (tripsync restore ID brings one back whole):"]

@@ -7,6 +7,8 @@ struct ItineraryText {
     /// The zone every time is read in (`--in`), else each time's own.
     var viewer: ViewerZone?
     var zones: ZoneRules
+    /// How many attachments each item shows (`TripDocument.shownAttachmentCounts`).
+    var attachments: [ItemID: Int] = [:]
 
     func lines(_ itinerary: Itinerary) -> [String] {
         var lines: [String] = []
@@ -65,6 +67,7 @@ struct ItineraryText {
             }
         }
         if let place = entry.fields.place?.value ?? nil, !place.isEmpty { text += "  @ " + place }
+        if let count = attachments[entry.id], count > 0 { text += "  [\(plural(count, "attachment"))]" }
         var result = [text]
         if !entry.conflictedFields.isEmpty {
             result.append("      ⚠ conflict in " + entry.conflictedFields.map(\.rawValue).joined(separator: ", ") + ": tripsync conflicts")

@@ -49,7 +49,12 @@ enum ShowCommand: Command {
             }
             let document = try Session.read(global, trip: parser.value("--trip")).trip.document
             let detail = try detail(item, in: document)
-            if json { try Console.json(ItemDetailReport(detail)) } else { Console.out(ItemText.lines(detail, document, zones: zones).joined(separator: "\n")) }
+            let attachments = try Session.attempt { try AttachmentEntry.list(in: document, home: HomeAccess.home(global), of: detail.id) }
+            if json {
+                try Console.json(ItemDetailReport(detail, attachments: attachments))
+            } else {
+                Console.out((ItemText.lines(detail, document, zones: zones) + ItemText.attachments(attachments)).joined(separator: "\n"))
+            }
             return
         }
         if parser.has("--deleted") {
@@ -66,7 +71,7 @@ enum ShowCommand: Command {
         } else {
             var lines = [header(document, viewer: viewer)]
             if from != nil || to != nil { lines.append("(days \(from.map(\.description) ?? "…") to \(to.map(\.description) ?? "…"))") }
-            lines += ItineraryText(viewer: viewer, zones: zones).lines(itinerary)
+            lines += ItineraryText(viewer: viewer, zones: zones, attachments: document.shownAttachmentCounts).lines(itinerary)
             if itinerary.isEmpty {
                 lines.append(
                     from != nil || to != nil ? "(no items on those days)" : "(no items yet: tripsync add TITLE --day YYYY-MM-DD --at HH:MM)")
