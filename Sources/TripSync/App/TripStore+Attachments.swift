@@ -77,8 +77,10 @@ extension TripStore {
                 location = JPEGLocation.find(in: bytes)
                 if stripLocation, location.recordsLocation {
                     let result = JPEGLocation.strip(bytes)
-                    guard !result.finding.recordsLocation else {
-                        throw AttachmentError("\(path): the location could not be removed safely (\(result.finding)); not attached")
+                    // result.finding is what the input recorded; the copy is read again.
+                    let left = JPEGLocation.find(in: result.bytes)
+                    guard !left.recordsLocation else {
+                        throw AttachmentError("\(path): the location could not be removed safely (\(left)); not attached")
                     }
                     stored = try store.add(bytes: result.bytes)
                     stripped = true
@@ -104,7 +106,8 @@ extension TripStore {
         try locked {
             let document = state.document
             let store = try BlobStore(home: home.path)
-            let quarantined = Set(try store.quarantined().compactMap { name in BlobID(String(name.prefix(64))) })
+            // quarantined() gives printed paths: the blob's name starts the last component.
+            let quarantined = Set(try store.quarantined().compactMap { path in BlobID(String((path.split(separator: "/").last ?? "").prefix(64))) })
             var result: [AttachmentEntry] = []
             for entry in try StagedAttachments.load(home, document.tripID).entries where item == nil || entry.item == item {
                 result.append(
@@ -169,16 +172,15 @@ extension TripStore {
     /// Drops a staged attachment (it was never shared), or detaches a shared one (a write: a
     /// tombstone, restorable; a detach beats a concurrent caption edit).
     public func detach(_ id: AttachmentID) throws {
-        try locked {
+        let dropped = try locked { () throws -> Bool in
             var staged = try StagedAttachments.load(home, state.document.tripID)
-            if let index = staged.entries.firstIndex(where: { $0.id == id }) {
-                try checkMayEdit()
-                staged.entries.remove(at: index)
-                try staged.save(home, state.document.tripID)
-                return
-            }
+            guard let index = staged.entries.firstIndex(where: { $0.id == id }) else { return false }
+            try checkMayEdit()
+            staged.entries.remove(at: index)
+            try staged.save(home, state.document.tripID)
+            return true
         }
-        try edit { trip in try trip.detach(id) }
+        if !dropped { try edit { trip in try trip.detach(id) } }
     }
 }
 
