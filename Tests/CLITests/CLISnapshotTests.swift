@@ -213,7 +213,8 @@ import Testing
     /// A snapshot file no case writes is left over from a renamed or removed case.
     @Test func everySnapshotFileBelongsToACase() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Snapshot.folder).filter { $0.hasSuffix(".txt") }
-        let expected = Set(Self.cases.map { $0.name + ".txt" } + MemberCommandCLISnapshotTests.cases.map { $0.name + ".txt" })
+        let expected = Set(Self.cases.map { $0.name + ".txt" } + MemberCommandCLISnapshotTests.cases.map { $0.name + ".txt" }
+            + AttachmentCommandTests.cases.map { $0.name + ".txt" })
         let orphans = files.filter { !expected.contains($0) }.sorted()
         if Snapshot.recording {
             for orphan in orphans { try FileManager.default.removeItem(atPath: Snapshot.folder + "/" + orphan) }
