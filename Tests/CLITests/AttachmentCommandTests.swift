@@ -23,16 +23,21 @@ import TripSyncFixtures
     static let photoSHA = AttachmentFiles.sha256(AttachmentFiles.photo)
     static let photoBlob = "shared/<trip>/blobs/" + photoSHA
 
-    /// Laptop A makes an open trip with one item and writes the files to attach into `$TMP`.
-    static let openTrip: [Step] = [
-        .action("write photo.jpg (a JPEG with Exif GPS), ticket.pdf, big.jpg (1 MiB and 1 byte), an empty folder photos/") { expand in
-            try AttachmentFiles.writeAll(into: expand("$TMP"))
-            return nil
-        },
-        a("init", "--device-name", "Laptop A"),
-        a("new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open", names: "trip"),
-        a("add", "Tram 28", "--day", "2027-06-10", "--at", "10:00", names: "item-1"),
-    ]
+    /// Laptop A makes a trip (`--open`: any laptop syncing the folder joins; `--owned`: by
+    /// invite) with one item, and the files to attach are written into `$TMP`.
+    static func trip(_ kind: String) -> [Step] {
+        [
+            .action("write photo.jpg (a JPEG with Exif GPS), ticket.pdf, big.jpg (1 MiB and 1 byte), an empty folder photos/") { expand in
+                try AttachmentFiles.writeAll(into: expand("$TMP"))
+                return nil
+            },
+            a("init", "--device-name", "Laptop A"),
+            a("new", "Lisbon 2027", "--zone", "Europe/Lisbon", kind, names: "trip"),
+            a("add", "Tram 28", "--day", "2027-06-10", "--at", "10:00", names: "item-1"),
+        ]
+    }
+
+    static let openTrip = trip("--open")
 
     /// `openTrip`, the photo attached and shared by A's sync, laptop B joining through `shared`.
     static let sharedPhoto: [Step] = openTrip + [
@@ -175,14 +180,7 @@ import TripSyncFixtures
             ]),
         AttachmentCase(
             "attach-refused-for-a-viewer",
-            [
-                .action("write photo.jpg") { expand in
-                    try AttachmentFiles.writeAll(into: expand("$TMP"))
-                    return nil
-                },
-                a("init", "--device-name", "Laptop A"),
-                a("new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--owned", names: "trip"),
-                a("add", "Tram 28", "--day", "2027-06-10", "--at", "10:00", names: "item-1"),
+            trip("--owned") + [
                 a("sync", "shared"),
                 .invite("A", role: "viewer"),
                 b("init", "--device-name", "Laptop B"),
