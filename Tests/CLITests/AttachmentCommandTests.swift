@@ -39,6 +39,14 @@ import TripSyncFixtures
 
     static let openTrip = trip("--open")
 
+    /// Moves the file at `$TMP/FROM` to `$TMP/TO` (what a folder client does), saying why.
+    static func move(_ from: String, to: String, _ why: String) -> Step {
+        .action("move \(from) to \(to): \(why)") { expand in
+            try FileManager.default.moveItem(atPath: expand("$TMP/" + from), toPath: expand("$TMP/" + to))
+            return nil
+        }
+    }
+
     /// `openTrip`, the photo attached and shared by A's sync, laptop B joining through `shared`.
     static let sharedPhoto: [Step] = openTrip + [
         a("attach", "<item-1:8>", "photo.jpg", "--caption", "At the stop"),
@@ -75,19 +83,13 @@ import TripSyncFixtures
                 a("sync", "shared"),
                 a("attachments"),
                 .files,
-                .action("move \(photoBlob) away to held.jpg, as a folder client that has not carried it yet") { expand in
-                    try FileManager.default.moveItem(atPath: expand("$TMP/\(photoBlob)"), toPath: expand("$TMP/held.jpg"))
-                    return nil
-                },
+                move(photoBlob, to: "held.jpg", "as a folder client that has not carried it yet"),
                 b("init", "--device-name", "Laptop B"),
                 b("sync", "shared"),
                 b("attachments"),
                 b("attachments", "--json"),
                 b("extract", "<att-1:8>", "-o", "out.jpg"),
-                .action("move held.jpg back to \(photoBlob): the bytes land") { expand in
-                    try FileManager.default.moveItem(atPath: expand("$TMP/held.jpg"), toPath: expand("$TMP/\(photoBlob)"))
-                    return nil
-                },
+                move("held.jpg", to: photoBlob, "the bytes land"),
                 b("sync", "shared"),
                 b("attachments", "--json"),
                 b("extract", "<att-1:8>", "-o", "out.jpg"),
