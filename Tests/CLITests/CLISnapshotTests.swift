@@ -216,7 +216,8 @@ import Testing
         let expected = Set(
             Self.cases.map { $0.name + ".txt" } + MemberCommandCLISnapshotTests.cases.map { $0.name + ".txt" }
                 + ConventionSnapshotTests.cases.map { $0.name + ".txt" }
-                + ViewCommandTests.cases.map { $0.name + ".txt" } + ViewCommandTests.laptopCases.map { $0.name + ".txt" })
+                + ViewCommandTests.cases.map { $0.name + ".txt" } + ViewCommandTests.laptopCases.map { $0.name + ".txt" }
+                + AttachmentCommandTests.cases.map { $0.name + ".txt" })
         let orphans = files.filter { !expected.contains($0) }.sorted()
         if Snapshot.recording {
             for orphan in orphans { try FileManager.default.removeItem(atPath: Snapshot.folder + "/" + orphan) }

@@ -87,27 +87,31 @@ enum Snapshot {
     /// Runs the case and compares (or records) its snapshot; a mismatch is one Issue with the first
     /// differing line.
     static func check(_ snapshotCase: SnapshotCase, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let actual = try SnapshotRun.render(snapshotCase)
-        let file = path(of: snapshotCase.name)
+        try compare(try SnapshotRun.render(snapshotCase), name: snapshotCase.name, hint: recordHint, sourceLocation: sourceLocation)
+    }
+
+    /// Compares `actual` with the snapshot `name` (or records it); `hint` says how to re-record.
+    static func compare(_ actual: String, name: String, hint: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = path(of: name)
         let recorded = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) }
         if recording {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(actual.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
             let what = recorded == actual ? "unchanged" : (recorded == nil ? "new" : "changed")
             Issue.record(
-                "recorded snapshot \(snapshotCase.name).txt (\(what)); unset TRIPSYNC_RECORD_SNAPSHOTS and run again to compare",
+                "recorded snapshot \(name).txt (\(what)); unset TRIPSYNC_RECORD_SNAPSHOTS and run again to compare",
                 sourceLocation: sourceLocation)
             return
         }
         guard let recorded else {
-            Issue.record("no snapshot recorded at \(file); \(recordHint)\n\(actual)", sourceLocation: sourceLocation)
+            Issue.record("no snapshot recorded at \(file); \(hint)\n\(actual)", sourceLocation: sourceLocation)
             return
         }
         if let difference = difference(expected: recorded, actual: actual) {
-            let saved = NSTemporaryDirectory() + "tripsync-snapshot-\(snapshotCase.name).actual.txt"
+            let saved = NSTemporaryDirectory() + "tripsync-snapshot-\(name).actual.txt"
             try? Data(actual.utf8).write(to: URL(fileURLWithPath: saved))
             Issue.record(
-                "snapshot \(snapshotCase.name).txt differs from what was recorded\n\(difference)\n(this run's output: \(saved); \(recordHint))",
+                "snapshot \(name).txt differs from what was recorded\n\(difference)\n(this run's output: \(saved); \(hint))",
                 sourceLocation: sourceLocation)
         }
     }

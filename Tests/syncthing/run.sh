@@ -6,7 +6,8 @@
 # home A makes an owned trip (new --owned); B joins with an invite code through its own folder
 # (the request and the grant travel through Syncthing), a third laptop C joins by a file
 # carried by hand, and a viewer V sharing folder B's side is refused edits by its CLI, and its
-# hand-edited file changes nobody's trip.
+# hand-edited file changes nobody's trip. Attachments (issue 17): a 4 MiB photo attached on A
+# arrives byte-identical on B and shows as shared there, and only as arriving while it travels.
 #
 # Usage: Tests/syncthing/run.sh          (TRIPSYNC=path/to/tripsync to pick the binary;
 #                                          default .build/debug/tripsync in the package root)
@@ -625,6 +626,82 @@ if rounds; then pass "homes A and B converge with the viewer's file in the folde
 check "after the rounds, neither home A nor B took the viewer's title" eval 'show_has A "$I2" title "Belem tower" && show_has B "$I2" title "Belem tower"'
 check "home A lists B and C as editors, V as viewer" eval \
     '[ "$(role_of A "$DEVB")" = editor ] && [ "$(role_of A "$(device_of C)")" = editor ] && [ "$(role_of A "$DEVV")" = viewer ]'
+
+# ---------------------------------------------------------------------------------------------
+# 6. A photo (issue 17): attached on laptop A, carried by Syncthing, shared on laptop B
+# ---------------------------------------------------------------------------------------------
+# A 4 MiB JPEG made here (JFIF, a frame and a scan of random entropy-coded bytes) is attached on
+# home A: staged until A's sync puts its bytes into folder A and only then names it. Syncthing
+# moves files independently: to see the bytes travel after the trip file, daemon B ignores the
+# blob folders (.stignore) until A's file naming the photo has reached folder B, and home B's
+# sync then shows it as arriving. Then the ignore goes, and home B syncs again and again while
+# Syncthing carries the blob: every listing shows arriving until the bytes land, then shared;
+# never staged, quarantined or anything else, and nothing quarantined in home B.
+log "home A attaches a 4 MiB photo to item 1 and syncs; home B syncs while Syncthing carries it"
+PHOTO=$TMP/photo.jpg
+python3 - "$PHOTO" <<'PY'
+import os, struct, sys
+def segment(marker, payload): return bytes([0xFF, marker]) + struct.pack(">H", len(payload) + 2) + payload
+scan = bytearray(os.urandom(4 << 20))
+out = bytearray(b"\xFF\xD8")
+out += segment(0xE0, b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00")
+out += segment(0xC0, bytes([8, 0x05, 0xA0, 0x07, 0x80, 1, 1, 0x11, 0]))
+out += segment(0xDA, bytes([1, 1, 0, 0, 63, 0]))
+out += scan.replace(b"\xFF", b"\xFF\x00")
+out += b"\xFF\xD9"
+open(sys.argv[1], "wb").write(out)
+PY
+[ -s "$PHOTO" ] || fatal "python3 writes a 4 MiB JPEG at $PHOTO"
+PHOTO_SHA=$(sha256sum "$PHOTO" | cut -d' ' -f1)
+PHOTO_SIZE=$(stat -c %s "$PHOTO")
+printf 'blobs\n' >"$TMP/B/.stignore"
+scan B
+ts A attach "$I1" "$PHOTO" --caption "Tram 28 at the stop" >/dev/null || fatal "tripsync attach ITEM photo.jpg (home A)"
+# state_of HOME: the photo's state in `attachments --json` on HOME ("none" when not listed).
+state_of() {
+    ts "$1" attachments --json | json "([e['state'] for e in d if e.get('sha256') == sys.argv[2]] or ['none'])[0]" "$PHOTO_SHA"
+}
+check "home A lists the photo as staged before its sync" test "$(state_of A)" = staged
+check "home A's published file does not name the photo before A's sync" eval '! gzip -dc "$TMP/A/$FILE_A" | grep -q "$PHOTO_SHA"'
+tsync A "$TMP/A"
+check "home A's sync put the photo's bytes into folder A (FOLDER/<trip>/blobs/<sha256>)" cmp -s "$PHOTO" "$TMP/A/$TRIP/blobs/$PHOTO_SHA"
+check "home A's published file names the photo" eval 'gzip -dc "$TMP/A/$FILE_A" | grep -q "$PHOTO_SHA"'
+check "home A lists the photo as shared" test "$(state_of A)" = shared
+check "home A's attachments --json has the keys of CLI.md" eval '[ "$(ts A attachments --json | json "sorted(set(k for e in d for k in (\"id\",\"item\",\"name\",\"caption\",\"sha256\",\"size\",\"type\",\"state\") if k in e))")" = "[\"caption\", \"id\", \"item\", \"name\", \"sha256\", \"size\", \"state\", \"type\"]" ]'
+a_file_carried() { cmp -s "$TMP/A/$FILE_A" "$TMP/B/$FILE_A" && folder_idle B; }
+scan_both
+wait_until "$WAIT" "home A's file naming the photo carried to folder B" a_file_carried ||
+    fatal "Syncthing carries home A's file naming the photo to folder B"
+check "the photo's bytes are not in folder B yet (daemon B ignores blobs/)" eval '! test -e "$TMP/B/$TRIP/blobs/$PHOTO_SHA"'
+tsync B "$TMP/B"
+check "home B lists the photo as arriving while its bytes are not in folder B" test "$(state_of B)" = arriving
+check "home B's extract of the arriving photo is refused (exit 1), nothing written" eval \
+    '! ts B extract "$(ts B attachments --json | json "d[0][\"id\"]")" -o "$TMP/photo-too-early.jpg" >/dev/null && ! test -e "$TMP/photo-too-early.jpg"'
+rm -f "$TMP/B/.stignore"
+scan_both
+SEEN_B=()
+photo_shared_on_b() {
+    local state
+    tsync B "$TMP/B"
+    state=$(state_of B) || state="attachments --json failed"
+    SEEN_B+=("$state")
+    [ "$state" = shared ]
+}
+if wait_until "$WAIT" "the photo shared on home B" photo_shared_on_b; then
+    pass "the photo became shared on home B after ${#SEEN_B[@]} sync(s) of B while Syncthing carried it"
+else
+    fail "the photo becomes shared on home B" "states seen on B: ${SEEN_B[*]}"
+fi
+UNEXPECTED=$(printf '%s\n' "${SEEN_B[@]}" | grep -v -x -e none -e arriving -e shared | sort -u | tr '\n' ' ')
+check "while it travelled home B showed the photo only as arriving (or not yet named), never broken: ${SEEN_B[*]}" test -z "$UNEXPECTED"
+check "home B quarantined nothing" eval '[ -z "$(ls -A "$TMP/homeB/blobs/quarantine" 2>/dev/null)" ]'
+check "home B lists the photo with its size, type and caption" eval \
+    '[ "$(ts B attachments --json | json "[(e[\"size\"], e[\"type\"], e[\"caption\"]) for e in d if e[\"sha256\"] == sys.argv[2]]" "$PHOTO_SHA")" = "[[$PHOTO_SIZE, \"image/jpeg\", \"Tram 28 at the stop\"]]" ]'
+PHOTO_ID=$(ts B attachments --json | json "[e['id'] for e in d if e['sha256'] == sys.argv[2]][0]" "$PHOTO_SHA")
+ts B extract "$PHOTO_ID" -o "$TMP/photo-on-b.jpg" >/dev/null
+check "the photo extracted on home B is byte-identical to the one attached on A" cmp -s "$PHOTO" "$TMP/photo-on-b.jpg"
+check "folder B holds the photo's bytes, byte-identical" cmp -s "$PHOTO" "$TMP/B/$TRIP/blobs/$PHOTO_SHA"
+if rounds; then pass "homes A and B converge with the photo: same fingerprint after $ROUNDS round(s)"; else fail "homes A and B converge with the photo"; fi
 
 if [ "$NOT_JSON" -eq 0 ]; then
     pass "every sync --json printed one JSON document on stdout, nothing else"

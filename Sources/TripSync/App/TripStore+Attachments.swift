@@ -108,7 +108,14 @@ extension TripStore {
                 throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
             }
             let store = try BlobStore(home: home.path, limit: limit)
-            var stored = try store.add(file: path)
+            var stored: BlobCopyResult
+            do throws(BlobError) {
+                stored = try store.add(file: path)
+            } catch {
+                // The person's own file: say so in their words, not the store's.
+                if error.reason == .missing { throw AttachmentError("\(path): no such file; nothing was attached") }
+                throw error
+            }
             var location = JPEGLocation.Finding.notJPEG
             var stripped = false
             if stored.type == .jpeg {
@@ -116,8 +123,10 @@ extension TripStore {
                 location = JPEGLocation.find(in: bytes)
                 if stripLocation, location.recordsLocation {
                     let result = JPEGLocation.strip(bytes)
-                    guard !result.finding.recordsLocation else {
-                        throw AttachmentError("\(path): the location could not be removed safely (\(result.finding)); not attached")
+                    // result.finding is what the input recorded; the copy is read again.
+                    let left = JPEGLocation.find(in: result.bytes)
+                    guard !left.recordsLocation else {
+                        throw AttachmentError("\(path): the location could not be removed safely (\(left)); not attached")
                     }
                     stored = try store.add(bytes: result.bytes)
                     stripped = true
@@ -176,16 +185,15 @@ extension TripStore {
     /// Drops a staged attachment (it was never shared), or detaches a shared one (a write: a
     /// tombstone, restorable; a detach beats a concurrent caption edit).
     public func detach(_ id: AttachmentID) throws {
-        try locked {
+        let dropped = try locked { () throws -> Bool in
             var staged = try StagedAttachments.load(home, state.document.tripID)
-            if let index = staged.entries.firstIndex(where: { $0.id == id }) {
-                try checkMayEdit()
-                staged.entries.remove(at: index)
-                try staged.save(home, state.document.tripID)
-                return
-            }
+            guard let index = staged.entries.firstIndex(where: { $0.id == id }) else { return false }
+            try checkMayEdit()
+            staged.entries.remove(at: index)
+            try staged.save(home, state.document.tripID)
+            return true
         }
-        try edit { trip in try trip.detach(id) }
+        if !dropped { try edit { trip in try trip.detach(id) } }
     }
 }
 

@@ -90,6 +90,16 @@ struct AttachmentDelivery {
                 outcome.waiting += 1
                 switch error.reason {
                 case .incomplete, .missing: break  // arriving
+                case .mismatch:
+                    // Full-size bytes that are not the ones named: garbage under that name, and a
+                    // laptop that holds the right bytes only re-shares into an empty place.
+                    var line = "\(name): \(error)"
+                    do throws(BlobError) {
+                        if try folder.remove(blob) { line += "; the folder's wrong copy was removed, so the laptop holding the photo puts it back" }
+                    } catch {
+                        line += "; the folder's wrong copy could not be removed (\(error))"
+                    }
+                    outcome.notices.append(line)
                 default: outcome.notices.append("\(name): \(error)")
                 }
             }
