@@ -364,6 +364,9 @@ import TripSyncFixtures
             ("xmp-attributes.jpg", Self.fixture { $0.exif = false; $0.xmp = JPEGFixture.xmpAttributes() }.bytes()),
             ("exif-be-xmp-elements.jpg", Self.fixture(.big) { $0.xmp = JPEGFixture.xmpElements() }.bytes()),
             ("two-images.jpg", Self.fixture { $0.gps = nil }.bytes() + Self.fixture(.big) { $0.thumbnail = false }.bytes()),
+            // FuzzExif's wrapped forms: 0x00 then TIFF data, 0x02 then an XMP packet.
+            ("wrapped-tiff-be.bin", [0x00] + Self.fixture(.big).tiff().bytes),
+            ("wrapped-xmp-elements.bin", [0x02] + Array(JPEGFixture.xmpElements().utf8)),
         ]
         if ProcessInfo.processInfo.environment["TRIPSYNC_WRITE_FUZZ_SEEDS"] == "1" {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -17,7 +17,8 @@ enum EXIFLocation {
         }
         var scan = JPEGLocationScan()
         var zeroed: [Range<Int>] = []
-        for directory in tiff.chain() {
+        let chain = tiff.chain()
+        for directory in chain {
             let pointers = directory.entries.filter { $0.tag == gpsPointer }
             guard !pointers.isEmpty else { continue }
             scan.present = true
@@ -43,6 +44,14 @@ enum EXIFLocation {
         }
         guard scan.present else { return scan }
         if scan.coordinate != nil { scan.problem = nil }
+        // GPS values that overlap the header or a directory of the chain cannot be zeroed
+        // without damaging what is kept (only hostile files do that): blank the segment instead.
+        let kept = [0..<8] + chain.map { $0.offset..<$0.offset + $0.byteCount }
+        if zeroed.contains(where: { range in kept.contains { $0.overlaps(range) } }) {
+            scan.blankWhole = true
+            scan.problem = scan.problem ?? "\(place) has GPS data overlapping its other directories"
+            return scan
+        }
         for range in zeroed {
             scan.edits.append(.init(offset: tiff.start + range.lowerBound, bytes: [UInt8](repeating: 0, count: range.count)))
         }
