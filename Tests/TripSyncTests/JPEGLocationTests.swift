@@ -238,6 +238,19 @@ import TripSyncFixtures
         #expect(JPEGSegments(stripped.bytes).app1.isEmpty)
     }
 
+    @Test func gpsValuesOverlappingIFD0BlankTheSegmentRatherThanDamageIt() {
+        // GPSAltitude's value offset points at IFD0: zeroing it would take the orientation along.
+        let input = Self.hostile(JPEGFixture()) { tiff, layout in
+            let entry = layout.gps! + 2 + 12 * 6
+            tiff.replaceSubrange(entry + 8..<entry + 12, with: [8, 0, 0, 0])
+        }
+        #expect(Self.coordinate(JPEGLocation.find(in: input)) != nil)
+        let stripped = JPEGLocation.strip(input)
+        #expect(!stripped.keptOtherMetadata)
+        #expect(JPEGSegments(stripped.bytes).app1.isEmpty)
+        #expect(JPEGLocation.find(in: stripped.bytes) == JPEGLocation.Finding.none)
+    }
+
     @Test func truncatedFilesAreReadAsFarAsTheyGo() {
         let input = Self.fixture().bytes()
         let segment = JPEGSegments(input).app1[0]

@@ -44,10 +44,13 @@ enum EXIFLocation {
         }
         guard scan.present else { return scan }
         if scan.coordinate != nil { scan.problem = nil }
-        // GPS values that overlap the header or a directory of the chain cannot be zeroed
-        // without damaging what is kept (only hostile files do that): blank the segment instead.
+        // GPS values that overlap the header or a directory of the chain, or a rewritten
+        // directory overlapping another, cannot be edited without damaging what is kept (only
+        // hostile files do that): blank the segment instead.
         let kept = [0..<8] + chain.map { $0.offset..<$0.offset + $0.byteCount }
-        if zeroed.contains(where: { range in kept.contains { $0.overlaps(range) } }) {
+        let rewritten = chain.filter { $0.entries.contains { $0.tag == gpsPointer } }.map { $0.offset..<$0.offset + $0.byteCount }
+        if zeroed.contains(where: { range in kept.contains { $0.overlaps(range) } })
+            || rewritten.contains(where: { range in kept.contains { $0 != range && $0.overlaps(range) } }) {
             scan.blankWhole = true
             scan.problem = scan.problem ?? "\(place) has GPS data overlapping its other directories"
             return scan
