@@ -251,6 +251,22 @@ import TripSyncFixtures
         #expect(JPEGLocation.find(in: stripped.bytes) == JPEGLocation.Finding.none)
     }
 
+    @Test func thousandsOfGPSPointersAreRefusedPastFourDirectories() {
+        // IFD0 of 3,000 GPS pointers to 3,000 different (empty) directories in the zeros after it.
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 0xB8, 0x0B]
+        let zeros = 8 + 2 + 12 * 3000 + 4
+        for index in 0..<3000 {
+            let at = UInt32(zeros + 2 * index)
+            tiff += [0x25, 0x88, 4, 0, 1, 0, 0, 0] + [UInt8(at & 0xFF), UInt8(at >> 8 & 0xFF), 0, 0]
+        }
+        tiff += [UInt8](repeating: 0, count: 4 + 6006)
+        let input = JPEGFixture.jpeg(segments: [(0xE1, Array("Exif".utf8) + [0, 0] + tiff)], scanData: [1])
+        #expect(JPEGLocation.find(in: input) == .unreadable("the Exif data at offset 2 points to more than 4 GPS directories"))
+        #expect(JPEGLocation.find(in: JPEGLocation.strip(input).bytes) == JPEGLocation.Finding.none)
+        // The zeros are written as joined ranges.
+        #expect(EXIFLocation.merged([5..<9, 0..<2, 2..<3, 7..<12, 20..<20]) == [0..<3, 5..<12])
+    }
+
     @Test func truncatedFilesAreReadAsFarAsTheyGo() {
         let input = Self.fixture().bytes()
         let segment = JPEGSegments(input).app1[0]
