@@ -25,6 +25,12 @@ let package = Package(
             dependencies: ["FuzzSupport", "FuzzZlib", .product(name: "TripSync", package: "TripSync")],
             swiftSettings: fuzzerEntry
         ),
+        // JPEG location (issue 17): JPEGLocation.find and strip on arbitrary bytes.
+        .executableTarget(
+            name: "FuzzExif",
+            dependencies: [.product(name: "TripSync", package: "TripSync")],
+            swiftSettings: fuzzerEntry
+        ),
         .executableTarget(
             name: "FuzzMerge",
             dependencies: ["FuzzSupport", .product(name: "TripSync", package: "TripSync")],

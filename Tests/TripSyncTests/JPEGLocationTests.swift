@@ -238,6 +238,35 @@ import TripSyncFixtures
         #expect(JPEGSegments(stripped.bytes).app1.isEmpty)
     }
 
+    @Test func gpsValuesOverlappingIFD0BlankTheSegmentRatherThanDamageIt() {
+        // GPSAltitude's value offset points at IFD0: zeroing it would take the orientation along.
+        let input = Self.hostile(JPEGFixture()) { tiff, layout in
+            let entry = layout.gps! + 2 + 12 * 6
+            tiff.replaceSubrange(entry + 8..<entry + 12, with: [8, 0, 0, 0])
+        }
+        #expect(Self.coordinate(JPEGLocation.find(in: input)) != nil)
+        let stripped = JPEGLocation.strip(input)
+        #expect(!stripped.keptOtherMetadata)
+        #expect(JPEGSegments(stripped.bytes).app1.isEmpty)
+        #expect(JPEGLocation.find(in: stripped.bytes) == JPEGLocation.Finding.none)
+    }
+
+    @Test func thousandsOfGPSPointersAreRefusedPastFourDirectories() {
+        // IFD0 of 3,000 GPS pointers to 3,000 different (empty) directories in the zeros after it.
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 0xB8, 0x0B]
+        let zeros = 8 + 2 + 12 * 3000 + 4
+        for index in 0..<3000 {
+            let at = UInt32(zeros + 2 * index)
+            tiff += [0x25, 0x88, 4, 0, 1, 0, 0, 0] + [UInt8(at & 0xFF), UInt8(at >> 8 & 0xFF), 0, 0]
+        }
+        tiff += [UInt8](repeating: 0, count: 4 + 6006)
+        let input = JPEGFixture.jpeg(segments: [(0xE1, Array("Exif".utf8) + [0, 0] + tiff)], scanData: [1])
+        #expect(JPEGLocation.find(in: input) == .unreadable("the Exif data at offset 2 points to more than 4 GPS directories"))
+        #expect(JPEGLocation.find(in: JPEGLocation.strip(input).bytes) == JPEGLocation.Finding.none)
+        // The zeros are written as joined ranges.
+        #expect(EXIFLocation.merged([5..<9, 0..<2, 2..<3, 7..<12, 20..<20]) == [0..<3, 5..<12])
+    }
+
     @Test func truncatedFilesAreReadAsFarAsTheyGo() {
         let input = Self.fixture().bytes()
         let segment = JPEGSegments(input).app1[0]
@@ -364,6 +393,9 @@ import TripSyncFixtures
             ("xmp-attributes.jpg", Self.fixture { $0.exif = false; $0.xmp = JPEGFixture.xmpAttributes() }.bytes()),
             ("exif-be-xmp-elements.jpg", Self.fixture(.big) { $0.xmp = JPEGFixture.xmpElements() }.bytes()),
             ("two-images.jpg", Self.fixture { $0.gps = nil }.bytes() + Self.fixture(.big) { $0.thumbnail = false }.bytes()),
+            // FuzzExif's wrapped forms: 0x00 then TIFF data, 0x02 then an XMP packet.
+            ("wrapped-tiff-be.bin", [0x00] + Self.fixture(.big).tiff().bytes),
+            ("wrapped-xmp-elements.bin", [0x02] + Array(JPEGFixture.xmpElements().utf8)),
         ]
         if ProcessInfo.processInfo.environment["TRIPSYNC_WRITE_FUZZ_SEEDS"] == "1" {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -17,7 +17,9 @@ enum EXIFLocation {
         }
         var scan = JPEGLocationScan()
         var zeroed: [Range<Int>] = []
-        for directory in tiff.chain() {
+        var directories: Set<Int> = []
+        let chain = tiff.chain()
+        for directory in chain {
             let pointers = directory.entries.filter { $0.tag == gpsPointer }
             guard !pointers.isEmpty else { continue }
             scan.present = true
@@ -28,6 +30,12 @@ enum EXIFLocation {
                 else {
                     scan.problem = scan.problem ?? "\(place) points to a GPS directory that cannot be read"
                     continue
+                }
+                guard directories.insert(at).inserted else { continue }
+                // A photo has one GPS directory; many (only hostile files) would cost time
+                // quadratic in the segment, so past a few the segment is blanked instead.
+                guard directories.count <= maxGPSDirectories else {
+                    return .unreadable("\(place) points to more than \(maxGPSDirectories) GPS directories")
                 }
                 zeroed.append(gps.offset..<gps.offset + gps.byteCount)
                 for entry in gps.entries {
@@ -43,11 +51,40 @@ enum EXIFLocation {
         }
         guard scan.present else { return scan }
         if scan.coordinate != nil { scan.problem = nil }
-        for range in zeroed {
+        // GPS values that overlap the header or a directory of the chain, or a rewritten
+        // directory overlapping another, cannot be edited without damaging what is kept (only
+        // hostile files do that): blank the segment instead.
+        let kept = [0..<8] + chain.map { $0.offset..<$0.offset + $0.byteCount }
+        let rewritten = chain.filter { $0.entries.contains { $0.tag == gpsPointer } }.map { $0.offset..<$0.offset + $0.byteCount }
+        let zeros = merged(zeroed)
+        if zeros.contains(where: { range in kept.contains { $0.overlaps(range) } })
+            || rewritten.contains(where: { range in kept.contains { $0 != range && $0.overlaps(range) } }) {
+            scan.blankWhole = true
+            scan.problem = scan.problem ?? "\(place) has GPS data overlapping its other directories"
+            return scan
+        }
+        for range in zeros {
             scan.edits.append(.init(offset: tiff.start + range.lowerBound, bytes: [UInt8](repeating: 0, count: range.count)))
         }
         scan.change = .exifGPSRemoved(segmentOffset: segment.offset)
         return scan
+    }
+
+    /// The most GPS directories one segment may point to before it is blanked whole.
+    static let maxGPSDirectories = 4
+
+    /// `ranges` sorted and joined where they overlap or touch, so the zeros written never add
+    /// up to more than the segment.
+    static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
+            if let last = result.last, range.lowerBound <= last.upperBound {
+                result[result.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                result.append(range)
+            }
+        }
+        return result
     }
 
     /// The edit rewriting `directory` without its `tag` entries: the later entries move up, the
