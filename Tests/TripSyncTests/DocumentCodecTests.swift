@@ -83,7 +83,7 @@ import TripSyncFixtures
 
     /// The probe finds the version the strict decoder finds in every sample, gzip or not.
     @Test func theProbeAgreesWithTheReaderOnEverySample() throws {
-        let folders = ["", "/invalid", "/warnings", "/v1", "/v1/invalid", "/v3", "/v3/invalid"].map { PackagePaths.samples + $0 }
+        let folders = ["", "/invalid", "/warnings", "/v1", "/v1/invalid", "/v3", "/v3/invalid", "/v4", "/v4/invalid", "/v4/warnings"].map { PackagePaths.samples + $0 }
         var compared = 0
         for folder in folders {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.contains(".trip.json") {

@@ -7,6 +7,14 @@ struct AttachmentDelivery {
     let store: BlobStore
     /// The trip folder's blobs.
     let folder: FolderBlobStore
+    /// Told while bytes are copied: (name, done, total, fetching).
+    var progress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
+
+    /// The callback for one copy of `name`'s bytes.
+    private func reporter(_ name: String, fetching: Bool) -> BlobProgress? {
+        guard let progress else { return nil }
+        return { done, total in progress(name, done, total, fetching) }
+    }
 
     /// What one delivery did.
     struct Outcome {
@@ -44,7 +52,7 @@ struct AttachmentDelivery {
                 continue
             }
             do throws(BlobError) {
-                _ = try store.share(blob, to: folder)
+                _ = try store.share(blob, to: folder, progress: reporter(entry.name, fetching: false))
             } catch {
                 outcome.staged.entries.append(entry)
                 outcome.notices.append("\(entry.name) stays staged (not yet shared): \(error)")
@@ -69,7 +77,7 @@ struct AttachmentDelivery {
             let name = attachment.name?.value ?? reference.sha256
             if store.contains(blob, size: reference.size) {
                 do throws(BlobError) {
-                    _ = try store.share(blob, to: folder)
+                    _ = try store.share(blob, to: folder, progress: reporter(name, fetching: false))
                 } catch {
                     outcome.notices.append("\(name): its bytes could not be put into the folder: \(error)")
                     if attachment.blob?.rev.device == me { outcome.mayPublish = false }
@@ -79,7 +87,7 @@ struct AttachmentDelivery {
             do throws(BlobError) {
                 switch try folder.presence(of: blob, size: reference.size) {
                 case .present:
-                    _ = try store.fetch(blob, size: reference.size, from: folder)
+                    _ = try store.fetch(blob, size: reference.size, from: folder, progress: reporter(name, fetching: true))
                 case .absent, .otherSize:
                     outcome.waiting += 1  // still travelling: shown as arriving
                 case .notAFile:

@@ -23,6 +23,9 @@ public struct FolderSync {
     public var retention = RetentionPolicy.standard
     /// Called before each trip with (trips done, trips in all); for progress on a terminal.
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Called while an attachment's bytes are copied, with (its name, bytes done, bytes in all,
+    /// whether it is being fetched rather than shared); for progress on a terminal.
+    public var blobProgress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
 
     /// Creates a sync of `home` with `folder`.
     public init(home: Home, folder: String) {
@@ -430,7 +433,8 @@ public struct FolderSync {
         var delivery = AttachmentDelivery.Outcome(staged: staged)
         if !staged.entries.isEmpty || !replica.document.attachments.isEmpty {
             do throws(BlobError) {
-                let deliverer = AttachmentDelivery(store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder))
+                let deliverer = AttachmentDelivery(
+                    store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder), progress: blobProgress)
                 delivery = deliverer.run(&replica, staged: staged, now: now)
             } catch {
                 delivery.notices.append("attachments not synced: \(error)")

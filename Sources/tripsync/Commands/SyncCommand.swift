@@ -31,6 +31,12 @@ enum SyncCommand: Command {
         var sync = FolderSync(home: HomeAccess.home(global), folder: folder)
         if Console.stderrIsTerminal {
             sync.progress = { done, total in if total > 5 { Console.progress("syncing trip \(done + 1) of \(total)…") } }
+            // Large attachments (1 MiB or more) show how far their copy is.
+            sync.blobProgress = { name, done, total, fetching in
+                guard total >= 1 << 20 else { return }
+                let percent = total > 0 ? done * 100 / total : 100
+                Console.progress("\(fetching ? "fetching" : "sharing") \(PrintableText.escapeControls(name)): \(percent)% of \(ByteCount.text(total))")
+            }
         }
         _ = try HomeAccess.identity(global)
         guard parser.has("--watch") else {
