@@ -40,7 +40,10 @@ extension AttachmentEntry {
     /// (no blob is read); creates nothing.
     public static func list(in document: TripDocument, home: Home, of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
         let blobs = home.path + "/blobs/"
-        let quarantine = Set(((try? FileManager.default.contentsOfDirectory(atPath: blobs + "quarantine")) ?? []).map { String($0.prefix(64)) })
+        // No quarantine folder yet means nothing was quarantined; any other failure is told.
+        let quarantinePath = blobs + "quarantine"
+        let quarantined = FileManager.default.fileExists(atPath: quarantinePath) ? try FileManager.default.contentsOfDirectory(atPath: quarantinePath) : []
+        let quarantine = Set(quarantined.map { String($0.prefix(64)) })
         func held(_ blob: BlobReference) -> Bool {
             guard BlobID(blob.sha256) != nil, let (stamp, isRegular, _, _) = SyncState.stamp(blobs + blob.sha256) else { return false }
             return isRegular && stamp.size == blob.size
