@@ -102,3 +102,22 @@ enum Session {
         }
     }
 }
+
+extension Session {
+    /// Runs attachment work, turning its errors into refusals: an `EditError` as every edit's,
+    /// the others (`AttachmentError`, `BlobError`, `FileSystemError`) as one line ending in
+    /// `nothing` (such as "nothing was changed").
+    static func attachmentWork<T>(nothing: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as EditError {
+            throw refusal(error)
+        } catch let error as AttachmentError {
+            throw CLIError.refused(error.message)
+        } catch let error as BlobError {
+            throw CLIError.refused("\(error); \(nothing)")
+        } catch let error as FileSystemError {
+            throw CLIError.refused("\(error); \(nothing)")
+        }
+    }
+}

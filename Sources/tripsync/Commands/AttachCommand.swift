@@ -25,18 +25,9 @@ enum AttachCommand: Command {
         let (selector, file) = (parser.positionals[0], parser.positionals[1])
         let store = try Session.store(global, trip: parser.value("--trip"))
         let limit = try AttachmentLimit.fromEnvironment()
-        let outcome: AttachOutcome
-        do {
+        let outcome = try Session.attachmentWork(nothing: "nothing was attached") {
             let item = try store.edit { trip in try trip.item(selector) }
-            outcome = try store.attach(file: file, to: item, caption: parser.value("--caption"), stripLocation: parser.has("--strip-location"), limit: limit)
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as BlobError {
-            throw CLIError.refused("\(error); nothing was attached")
-        } catch let error as AttachmentError {
-            throw CLIError.refused(error.message)
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); nothing was attached")
+            return try store.attach(file: file, to: item, caption: parser.value("--caption"), stripLocation: parser.has("--strip-location"), limit: limit)
         }
         let entry = outcome.entry
         Console.out("attached \(entry.name) (\(entry.blob.type), \(ByteCount.text(entry.blob.size))) as \(entry.id.description.prefix(8)): not yet shared; the next sync shares it")

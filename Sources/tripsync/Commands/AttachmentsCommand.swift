@@ -22,16 +22,9 @@ enum AttachmentsCommand: Command {
         try HomeAccess.requireExisting(global)
         guard parser.positionals.count <= 1 else { throw CLIError.usage("attachments takes at most one ITEM", command: name) }
         let store = try Session.store(global, trip: parser.value("--trip"))
-        let list: [AttachmentEntry]
-        do {
+        let list = try Session.attachmentWork(nothing: "nothing was changed") {
             let item = try parser.positionals.first.map { selector in try store.edit { trip in try trip.item(selector) } }
-            list = try store.attachments(of: item, detached: parser.has("--detached"))
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error)")
-        } catch let error as BlobError {
-            throw CLIError.refused("\(error)")
+            return try store.attachments(of: item, detached: parser.has("--detached"))
         }
         if parser.has("--json") {
             try Console.json(list.map(AttachmentReport.init))

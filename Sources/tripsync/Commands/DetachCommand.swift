@@ -20,7 +20,7 @@ enum DetachCommand: Command {
             throw CLIError.usage("detach needs exactly one ATTACHMENT", command: name)
         }
         let store = try Session.store(global, trip: parser.value("--trip"))
-        do {
+        try Session.attachmentWork(nothing: "nothing was changed") {
             let entry = try store.attachment(selector)
             guard !entry.isDetached else { throw CLIError.refused("\(entry.name) is already detached (restore with: tripsync reattach \(selector))") }
             try store.detach(entry.id)
@@ -29,12 +29,6 @@ enum DetachCommand: Command {
             } else {
                 Console.out("detached \(entry.name) (restore with: tripsync reattach \(entry.id.description.prefix(8)))")
             }
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); nothing was changed")
-        } catch let error as BlobError {
-            throw CLIError.refused("\(error); nothing was changed")
         }
     }
 }

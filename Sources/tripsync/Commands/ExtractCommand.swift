@@ -22,18 +22,10 @@ enum ExtractCommand: Command {
         try HomeAccess.requireExisting(global)
         try OutputFile.check(output, force: parser.has("--force"), binary: true, command: name)
         let store = try Session.store(global, trip: parser.value("--trip"))
-        do {
+        try Session.attachmentWork(nothing: "nothing was written") {
             let entry = try store.attachment(selector)
             try OutputFile.save(try store.bytes(of: entry.id), to: output)
             if !OutputFile.isStdout(output) { Console.out("wrote \(output) (\(entry.name), \(ByteCount.text(entry.blob.size)))") }
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as AttachmentError {
-            throw CLIError.refused(error.message)
-        } catch let error as BlobError {
-            throw CLIError.refused("\(error); nothing was written")
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); nothing was written")
         }
     }
 }

@@ -22,17 +22,11 @@ enum GCCommand: Command {
         guard parser.positionals.isEmpty else { throw CLIError.usage("gc takes no arguments", command: name) }
         let home = HomeAccess.home(global)
         let dryRun = parser.has("--dry-run")
-        let result: BlobCleanup.Result
-        do {
+        let result = try Session.attachmentWork(nothing: "nothing was removed") {
             if let folder = parser.value("--folder") {
-                result = try BlobCleanup.folder(folder, home: home, now: UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()), dryRun: dryRun)
-            } else {
-                result = try BlobCleanup.home(home, dryRun: dryRun)
+                return try BlobCleanup.folder(folder, home: home, now: UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()), dryRun: dryRun)
             }
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); nothing was removed")
-        } catch let error as BlobError {
-            throw CLIError.refused("\(error); nothing was removed")
+            return try BlobCleanup.home(home, dryRun: dryRun)
         }
         for notice in result.notices { Console.warning(notice) }
         for path in result.removed { Console.out((dryRun ? "would remove " : "removed ") + path) }

@@ -18,16 +18,10 @@ enum ReattachCommand: Command {
             throw CLIError.usage("reattach needs exactly one ATTACHMENT", command: name)
         }
         let store = try Session.store(global, trip: parser.value("--trip"))
-        do {
+        try Session.attachmentWork(nothing: "nothing was changed") {
             let entry = try store.attachment(selector)
             try store.edit { trip in try trip.restoreAttachment(entry.id) }
             Console.out("restored \(entry.name)")
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); nothing was changed")
-        } catch let error as BlobError {
-            throw CLIError.refused("\(error); nothing was changed")
         }
     }
 }
