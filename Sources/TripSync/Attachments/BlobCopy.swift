@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -69,7 +70,7 @@ public struct BlobCopy {
         let resumed: Int64
         do {
             resumed = try verifyPartial(input, partial, size: size, hasher: hasher, buffers: buffers, sniffed: &sniffed, progress: progress)
-            done = try copyRest(input, partial, from: resumed, size: size, hasher: hasher, buffer: UnsafeMutableRawBufferPointer(rebasing: buffers[0..<Self.chunk]), sniffed: &sniffed, progress: progress)
+            done = try copyRest(input, partial, from: resumed, size: size, hasher: hasher, buffers: buffers, sniffed: &sniffed, progress: progress)
             // Growing: a byte past the size seen at the start, or a changed stamp; replaced: the
             // name now leads to another file.
             let extra = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffers[0..<1]), at: done)
@@ -136,21 +137,37 @@ public struct BlobCopy {
     /// Copies the source from `offset` to its end into the partial file, feeding the hasher;
     /// returns the length reached.
     private func copyRest(
-        _ input: BlobFile, _ partial: BlobFile, from offset: Int64, size: Int64, hasher: SHA256Hasher, buffer: UnsafeMutableRawBufferPointer,
+        _ input: BlobFile, _ partial: BlobFile, from offset: Int64, size: Int64, hasher: SHA256Hasher, buffers: UnsafeMutableRawBufferPointer,
         sniffed: inout [UInt8], progress: BlobProgress?
     ) throws -> Int64 {
+        // Two buffers: chunk N is hashed on another thread while it is written and chunk N+1 is
+        // read (docs/PERFORMANCE.md, "Issue 17"). The hash of a buffer ends before that buffer
+        // is read into again, and the hashes run in order, one at a time.
+        let halves = [
+            UnsafeMutableRawBufferPointer(rebasing: buffers[0..<Self.chunk]),
+            UnsafeMutableRawBufferPointer(rebasing: buffers[Self.chunk..<2 * Self.chunk]),
+        ]
+        let hashing = DispatchGroup()
+        let queue = DispatchQueue(label: "tripsync.blob-hash")
+        defer { hashing.wait() }
         var done = offset
+        var current = 0
         while done < size {
             let want = Int(min(Int64(Self.chunk), size - done))
+            let buffer = halves[current]
             let got = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: done)
             guard got == want else { throw BlobError(path: input.path, blob: expected, reason: .changedWhileRead) }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got])
-            hasher.update(bytes)
             if sniffed.count < BlobType.sniffLength { sniffed += bytes.prefix(BlobType.sniffLength - sniffed.count) }
+            hashing.wait()  // the previous chunk's hash (the other buffer) is done
+            let job = HashJob(hasher: hasher, bytes: bytes)
+            queue.async(group: hashing) { job.run() }
             try partial.write(bytes, at: done)
             done += Int64(got)
             progress?(done, size)
+            current ^= 1
         }
+        hashing.wait()
         return done
     }
 
@@ -169,4 +186,12 @@ public struct BlobCopy {
         quarantine.synchronize()
         return quarantine.display(name)
     }
+}
+
+/// One chunk to hash on the hashing thread: the bytes stay untouched (their buffer is not read
+/// into again) until the job ends, and jobs of one hasher run one at a time, in order.
+private struct HashJob: @unchecked Sendable {
+    let hasher: SHA256Hasher
+    let bytes: UnsafeRawBufferPointer
+    func run() { hasher.update(bytes) }
 }
