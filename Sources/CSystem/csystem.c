@@ -23,3 +23,22 @@ int tripsync_birth_time(const char *path, long long *seconds, long *nanoseconds)
     return 1;
 #endif
 }
+
+int tripsync_start_writeback(int fd, long long offset, long long length) {
+#if defined(__linux__)
+    return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd; (void)offset; (void)length;
+    return 0;
+#endif
+}
+
+int tripsync_wait_writeback(int fd, long long offset, long long length) {
+#if defined(__linux__)
+    return sync_file_range(fd, offset, length,
+                           SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+#else
+    (void)fd; (void)offset; (void)length;
+    return 0;
+#endif
+}

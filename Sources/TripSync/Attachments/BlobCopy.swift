@@ -49,6 +49,8 @@ public struct BlobCopy {
 
     /// The size of one read (and write).
     static let chunk = 1 << 20
+    /// How many chunks the disk may lag behind the copy.
+    static let writeback = 8
 
     /// Runs the copy. A failure of the file system leaves the partial file for the next run;
     /// a source that changed or does not match its name is never renamed into place.
@@ -163,6 +165,11 @@ public struct BlobCopy {
             let job = HashJob(hasher: hasher, bytes: bytes)
             queue.async(group: hashing) { job.run() }
             try partial.write(bytes, at: done)
+            // The disk writes while the copy goes on, at most `writeback` chunks behind, so
+            // the fsync at the end has little left to wait for (docs/PERFORMANCE.md).
+            partial.startWriteback(at: done, length: got)
+            let behind = done - Int64(Self.writeback * Self.chunk)
+            if behind >= offset { partial.waitWriteback(at: behind, length: Self.chunk) }
             done += Int64(got)
             progress?(done, size)
             current ^= 1

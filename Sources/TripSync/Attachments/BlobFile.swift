@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import CSystem
 
 /// An open file of a blob copy: positioned reads and writes, truncate, fsync, a lock. The
 /// descriptor comes from `FolderHandle` (no link followed, checked by `fstat`) and is closed
@@ -103,6 +104,17 @@ final class BlobFile {
     /// Cuts the file to `length` bytes.
     func truncate(to length: Int64) throws(FileSystemError) {
         guard ftruncate(fd, off_t(length)) == 0 else { throw FileIO.systemError(path, "cannot truncate") }
+    }
+
+    /// Starts writing `length` bytes at `offset` to the disk without waiting for them (a hint;
+    /// its failure is left to the fsync that follows to report).
+    func startWriteback(at offset: Int64, length: Int) {
+        _ = tripsync_start_writeback(fd, offset, Int64(length))
+    }
+
+    /// Waits until `length` bytes at `offset` are written to the disk (a hint, as above).
+    func waitWriteback(at offset: Int64, length: Int) {
+        _ = tripsync_wait_writeback(fd, offset, Int64(length))
     }
 
     /// Flushes the file's bytes to the disk.
