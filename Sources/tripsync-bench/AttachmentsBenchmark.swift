@@ -97,7 +97,7 @@ enum AttachmentsBenchmark {
     private static func writeRandomFile(_ path: String, size: Int) throws {
         guard let random = FileHandle(forReadingAtPath: "/dev/urandom") else { throw BenchError("cannot open /dev/urandom") }
         defer { try? random.close() }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchError("cannot create \(path)") }
         guard let out = FileHandle(forWritingAtPath: path) else { throw BenchError("cannot write \(path)") }
         defer { try? out.close() }
         var left = size

@@ -75,6 +75,14 @@ import TripSyncFixtures
                 },
             ]),
         AttachmentCase(
+            "attach-keeps-no-copy-that-records-the-location-and-copies-nothing-it-refuses",
+            openTrip + [
+                a("attach", "<item-1:8>", "photo.jpg", "--strip-location"),
+                .action("files in homeA/blobs") { expand in AttachmentFiles.listing(expand("$TMP/homeA/blobs")) },
+                a("attach", "<item-1:8>", "ticket.pdf", "--caption", "bell \u{7} in a caption"),
+                .action("files in homeA/blobs") { expand in AttachmentFiles.listing(expand("$TMP/homeA/blobs")) },
+            ]),
+        AttachmentCase(
             "attachments-staged-shared-then-arriving-until-the-bytes-land",
             openTrip + [
                 a("attach", "<item-1:8>", "photo.jpg", "--caption", "At the stop"),

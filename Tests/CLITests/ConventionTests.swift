@@ -59,6 +59,9 @@ import TripSync
                 .run("show"), .run("trips"), .run("status"), .run("conflicts"), .run("fingerprint"),
                 .run("export", "--ics", "$TMP/trip.ics"), .run("backup", "-o", "$TMP/b.trip.json.gz"), .run("members"),
                 .run("--home", "$TMP", "show"),
+                // merge makes a home only to write as it: not for a refused input, not for a dry run.
+                .run("merge", "samples/v1/porto-alex.trip.json", "$TMP/nowhere.trip.json", "-o", "$TMP/m.trip.json"),
+                .run("merge", "samples/v1/porto-alex.trip.json", "samples/v1/porto-sam.trip.json", "-o", "$TMP/m.trip.json", "--dry-run"),
                 // The home is still not there: validate names what it finds at the path.
                 .run("validate", "$TMP/home", "$TMP/device.json"),
             ]),

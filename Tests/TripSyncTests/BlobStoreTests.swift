@@ -161,6 +161,27 @@ import Testing
         #expect(try quarantined.first.map { try scene.read($0) } == wrong)
     }
 
+    @Test func shareThatPublishesHashesAFolderCopyOfTheRightSizeAndReplacesWrongBytes() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let store = try scene.store()
+        _ = try store.add(file: scene.root + "/photo.jpg")
+        try FileManager.default.createDirectory(atPath: scene.blobFolder, withIntermediateDirectories: true)
+        var wrong = scene.content
+        wrong[150_000] ^= 0x80
+        let target = scene.blobFolder + "/" + scene.id.hex
+        try FileIO.writeAtomically(wrong, to: target)
+        // A plain share trusts the size (a stat: what a sync of live attachments pays) ...
+        #expect(try store.share(scene.id, to: try scene.shared()).alreadyThere)
+        #expect(try scene.read(target) == wrong)
+        // ... the share before a first publish reads the bytes, and replaces wrong ones.
+        let verified = try store.share(scene.id, to: try scene.shared(), verifyPresent: true)
+        #expect(!verified.alreadyThere)
+        #expect(try scene.read(target) == scene.content)
+        #expect(scene.names(scene.blobFolder) == [scene.id.hex])
+        #expect(try store.share(scene.id, to: try scene.shared(), verifyPresent: true).alreadyThere)
+    }
+
     @Test func homeBytesThatMismatchTheirNameAreQuarantinedAndNotShared() throws {
         let scene = try Scene()
         defer { scene.remove() }

@@ -17,16 +17,15 @@ public enum ItemLookup {
     /// names a deleted item), `.itemNotDeleted` (a restore of a live one) or `.noSuchItem`.
     public static func find(_ text: String, in document: TripDocument, scope: Scope = .live) throws(EditError) -> ItemID {
         let candidates = scope == .live ? Array(document.items.keys) : Array(document.tombstones.keys)
-        if let exact = Identifier(text), candidates.contains(exact) { return exact }
-        guard text.count >= minimumPrefix else {
+        switch match(text, among: candidates, id: \.description) {
+        case .one(let found): return found
+        case .tooShort:
             throw EditError(.shortItemPrefix, "an item is named by its id or an id prefix of at least \(minimumPrefix) characters, got '\(text)'")
+        case .several(let matches):
+            throw EditError(.ambiguousItem, "'\(text)' matches \(matches.count) items; type more of the id\n" + hint(matches, in: document))
+        case .none: break
         }
         let lower = text.lowercased()
-        let matches = candidates.filter { $0.description.hasPrefix(lower) }
-        if matches.count == 1, let match = matches.first { return match }
-        guard matches.isEmpty else {
-            throw EditError(.ambiguousItem, "'\(text)' matches \(matches.count) items; type more of the id\n" + hint(matches, in: document))
-        }
         switch scope {
         case .live where document.tombstones.keys.contains(where: { $0.description.hasPrefix(lower) }):
             throw EditError(.itemDeleted, "item '\(text)' is deleted; 'tripsync restore \(text)' brings it back")
@@ -34,6 +33,33 @@ public enum ItemLookup {
             throw EditError(.itemNotDeleted, "item '\(text)' is not deleted")
         default:
             throw EditError(.noSuchItem, "no item matches '\(text)'; 'tripsync show' lists the items with their ids")
+        }
+    }
+
+    /// How what a person typed matches a list of ids.
+    enum Match<Candidate> {
+        /// The id itself, or a prefix of one id only.
+        case one(Candidate)
+        /// A prefix of several ids.
+        case several([Candidate])
+        /// Shorter than `minimumPrefix` and no whole id.
+        case tooShort
+        /// Nothing matches.
+        case none
+    }
+
+    /// Matches `text` (any case) against the ids of `candidates`: a whole id first, then a
+    /// prefix of at least `minimumPrefix` characters. The one rule for items, attachments and
+    /// anything else a person names by id.
+    static func match<Candidate>(_ text: String, among candidates: [Candidate], id: (Candidate) -> String) -> Match<Candidate> {
+        let lower = text.lowercased()
+        if let exact = candidates.first(where: { id($0) == lower }) { return .one(exact) }
+        guard text.count >= minimumPrefix else { return .tooShort }
+        let matches = candidates.filter { id($0).hasPrefix(lower) }
+        switch matches.count {
+        case 0: return .none
+        case 1: return .one(matches[0])
+        default: return .several(matches)
         }
     }
 

@@ -107,9 +107,8 @@ extension TripStore {
             try checkMayEdit()
             _ = try state.document.liveItem(item)
             let name = AttachmentNames.name(forFile: path)
-            if let violation = caption.flatMap({ TextRule.caption.violation(in: $0) }) {
-                throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
-            }
+            // Name and caption before the bytes: a refused attachment copies nothing.
+            try TripDocument.checkAttachmentText(name: name, caption: caption)
             let store = try BlobStore(home: home.path, limit: limit)
             var stored: BlobCopyResult
             do throws(BlobError) {
@@ -128,11 +127,15 @@ extension TripStore {
                     let result = JPEGLocation.strip(bytes)
                     // result.finding is what the input recorded; the copy is read again.
                     let left = JPEGLocation.find(in: result.bytes)
+                    let original = stored.blob
                     guard !left.recordsLocation else {
+                        try discardUnnamed(original, in: store)
                         throw AttachmentError("\(path): the location could not be removed safely (\(left)); not attached")
                     }
                     stored = try store.add(bytes: result.bytes)
                     stripped = true
+                    // The copy that records the location is not kept (unless an attachment names it).
+                    try discardUnnamed(original, in: store)
                 }
             }
             let reference = BlobReference(sha256: stored.blob.hex, size: stored.size, type: (stored.type ?? .octetStream).rawValue)
@@ -149,6 +152,14 @@ extension TripStore {
         }
     }
 
+    /// Removes blob `id` from the home when no attachment of any trip here names it (a copy
+    /// `attach` made and did not use); kept when a trip file cannot be read (it may name it).
+    private func discardUnnamed(_ id: BlobID, in store: BlobStore) throws {
+        let (names, unreadable) = try BlobCleanup.homeNames(home)
+        guard unreadable.isEmpty, !names.values.contains(where: { $0.contains(id.hex) }) else { return }
+        _ = store.remove(id)
+    }
+
     /// Every attachment of the trip (or of `item`), staged ones first, then by item and name;
     /// detached ones only with `detached`. An attachment of a deleted item is hidden.
     public func attachments(of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
@@ -158,19 +169,15 @@ extension TripStore {
     /// The attachment (staged, live or detached) whose id is or starts with `text` (at least 4
     /// characters); throws `EditError` (.noSuchAttachment, or several match).
     public func attachment(_ text: String) throws -> AttachmentEntry {
-        let all = try attachments(detached: true)
-        let needle = text.lowercased()
-        if let exact = all.first(where: { $0.id.description == needle }) { return exact }
-        guard needle.count >= ItemLookup.minimumPrefix else {
+        switch ItemLookup.match(text, among: try attachments(detached: true), id: \.id.description) {
+        case .one(let found): return found
+        case .tooShort:
             throw EditError(.shortItemPrefix, "attachment id '\(text)' is too short: give at least \(ItemLookup.minimumPrefix) characters of the id")
-        }
-        let matches = all.filter { $0.id.description.hasPrefix(needle) }
-        switch matches.count {
-        case 0: throw EditError(.noSuchAttachment, "no attachment '\(text)' (tripsync attachments lists them)")
-        case 1: return matches[0]
-        default:
-            let list = matches.map { "  \($0.id.description.prefix(8))  \($0.name)" }.joined(separator: "\n")
-            throw EditError(.ambiguousItem, "attachment id '\(text)' is ambiguous; the candidates are:\n\(list)")
+        case .none: throw EditError(.noSuchAttachment, "no attachment '\(text)' (tripsync attachments lists them)")
+        case .several(let matches):
+            let lines = matches.map { "hint:   \($0.id)  \($0.name)" + ($0.isDetached ? " (detached)" : $0.state == .staged ? " (staged)" : "") }
+            throw EditError(
+                .ambiguousItem, "attachment id '\(text)' matches \(matches.count) attachments; type more of the id\n" + (["hint: the candidates are:"] + lines).joined(separator: "\n"))
         }
     }
 

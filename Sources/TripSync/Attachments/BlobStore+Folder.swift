@@ -1,16 +1,23 @@
 extension BlobStore {
     /// Puts the home's blob `id` into the trip folder (sharing): nothing to do when the folder
-    /// already holds a file of its size (one `stat`); otherwise the resumable, verified copy
+    /// already holds a file of its size (one `stat`; with `verifyPresent`, that file is hashed
+    /// too, and removed when it is not the blob); otherwise the resumable, verified copy
     /// through `<sha256>.partial` next to it. Home bytes that do not match their name are
     /// quarantined and the copy refused.
     /// - Throws: `BlobError` naming the file: missing, not a file, changed while read, a
     ///   mismatch, busy, or the file system's failure (the partial file is kept to resume).
-    public func share(_ id: BlobID, to folder: FolderBlobStore, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
+    public func share(_ id: BlobID, to folder: FolderBlobStore, verifyPresent: Bool = false, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
         guard let found = blobs.kind(of: id.entryName) else { throw BlobError(path: path(of: id), blob: id, reason: .missing) }
         guard found.kind == .file else { throw BlobError(path: path(of: id), blob: id, reason: .notAFile("not a regular file")) }
         let size = found.stamp.size
         switch try folder.presence(of: id, size: size) {
-        case .present: return BlobCopyResult(blob: id, size: size, type: nil, resumedFrom: 0, alreadyThere: true)
+        case .present:
+            let verified = try verifyPresent ? folder.holdsExactly(id) : true
+            if verified {
+                return BlobCopyResult(blob: id, size: size, type: nil, resumedFrom: 0, alreadyThere: true)
+            }
+            // Bytes of the right size under the name that are not the blob: garbage, replaced.
+            try folder.remove(id)
         case .notAFile: throw BlobError(path: folder.path(of: id), blob: id, reason: .notAFile("not a regular file where the blob belongs"))
         case .absent, .otherSize: break
         }

@@ -40,6 +40,19 @@ public final class FolderBlobStore {
         return BlobPresence.look(id, in: folder, size: size)
     }
 
+    /// Whether the folder's file named `id` hashes to `id` (every byte read); false when it
+    /// does not, or vanished meanwhile.
+    func holdsExactly(_ id: BlobID) throws(BlobError) -> Bool {
+        guard let folder = try blobFolder(create: false) else { return false }
+        do throws(BlobError) {
+            let (file, _) = try BlobFile.open(id.entryName, in: folder, blob: id)
+            return try file.hash(blob: id) == id
+        } catch {
+            if error.reason == .missing { return false }
+            throw error
+        }
+    }
+
     /// The blobs in the folder (regular files named by a SHA-256), in order.
     public func list() throws(BlobError) -> [BlobID] {
         guard let folder = try blobFolder(create: false) else { return [] }

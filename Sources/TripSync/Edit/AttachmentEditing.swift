@@ -77,6 +77,14 @@ extension TripDocument {
         hlc = newHLC
     }
 
+    /// Refuses a name or caption readers would refuse (checked before any byte is copied).
+    static func checkAttachmentText(name: String, caption: String?) throws(EditError) {
+        if let problem = AttachmentRules.nameProblem(name) { throw EditError("name: " + problem) }
+        if let violation = caption.flatMap({ TextRule.caption.violation(in: $0) }) {
+            throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
+        }
+    }
+
     /// The live (not detached) attachment `id`.
     func liveAttachment(_ id: AttachmentID) throws(EditError) -> Attachment {
         guard let attachment = attachments[id] else { throw EditError(.noSuchAttachment, "no attachment \(id)") }
@@ -86,10 +94,7 @@ extension TripDocument {
 
     /// Refuses an attachment readers would refuse.
     static func checkAttachment(name: String, caption: String?, blob: BlobReference) throws(EditError) {
-        if let problem = AttachmentRules.nameProblem(name) { throw EditError("name: " + problem) }
-        if let violation = caption.flatMap({ TextRule.caption.violation(in: $0) }) {
-            throw EditError("caption: " + TextRule.caption.message(for: violation, what: "a caption"))
-        }
+        try checkAttachmentText(name: name, caption: caption)
         guard BlobReference.isDigest(blob.sha256), (0...BlobReference.maxSize).contains(blob.size), BlobReference.isMediaType(blob.type) else {
             throw EditError("blob: expected a SHA-256 as 64 lowercase hex digits, a size in bytes and a media type")
         }

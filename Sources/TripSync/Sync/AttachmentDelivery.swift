@@ -52,7 +52,8 @@ struct AttachmentDelivery {
                 continue
             }
             do throws(BlobError) {
-                _ = try store.share(blob, to: folder, progress: reporter(entry.name, fetching: false))
+                // The first publish names these bytes: a copy already there is hashed first.
+                _ = try store.share(blob, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
             } catch {
                 outcome.staged.entries.append(entry)
                 outcome.notices.append("\(entry.name) stays staged (not yet shared): \(error)")

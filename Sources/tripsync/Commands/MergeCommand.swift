@@ -7,9 +7,11 @@ enum MergeCommand: Command {
     static let help = """
         usage: tripsync merge FILE... -o OUT [--dry-run] [--json] [--force] [--retention-days N]
 
-        Reads every FILE as untrusted input (schema 1 or 2, gzip or plain) and merges them field
+        Reads every FILE as untrusted input (schema 1 to 4, gzip or plain) and merges them field
         by field; one invalid input refuses the whole merge and OUT is left untouched. OUT is
-        gzip when it ends in .gz. The output is written by this installation (its device id).
+        gzip when it ends in .gz. The output is written by this installation (its device id);
+        on a laptop without a home, one is made only once every FILE was read and checked, and a
+        dry run makes none.
         Tombstone bodies past the retention that every device acknowledged are compacted; the
         stubs stay so stale copies never bring items back.
 
@@ -46,11 +48,10 @@ enum MergeCommand: Command {
         job.retention = retention
         // The process exits right after: the inputs are left to it rather than freed one by one.
         job.keepsInputs = true
-        let identity = try HomeAccess.identity(global)
         Console.progress("reading and validating \(plural(parser.positionals.count, "file"))…")
         let summary: MergeSummary
         do {
-            summary = try job.run(writer: identity.deviceID)
+            summary = try job.run(writer: try writer(global, job: job, dryRun: parser.has("--dry-run")))
         } catch let error as FileMergeError {
             Console.clearProgress()
             throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
@@ -79,6 +80,18 @@ enum MergeCommand: Command {
         } else {
             Console.out(human(report))
         }
+    }
+
+    /// The device the output is written as: this home's. Without a home, a dry run writes as
+    /// nobody (the fingerprint leaves the writer out) and makes no home; a real merge reads and
+    /// checks every input first, so a refused one leaves no home behind.
+    private static func writer(_ global: GlobalOptions, job: FileMergeJob, dryRun: Bool) throws -> DeviceID {
+        guard !HomeAccess.home(global).exists else { return try HomeAccess.identity(global).deviceID }
+        if dryRun { return DeviceID.random() }
+        var check = job
+        check.dryRun = true
+        _ = try check.run(writer: DeviceID.random())
+        return try HomeAccess.identity(global).deviceID
     }
 
     static func human(_ summary: MergeSummary) -> String {
