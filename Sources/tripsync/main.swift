@@ -39,6 +39,7 @@ enum Registry {
         OwnerCommand.self,
         AttachCommand.self,
         AttachmentsCommand.self,
+        CaptionCommand.self,
         DetachCommand.self,
         ReattachCommand.self,
         ExtractCommand.self,

@@ -159,7 +159,7 @@ import TripSync
         let (home, cleanUp) = temporaryHome()
         defer { cleanUp() }
         let first = try TripStore.create(name: "Braga", in: home)
-        withExtendedLifetime(first) {
+        _ = withExtendedLifetime(first) {
             #expect(throws: TripStoreError.self) { _ = try TripStore.open(in: home, timeout: 0.2) }
         }
     }

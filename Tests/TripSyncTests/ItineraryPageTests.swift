@@ -259,6 +259,40 @@ enum PageFixture {
         #expect(page.itemCount == 2)
     }
 
+    @Test func attachmentsShowUnderTheirItemAndACaptionConflictShowsEachValue() throws {
+        let tram = F.id(1)
+        var document = F.document(items: [tram: F.item("Tram 28", start: try F.at("2027-06-08T10:00", "Europe/Lisbon"))])
+        func attachment(_ number: UInt64, name: String, type: String, size: Int64, captions: [(String?, Rev)], detached: Bool = false) -> AttachmentID {
+            let id = AttachmentID(high: 0xa77a_0000_0000_4000 + number, low: 0x8000_0000_0000_0000 + number)
+            let stamp = F.rev(F.t0 + number, F.alex)
+            let blob = BlobReference(sha256: String(repeating: String(format: "%02x", number), count: 32), size: size, type: type)
+            document.attachments[id] = Attachment(
+                item: Register(value: tram, rev: stamp), blob: Register(value: blob, rev: stamp), name: Register(value: name, rev: stamp),
+                caption: Register(versions: captions.map { Versioned(value: $0.0, rev: $0.1) }),
+                deleted: detached ? Register(value: Deletion(at: UTCTimestamp(secondsSinceEpoch: 1_796_000_000), seen: VersionVector()), rev: stamp) : nil)
+            return id
+        }
+        let ticket = attachment(
+            1, name: "<b>ticket</b>.pdf", type: "application/pdf", size: 123_456,
+            captions: [("TP 201", F.rev(F.t0 + 10, F.alex)), ("Boarding pass", F.rev(F.t0 + 11, F.sam))])
+        _ = attachment(2, name: "photo.jpg", type: "image/jpeg", size: 472, captions: [("At the stop", F.rev(F.t0 + 2, F.alex))])
+        _ = attachment(3, name: "old-receipt.png", type: "image/png", size: 10, captions: [(nil, F.rev(F.t0 + 3, F.alex))], detached: true)
+        let card = try Self.itemHTML(Self.page(document), tram)
+        let ticketAt = try #require(card.range(of: "&lt;b&gt;ticket&lt;/b&gt;.pdf")).lowerBound
+        let photoAt = try #require(card.range(of: ">photo.jpg<")).lowerBound
+        #expect(ticketAt < photoAt)  // by name
+        #expect(!card.contains("<b>ticket"))
+        #expect(card.contains("PDF · 120.6 KiB"))
+        #expect(card.contains("JPEG photo · 472 bytes</span><span class=\"a-caption\" dir=\"auto\">At the stop</span>"))
+        #expect(card.contains("Caption changed on more than one device"))
+        #expect(card.contains("\u{201C}Boarding pass\u{201D}</span> <span class=\"c-by\">by <bdi>Sam&#39;s laptop</bdi>"))
+        #expect(card.contains("\u{201C}TP 201\u{201D}</span> <span class=\"c-by\">by <bdi>Alex&#39;s laptop</bdi>"))
+        #expect(card.contains("tripsync resolve \(ticket.description.prefix(8)) caption --keep current|mine|N"))
+        #expect(card.contains("tripsync extract \(ticket.description.prefix(8)) -o FILE"))
+        #expect(!card.contains("old-receipt.png"))  // detached: not shown
+        #expect(card.components(separatedBy: "data-attachment=").count == 3)
+    }
+
     @Test func anEmptyTripSaysSo() {
         let html = Self.page(F.document(items: [:]))
         #expect(html.contains("<p class=\"empty\">Nothing planned yet.</p>"))

@@ -225,7 +225,26 @@ def check_static(c, dom, raw, show, conflicts):
         for version in ([entry["current"]] + entry.get("alternatives", [])) if entry.get("field") else []:
             devices[version["device"]] = version.get("deviceName", "")
     for entry in conflicts:
-        if entry.get("field"):
+        kind = entry.get("kind")
+        if kind in ("trip-name", "attachment-caption"):
+            if kind == "trip-name":
+                box = dom.find("div", cls="name-conflict")
+                where = "the trip's name"
+            else:
+                li = dom.find("li", cls="attachment", data_attachment=entry["attachment"])
+                box = li.find("div", cls="conflicts") if li else None
+                where = f"the caption of {entry['name']!r}"
+                card = dom.find("li", data_item=entry["item"])
+                c.expect(li is not None and card is not None and any(n is li for n in card.walk()),
+                         f"{where} is not shown on its item {entry['item'][:8]}")
+            if not c.expect(box is not None, f"the conflict of {where} is not shown"):
+                continue
+            text = box.text()
+            for version in [entry["current"]] + entry["alternatives"]:
+                value = version["value"] if isinstance(version["value"], str) else ""
+                c.expect(value in text, f"conflict of {where}: value {value!r} not shown")
+                c.expect(version["deviceName"] in text, f"conflict of {where}: {version['deviceName']!r} not named")
+        elif entry.get("field"):
             li = dom.find("li", data_item=entry["item"])
             field = li.find("div", cls="c-field", data_field=entry["field"]) if li else None
             if not c.expect(field is not None, f"conflict of {entry['item'][:8]} {entry['field']} is not shown on its item"):
@@ -245,8 +264,37 @@ def check_static(c, dom, raw, show, conflicts):
                 if isinstance(edit["value"], str):
                     c.expect(edit["value"] in text, f"deleted item {entry['item'][:8]}: edit {edit['value']!r} not shown")
             c.expect("Deleted by" in text, f"deleted item {entry['item'][:8]}: who deleted it is not said")
+    # One box per item whose fields conflict (or edited while deleted), per caption, and the name.
+    expected = len({e["item"] for e in conflicts if e.get("kind") not in ("trip-name", "attachment-caption")})
+    expected += sum(1 for e in conflicts if e.get("kind") in ("trip-name", "attachment-caption"))
     boxes = len(list(dom.find_all("div", cls="conflicts")))
-    c.expect(boxes == len({entry["item"] for entry in conflicts}), f"{boxes} conflict boxes for {len({e['item'] for e in conflicts})} items with conflicts")
+    c.expect(boxes == expected, f"{boxes} conflict boxes, expected {expected}")
+    # The header's count links to the first box, and every box number is there once.
+    anchors = [n.attrs["id"] for n in dom.walk() if n.attrs.get("id", "").startswith("conflict-")]
+    c.expect(not conflicts or "conflict-1" in anchors, "the header's conflict link leads nowhere (no #conflict-1)")
+    c.expect(len(anchors) == len(set(anchors)), f"conflict anchors repeat: {anchors}")
+
+
+def check_attachments(c, dom, attachments, conflicts):
+    """Each shown attachment on its item's card: name and kind as text, its caption, nothing loaded."""
+    conflicted = {e["attachment"] for e in conflicts if e.get("kind") == "attachment-caption"}
+    shown = [a for a in attachments if a["state"] != "staged"]
+    c.expect(len(shown) >= 2, "the trip has fewer than two shared attachments to check")
+    listed = [n.attrs.get("data-attachment") for n in dom.find_all("li", cls="attachment")]
+    c.expect(sorted(listed) == sorted(a["id"] for a in shown), f"attachments on the page {listed} expected {[a['id'] for a in shown]}")
+    for attachment in shown:
+        card = dom.find("li", data_item=attachment["item"])
+        li = dom.find("li", cls="attachment", data_attachment=attachment["id"])
+        if not c.expect(card is not None and li is not None and any(n is li for n in card.walk()),
+                        f"attachment {attachment['name']!r} is not on its item's card"):
+            continue
+        name = li.find("span", cls="a-name")
+        c.expect(name is not None and name.text() == attachment["name"], f"attachment name {name and name.text()!r} expected {attachment['name']!r}")
+        if attachment["id"] not in conflicted and attachment.get("caption"):
+            caption = li.find("span", cls="a-caption")
+            c.expect(caption is not None and caption.text() == attachment["caption"],
+                     f"caption of {attachment['name']!r}: {caption and caption.text()!r} expected {attachment['caption']!r}")
+        c.expect(f"tripsync extract {attachment['id'][:8]}" in li.text(), f"{attachment['name']!r}: no way to get it out is shown")
 
 
 def check_item(c, li, item):
@@ -375,6 +423,7 @@ def main():
     parser.add_argument("--page", required=True)
     parser.add_argument("--show", required=True)
     parser.add_argument("--conflicts", required=True)
+    parser.add_argument("--attachments", required=True)
     parser.add_argument("--chromium", default="chromium")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -387,12 +436,15 @@ def main():
         show = json.load(f)
     with open(args.conflicts, encoding="utf-8") as f:
         conflicts = json.load(f)
+    with open(args.attachments, encoding="utf-8") as f:
+        attachments = json.load(f)
     browser = Browser(args.chromium)
     c = Checker()
 
     dom = parse(browser.dump_dom(args.page))
     check_static(c, dom, raw, show, conflicts)
     check_continuations(c, dom, show)
+    check_attachments(c, dom, attachments, conflicts)
     hostile = [item["title"] for day in show["days"] for item in day["items"] if "<" in item["title"]]
     c.expect(len(hostile) >= 2, "the trip has fewer than two hostile titles to check")
     for title in hostile:

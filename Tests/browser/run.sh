@@ -35,7 +35,7 @@ alex new "Lisbon & New York, June 2027" --zone Europe/Lisbon --owned >/dev/null
 alex add "Casa do Patio, Alfama" --day 2027-06-07 --end 2027-06-10 --place "Rua de São Tomé 12, Lisboa" \
     --note "Whole-day stay: three nights, breakfast included." >/dev/null
 alex add "Arrive in Lisbon, pick up the keys" --day 2027-06-07 --at 14:30 --place "Casa do Patio" >/dev/null
-alex add "Tram 28 and the castle" --day 2027-06-08 --at 10:00 --end 2027-06-08T13:30 --place "Largo Martim Moniz" >/dev/null
+tram=$(alex add "Tram 28 and the castle" --day 2027-06-08 --at 10:00 --end 2027-06-08T13:30 --place "Largo Martim Moniz")
 fado=$(alex add "Fado night" --day 2027-06-08 --at 21:00 --place "Clube de Fado, Alfama")
 pack=$(alex add "Pack and check the passports" --day 2027-06-09)
 alex add '<img src=x onerror="document.documentElement.setAttribute('"'"'data-pwned'"'"','"'"'img'"'"')">' --day 2027-06-13 --at 12:00 \
@@ -67,9 +67,28 @@ sam delete "$pack" >/dev/null
 sam sync "$WORK/folder" >/dev/null
 alex sync "$WORK/folder" >/dev/null
 
+# Attachments: a ticket PDF and a photo whose file name tries to run script, shared through the
+# folder; both laptops caption the ticket at once and rename the trip at once (two more conflicts).
+printf '%%PDF-1.4\n%% tram tickets\n' >"$WORK/tram-tickets.pdf"
+hostile_name='"><svg onload="document.documentElement.setAttribute('"'"'data-pwned'"'"','"'"'attachment'"'"')">.jpg'
+printf '\377\330\377\340\000\020JFIF\000\001\001\000\000\001\000\001\000\000\377\331' >"$WORK/$hostile_name"
+alex attach "$tram" "$WORK/tram-tickets.pdf" --caption "Two 24-hour passes" >/dev/null
+alex attach "$tram" "$WORK/$hostile_name" --caption '<b onmouseover="x()">caption</b>' >/dev/null
+alex sync "$WORK/folder" >/dev/null
+sam sync "$WORK/folder" >/dev/null
+ticket=$(alex attachments --json | python3 -c 'import json, sys; print(next(a["id"] for a in json.load(sys.stdin) if a["name"] == "tram-tickets.pdf"))')
+alex caption "$ticket" "Two 24-hour passes, Carris" >/dev/null
+sam caption "$ticket" "Viva Viagem cards" >/dev/null
+alex rename "Lisbon & New York, summer 2027" >/dev/null
+sam rename "Lisboa e Nova Iorque 2027" >/dev/null
+sam sync "$WORK/folder" >/dev/null
+alex sync "$WORK/folder" >/dev/null
+
 alex show --json >"$OUT/show.json"
+alex attachments --json >"$OUT/attachments.json"
 alex conflicts --json >"$OUT/conflicts.json"
-SOURCE_DATE_EPOCH=1796292000 alex export --html "$OUT/itinerary.html"
+SOURCE_DATE_EPOCH=1796292000 alex export --html "$OUT/itinerary.html" --force
 
 python3 Tests/browser/check.py --page "$OUT/itinerary.html" --show "$OUT/show.json" --conflicts "$OUT/conflicts.json" \
+    --attachments "$OUT/attachments.json" \
     --chromium "$CHROMIUM" --out "$OUT"

@@ -94,23 +94,68 @@ public struct TripEditor {
         guard let conflict = FieldConflict(item: id, field: field, in: item) else {
             throw EditError(.noConflict, "\(field.rawValue) of this item has no conflict")
         }
-        let chosen: FieldConflict.Version
-        switch choice {
-        case .current: chosen = conflict.current
-        case .mine:
-            guard let mine = ConflictList.versions(item, field).first(where: { $0.device == deviceID }) else {
-                throw EditError(.noValueOfMine, "this device wrote none of the values; keep the current one or a numbered alternative")
-            }
-            chosen = mine
-        case .alternative(let number):
-            guard number >= 1, number <= conflict.alternatives.count else {
-                throw EditError("there are \(conflict.alternatives.count) alternatives (1…\(conflict.alternatives.count)); got \(number)")
-            }
-            chosen = conflict.alternatives[number - 1]
-        }
+        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: ConflictList.versions(item, field))
         _ = try document.set(field, of: id, to: chosen.value, force: true, hlc: &clock, now: now)
         wrote = true
         return chosen
+    }
+
+    /// Settles the conflict of a shown attachment's caption, as `resolve` settles a field's.
+    @discardableResult
+    public mutating func resolveCaption(of id: AttachmentID, keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
+        guard let conflict = ConflictList(document).registers.first(where: { $0.subject.attachment == id }) else {
+            _ = try document.liveAttachment(id)
+            throw EditError(.noConflict, "the caption of this attachment has no conflict")
+        }
+        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
+        guard case .text(let caption) = chosen.value else { throw EditError("a caption is text") }
+        _ = try document.setCaption(id, to: caption, hlc: &clock, now: now)
+        wrote = true
+        return chosen
+    }
+
+    /// Settles the conflict of the trip's name (two laptops renamed it at once).
+    @discardableResult
+    public mutating func resolveName(keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
+        guard let conflict = ConflictList(document).registers.first(where: { $0.subject == .tripName }) else {
+            throw EditError(.noConflict, "the trip's name has no conflict")
+        }
+        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
+        guard case .text(let name?) = chosen.value else { throw EditError("a trip's name is text") }
+        let rev = try document.stamp(&clock, now: now)
+        document.trip.name.write(name, rev: rev)
+        wrote = true
+        return chosen
+    }
+
+    /// The live attachment `text` names (its id, or a prefix of at least four characters).
+    public func attachment(_ text: String) throws(EditError) -> AttachmentID {
+        let live = document.attachments.keys.filter { document.attachments[$0]?.isDetached == false }
+        switch ItemLookup.match(text, among: Array(live), id: \.description) {
+        case .one(let id): return id
+        case .tooShort: throw EditError(.shortItemPrefix, "an attachment is named by its id or an id prefix of at least \(ItemLookup.minimumPrefix) characters, got '\(text)'")
+        case .several(let ids): throw EditError(.ambiguousItem, "'\(text)' matches \(ids.count) attachments; type more of the id")
+        case .none: throw EditError(.noSuchAttachment, "no attachment matches '\(text)'; 'tripsync attachments' lists them")
+        }
+    }
+
+    /// The version `choice` names: the current one, this device's, or alternative N.
+    private func choose(
+        _ choice: ConflictChoice, current: FieldConflict.Version, alternatives: [FieldConflict.Version], all: [FieldConflict.Version]
+    ) throws(EditError) -> FieldConflict.Version {
+        switch choice {
+        case .current: return current
+        case .mine:
+            guard let mine = all.first(where: { $0.device == deviceID }) else {
+                throw EditError(.noValueOfMine, "this device wrote none of the values; keep the current one or a numbered alternative")
+            }
+            return mine
+        case .alternative(let number):
+            guard number >= 1, number <= alternatives.count else {
+                throw EditError("there are \(alternatives.count) alternatives (1…\(alternatives.count)); got \(number)")
+            }
+            return alternatives[number - 1]
+        }
     }
 
     /// Renames the trip: one write of the trip's name register, merged like any field (two

@@ -192,6 +192,27 @@ extension TripStore {
         return try BlobStore(home: home.path).bytes(of: blob)
     }
 
+    /// Writes the caption of attachment `id` (nil clears it): in the staged list when it is not
+    /// shared yet, else a register write merged like any field (a write that has seen a
+    /// caption's conflict settles it). False when the caption was already that, with no
+    /// conflict. Refused for a detached attachment, a caption readers would refuse, or a laptop
+    /// that may not change the trip.
+    @discardableResult
+    public func setCaption(_ id: AttachmentID, to caption: String?) throws -> Bool {
+        let staged = try locked { () throws -> Bool? in
+            var staged = try StagedAttachments.load(home, state.document.tripID)
+            guard let index = staged.entries.firstIndex(where: { $0.id == id }) else { return nil }
+            try checkMayEdit()
+            try TripDocument.checkAttachmentText(name: staged.entries[index].name, caption: caption)
+            guard staged.entries[index].caption != caption else { return false }
+            staged.entries[index].caption = caption
+            try staged.save(home, state.document.tripID)
+            return true
+        }
+        if let staged { return staged }
+        return try edit { trip in try trip.setCaption(id, to: caption) }
+    }
+
     /// Drops a staged attachment (it was never shared), or detaches a shared one (a write: a
     /// tombstone, restorable; a detach beats a concurrent caption edit).
     public func detach(_ id: AttachmentID) throws {

@@ -2,14 +2,21 @@
 extension ItineraryPage {
     /// The number of each conflict's box on the page (items and deleted items), in page order,
     /// so the header can link to the first.
-    static func numberConflicts(_ layout: ItineraryPageLayout) -> [ItemID: Int] {
+    /// The trip's name, when it holds a conflict, is number 1 (its box is in the header); an
+    /// item whose fields or attachment captions conflict has one number for its card.
+    static func numberConflicts(_ layout: ItineraryPageLayout, _ conflicts: ConflictList) -> [ItemID: Int] {
         var numbers: [ItemID: Int] = [:]
-        func add(_ id: ItemID) { if numbers[id] == nil { numbers[id] = numbers.count + 1 } }
+        let first = conflicts.registers.contains { $0.subject == .tripName } ? 2 : 1
+        var captioned = Set<ItemID>()
+        for conflict in conflicts.registers {
+            if case .caption(_, let item) = conflict.subject { captioned.insert(item) }
+        }
+        func add(_ id: ItemID) { if numbers[id] == nil { numbers[id] = numbers.count + first } }
         for day in layout.days {
-            for entry in day.entries where !entry.conflictedFields.isEmpty { add(entry.id) }
+            for entry in day.entries where !entry.conflictedFields.isEmpty || captioned.contains(entry.id) { add(entry.id) }
             for ghost in day.ghosts { add(ghost.entry.item) }
         }
-        for entry in layout.unscheduled where !entry.conflictedFields.isEmpty { add(entry.id) }
+        for entry in layout.unscheduled where !entry.conflictedFields.isEmpty || captioned.contains(entry.id) { add(entry.id) }
         for ghost in layout.unscheduledGhosts { add(ghost.entry.item) }
         return numbers
     }
@@ -86,7 +93,7 @@ extension ItineraryPage {
         }
         let id = entry.id.description
         let days = ItineraryPageLayout.dayCount(entry)
-        var out = "<li class=\"item " + kindName + (days > 1 ? " multi" : "") + (entry.conflictedFields.isEmpty ? "" : " has-conflict")
+        var out = "<li class=\"item " + kindName + (days > 1 ? " multi" : "") + (conflictNumbers[entry.id] == nil ? "" : " has-conflict")
             + "\" id=\"item-\(id)\" data-item=\"\(id)\" data-kind=\"\(kindName)\""
         if let duration = entry.durationSeconds, duration >= 0 { out += " data-duration-minutes=\"\(duration / 60)\"" }
         out += ">\n<div class=\"when\">"
@@ -104,9 +111,70 @@ extension ItineraryPage {
         if let note = entry.fields.note?.value ?? nil, !note.isEmpty {
             out += "<p class=\"note\" dir=\"auto\">" + HTMLText.escape(note) + "</p>\n"
         }
+        let (attachments, numbered) = attachmentsHTML(entry.id)
+        out += attachments
         for remark in remarks(entry) { out += "<p class=\"remark\">" + remark + "</p>\n" }
-        if !entry.conflictedFields.isEmpty { out += conflictsHTML(entry) }
+        if !entry.conflictedFields.isEmpty { out += conflictsHTML(entry, numbered: !numbered) }
         return out + "</div>\n</li>\n"
+    }
+
+    /// The item's shown attachments, by name: what each is, its size and caption, how to get it
+    /// out (the page links to no file: the bytes stay in the homes). A caption written on two
+    /// devices at once shows every value with who wrote it. Also says whether a caption's
+    /// conflict box took the card's conflict number.
+    func attachmentsHTML(_ item: ItemID) -> (html: String, numbered: Bool) {
+        let shown = document.attachments.filter { $0.value.item?.value == item && document.isShown($0.key) }
+            .compactMap { id, attachment -> (AttachmentID, String, BlobReference, Attachment)? in
+                guard let name = attachment.name?.value, let blob = attachment.blob?.value else { return nil }
+                return (id, name, blob, attachment)
+            }
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard !shown.isEmpty else { return ("", false) }
+        var numbered = false
+        var out = "<ul class=\"attachments\" aria-label=\"Attachments\">\n"
+        for (id, name, blob, attachment) in shown {
+            out += "<li class=\"attachment\" data-attachment=\"\(id)\"><span class=\"a-name\" dir=\"auto\">" + HTMLText.escape(name) + "</span> "
+                + "<span class=\"a-meta\">" + HTMLText.escape(Self.kindName(blob.type)) + " · " + ByteCount.text(blob.size) + "</span>"
+            if let conflict = conflicts.registers.first(where: { $0.subject.attachment == id }) {
+                let anchor = numbered ? nil : conflictNumbers[item]
+                numbered = true
+                out += registerConflictHTML(
+                    conflict, head: "Caption changed on more than one device", anchor: anchor,
+                    fix: "tripsync resolve " + String(id.description.prefix(8)) + " caption --keep current|mine|N")
+            } else if let caption = attachment.caption?.value ?? nil, !caption.isEmpty {
+                out += "<span class=\"a-caption\" dir=\"auto\">" + HTMLText.escape(caption) + "</span>"
+            }
+            out += "<code class=\"a-get\">tripsync extract " + String(id.description.prefix(8)) + " -o FILE</code></li>\n"
+        }
+        return (out + "</ul>\n", numbered)
+    }
+
+    /// The box of a register's conflict (the trip's name, a caption): each value once, with
+    /// who wrote it, and the command that keeps one.
+    func registerConflictHTML(_ conflict: RegisterConflict, head: String, anchor: Int?, fix: String, extraClass: String = "") -> String {
+        var out = "<div class=\"conflicts" + extraClass + "\"" + (anchor.map { " id=\"conflict-\($0)\"" } ?? "") + " role=\"note\">\n<p class=\"c-head\">"
+            + head + "</p>\n<ul>\n"
+        var seen: [FieldValue] = []
+        for version in [conflict.current] + conflict.alternatives where !seen.contains(version.value) {
+            out += "<li" + (seen.isEmpty ? " class=\"c-current\"" : "") + "><span class=\"c-val\" dir=\"auto\">" + valueText(version.value)
+                + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(version.device)) + "</bdi></span>"
+                + (seen.isEmpty ? " <span class=\"c-badge\">shown</span>" : "") + "</li>\n"
+            seen.append(version.value)
+        }
+        return out + "</ul>\n<p class=\"c-fix\">Keep one: <code>" + HTMLText.escape(fix) + "</code></p>\n</div>\n"
+    }
+
+    /// A media type as a person names it.
+    static func kindName(_ type: String) -> String {
+        switch BlobType(rawValue: type) {
+        case .jpeg?: return "JPEG photo"
+        case .png?: return "PNG image"
+        case .gif?: return "GIF image"
+        case .webp?: return "WebP image"
+        case .heic?: return "HEIC photo"
+        case .pdf?: return "PDF"
+        case .octetStream?, nil: return "file"
+        }
     }
 
     /// What the card says about the item's end: the route of a flight, until when a stay or a
@@ -154,8 +222,9 @@ extension ItineraryPage {
     }
 
     /// Every conflicting field of a live item: each value once, with the device that wrote it.
-    func conflictsHTML(_ entry: ItineraryEntry) -> String {
-        var out = "<div class=\"conflicts\"" + (conflictNumbers[entry.id].map { " id=\"conflict-\($0)\"" } ?? "") + " role=\"note\">\n"
+    func conflictsHTML(_ entry: ItineraryEntry, numbered: Bool = true) -> String {
+        let anchor = numbered ? conflictNumbers[entry.id].map { " id=\"conflict-\($0)\"" } ?? "" : ""
+        var out = "<div class=\"conflicts\"" + anchor + " role=\"note\">\n"
         out += "<p class=\"c-head\">Changed on more than one device</p>\n"
         let short = String(entry.id.description.prefix(8))
         for field in entry.conflictedFields {

@@ -55,7 +55,7 @@ public struct ItineraryPage: Sendable {
             }
         }
         viewerZones = ViewerZone.zones(for: times, rules: zones)
-        conflictNumbers = Self.numberConflicts(layout)
+        conflictNumbers = Self.numberConflicts(layout, conflicts)
     }
 
     /// How many dates have a heading on the page.
@@ -102,6 +102,9 @@ public struct ItineraryPage: Sendable {
     func header() -> String {
         var out = "<header class=\"top\">\n<div class=\"wrap\">\n<p class=\"eyebrow\">Trip itinerary</p>\n"
         out += "<h1 dir=\"auto\">" + HTMLText.escape(document.trip.name.value) + "</h1>\n"
+        if let conflict = conflicts.registers.first(where: { $0.subject == .tripName }) {
+            out += registerConflictHTML(conflict, head: "Renamed on more than one device", anchor: 1, fix: "tripsync resolve trip name --keep current|mine|N", extraClass: " name-conflict")
+        }
         if let first = layout.days.first?.date, let last = layout.days.last?.date {
             let span = last.daysSinceEpoch - first.daysSinceEpoch + 1
             out += "<p class=\"range\">" + PageText.dateTag(first, PageText.shortDate(first, withYear: first.year != last.year))

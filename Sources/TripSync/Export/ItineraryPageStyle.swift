@@ -83,6 +83,11 @@ enum ItineraryPageStyle {
         .span .hm,.cont .hm{font-weight:650;color:var(--ink)}
         .span abbr,.cont abbr{font-size:.78rem}
         .remark{margin:.4rem 0 0;font-size:.8rem;color:#8a5300}
+        .attachments{list-style:none;margin:.5rem 0 0;padding:0;display:grid;gap:.3rem}
+        .attachment{font-size:.86rem;border:1px dashed #c9d2df;border-radius:8px;padding:.3rem .55rem;overflow-wrap:anywhere}
+        .a-name{font-weight:650}.a-meta{color:var(--muted);font-size:.78rem}.a-caption{display:block;color:#2f3a4d}
+        .a-get{display:block;font-size:.72rem;color:var(--muted)}.attachment .conflicts{margin:.3rem 0}
+        .name-conflict{color:var(--ink);max-width:36rem}
         .shift{font-size:.66rem;font-weight:700;color:#b45309;margin-left:.12rem}
         .item.allday .card{background:var(--band);border-color:#f5d98c;border-left:5px solid var(--band-line)}
         .item.allday::before{border-color:var(--band-line);border-radius:3px}
@@ -137,7 +142,7 @@ enum ItineraryPageStyle {
     static let responsive = """
         @media (max-width:30rem){:root{--when:3.3rem;--gap:1.35rem;--dot:.65rem}.wrap,main,.days-nav ol{padding:0 .75rem}\
         .days-nav ol{padding-top:.5rem;padding-bottom:.5rem}.when .hm{font-size:.98rem}.card{padding:.65rem .75rem}.leg .hm{font-size:1.2rem}.route{gap:.45rem}\
-        .cont a{flex-wrap:wrap}.c-fix{display:none}}
+        .cont a{flex-wrap:wrap}.c-fix,.a-get{display:none}}
         @media (min-width:64rem){.wrap,main,.days-nav ol{max-width:52rem}body{font-size:17px}}
 
         """
@@ -148,7 +153,7 @@ enum ItineraryPageStyle {
         .wrap,main{max-width:none;padding:0}.stats li{background:none;border:1px solid #999;color:#000}\
         .switch,.days-nav{display:none}.shown-zone{display:block;margin:.3rem 0 0;font-size:.85rem}\
         .card{box-shadow:none;border:1px solid #aaa}.cont a{background:#fff;border:1px solid #aaa;border-left-width:4px}\
-        .item,.cont,.conflicts{break-inside:avoid}.day h2{break-after:avoid}.items::before{background:#bbb}\
+        .a-get{display:none}.item,.cont,.conflicts{break-inside:avoid}.day h2{break-after:avoid}.items::before{background:#bbb}\
         a{color:inherit;text-decoration:none}footer.bottom{color:#000;border-color:#999}}
 
         """

@@ -65,6 +65,9 @@ public struct ConflictList: Sendable {
     public var fields: [FieldConflict]
     /// Tombstones edited while deleted, by item id.
     public var deletedWhileEdited: [DeletedWhileEdited]
+    /// Registers outside the items with visible conflicts: the trip's name, then attachment
+    /// captions (docs/DESIGN.md, "Conflicts outside items").
+    public var registers: [RegisterConflict]
 
     /// Lists the conflicts of `document`.
     public init(_ document: TripDocument) {
@@ -95,6 +98,7 @@ public struct ConflictList: Sendable {
         }
         self.fields = fields
         deletedWhileEdited = deleted
+        registers = RegisterConflict.all(in: document)
     }
 
     /// Every version of a field, winner first.

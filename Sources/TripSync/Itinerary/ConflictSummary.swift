@@ -1,7 +1,8 @@
 /// How many conflicts a document holds, with its parts: counted from `ConflictList`, so every
 /// command's count agrees with what `conflicts` lists.
 public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
-    /// Fields (registers of live items) with a visible conflict: `ConflictList.fields`.
+    /// Fields with a visible conflict: those of live items (`ConflictList.fields`), the trip's
+    /// name and attachment captions (`ConflictList.registers`).
     public var fields: Int
     /// Deleted items holding edits made while they were deleted: `ConflictList.deletedWhileEdited`.
     public var editedWhileDeleted: Int
@@ -17,7 +18,7 @@ public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
 
     /// Counts what `list` lists.
     public init(_ list: ConflictList) {
-        self.init(fields: list.fields.count, editedWhileDeleted: list.deletedWhileEdited.count)
+        self.init(fields: list.fields.count + list.registers.count, editedWhileDeleted: list.deletedWhileEdited.count)
     }
 
     /// Counts the conflicts of `document` (as `ConflictList(document)` lists them).

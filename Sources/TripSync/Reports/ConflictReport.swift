@@ -1,6 +1,9 @@
 /// Every conflict of a trip as `conflicts --json` prints it: one entry per conflicting field
 /// (`{"item", "field", "title", "current", "alternatives"}`), then one per item edited while
-/// deleted (`{"item", "field": null, "kind": "deleted-while-edited", "title", "deletedBy", "edits"}`).
+/// deleted (`{"item", "field": null, "kind": "deleted-while-edited", "title", "deletedBy", "edits"}`),
+/// then the trip's name (`{"item": null, "field": "name", "kind": "trip-name", "title", "current",
+/// "alternatives"}`) and attachment captions (`{"item", "attachment", "name", "field": "caption",
+/// "kind": "attachment-caption", "title", "current", "alternatives"}`).
 public struct ConflictReport: Encodable, Sendable {
     /// The conflicts.
     public var list: ConflictList
@@ -27,6 +30,33 @@ public struct ConflictReport: Encodable, Sendable {
                 DeletedEntry(
                     item: entry.item, title: entry.title, deletedBy: entry.deletedBy.map(\.description),
                     edits: zip(entry.fields, entry.edits).map { Edit(field: $0.0.rawValue, value: $0.1.value, device: $0.1.device.description) }))
+        }
+        for conflict in list.registers {
+            try array.encode(RegisterEntry(conflict: conflict, document: document))
+        }
+    }
+
+    struct RegisterEntry: Encodable {
+        var conflict: RegisterConflict
+        var document: TripDocument
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: ReportKey.self)
+            switch conflict.subject {
+            case .tripName:
+                try container.put(String?.none, "item")
+                try container.put("name", "field")
+                try container.put("trip-name", "kind")
+                try container.put(document.trip.name.value, "title")
+            case .caption(let id, let item):
+                try container.put(item.description, "item")
+                try container.put(id.description, "attachment")
+                try container.put(document.attachments[id]?.name?.value ?? "", "name")
+                try container.put("caption", "field")
+                try container.put("attachment-caption", "kind")
+                try container.put(document.items[item]?.title?.value ?? "", "title")
+            }
+            try container.put(Version(conflict.current, document), "current")
+            try container.put(conflict.alternatives.map { Version($0, document) }, "alternatives")
         }
     }
 

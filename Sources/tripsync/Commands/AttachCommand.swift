@@ -49,12 +49,3 @@ enum AttachmentLimit {
         return megabytes << 20
     }
 }
-
-/// Sizes for people: bytes, KiB or MiB with one decimal.
-enum ByteCount {
-    static func text(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) bytes" }
-        if bytes < 1 << 20 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
-        return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
-    }
-}

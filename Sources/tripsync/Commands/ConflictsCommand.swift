@@ -3,14 +3,15 @@ import TripSync
 /// `tripsync conflicts [--json]`.
 enum ConflictsCommand: Command {
     static let name = "conflicts"
-    static let summary = "every field with conflicts and every item edited while deleted, with who wrote each value"
+    static let summary = "every field with conflicts (items, the trip's name, captions) and every item edited while deleted"
     static let help = """
         usage: tripsync conflicts [--json] [--trip T]
 
         Lists every field two people changed at once (the value shown now and the others, with
         who wrote each) and every deleted item that was edited while deleted. Settle a field
         with 'tripsync resolve ITEM FIELD --keep mine|current|N'; bring an item back with
-        'tripsync restore ITEM'.
+        'tripsync restore ITEM'. The trip's name (renamed on two laptops at once) and
+        attachment captions are listed too, and settled the same way.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -24,7 +25,7 @@ enum ConflictsCommand: Command {
             return
         }
         let list = report.list
-        if list.fields.isEmpty && list.deletedWhileEdited.isEmpty {
+        if list.fields.isEmpty && list.deletedWhileEdited.isEmpty && list.registers.isEmpty {
             Console.out("no conflicts")
             return
         }
@@ -50,6 +51,26 @@ enum ConflictsCommand: Command {
                 Console.out("  \(who(edit.device, me, document)) changed the \(field.rawValue) to \"\(edit.text)\"")
             }
             Console.out("  restore it with everything: tripsync restore \(short)")
+        }
+        for conflict in list.registers {
+            let field: String
+            let command: String
+            switch conflict.subject {
+            case .tripName:
+                Console.out("The trip's name:")
+                (field, command) = ("name", "tripsync resolve trip name")
+            case .caption(let id, let item):
+                let short = id.description.prefix(8)
+                let title = document.items[item]?.title?.value ?? ""
+                Console.out("Caption of \(document.attachments[id]?.name?.value ?? "an attachment") (\(short)) on \"\(title)\":")
+                (field, command) = ("caption", "tripsync resolve \(short) caption")
+            }
+            Console.out("  current: \"\(conflict.current.text)\" by \(who(conflict.current.device, me, document))")
+            for (index, alternative) in conflict.alternatives.enumerated() {
+                Console.out("  [\(index + 1)] \(who(alternative.device, me, document)) changed the \(field) to \"\(alternative.text)\"")
+            }
+            let mine = conflict.versions.contains { $0.device == me }
+            Console.out("  keep one: \(command) " + (mine ? "--keep mine | " : "") + "--keep current | --keep N")
         }
     }
 

@@ -6,20 +6,38 @@ enum ResolveCommand: Command {
     static let summary = "settle a conflict with a new write"
     static let help = """
         usage: tripsync resolve ITEM FIELD --keep mine|current|N [--trip T]
+               tripsync resolve ATTACHMENT caption --keep mine|current|N [--trip T]
+               tripsync resolve trip name --keep mine|current|N [--trip T]
 
         Keeps one of a field's values with a new write that has seen them all, so the conflict
         disappears on every replica. mine: the value this device wrote; current: the value shown
-        now; N: the alternative numbered N by 'tripsync conflicts'.
+        now; N: the alternative numbered N by 'tripsync conflicts'. FIELD is one of title,
+        start, end, place, note, sortKey; an attachment's caption and the trip's name are
+        settled the same way.
         """
+
+    /// What is being settled.
+    private enum Target {
+        case field(String, ItemField)
+        case caption(String)
+        case tripName
+    }
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, values: ["--keep", "--trip"])
         try parser.parse(arguments)
         guard parser.positionals.count == 2, let selector = parser.positionals.first, let fieldName = parser.positionals.last else {
-            throw CLIError.usage("resolve needs ITEM and FIELD", command: name)
+            throw CLIError.usage("resolve needs ITEM and FIELD (or ATTACHMENT caption, or trip name)", command: name)
         }
-        guard let field = ItemField(rawValue: fieldName) else {
-            throw CLIError.usage("FIELD is one of title, start, end, place, note, sortKey; got '\(fieldName)'", command: name)
+        let target: Target
+        if selector == "trip" && fieldName == "name" {
+            target = .tripName
+        } else if fieldName == "caption" {
+            target = .caption(selector)
+        } else if let field = ItemField(rawValue: fieldName) {
+            target = .field(selector, field)
+        } else {
+            throw CLIError.usage("FIELD is one of title, start, end, place, note, sortKey (or caption of an attachment, or 'trip name'); got '\(fieldName)'", command: name)
         }
         guard let keep = parser.value("--keep") else { throw CLIError.usage("resolve needs --keep mine|current|N", command: name) }
         let choice: ConflictChoice
@@ -33,7 +51,11 @@ enum ResolveCommand: Command {
             choice = .alternative(number)
         }
         let kept: String = try Session.edit(global, trip: parser.value("--trip")) { trip in
-            try trip.resolve(field, of: try trip.item(selector), keeping: choice).text
+            switch target {
+            case .field(let item, let field): return try trip.resolve(field, of: try trip.item(item), keeping: choice).text
+            case .caption(let attachment): return try trip.resolveCaption(of: try trip.attachment(attachment), keeping: choice).text
+            case .tripName: return try trip.resolveName(keeping: choice).text
+            }
         }
         Console.out("saved: kept \"\(kept)\"")
     }

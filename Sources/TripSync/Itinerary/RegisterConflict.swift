@@ -1,0 +1,54 @@
+/// A conflict of a register outside an item's fields: the trip's name, or the caption of a
+/// shown attachment. Listed by `conflicts`, counted with the fields, settled by `resolve`.
+public struct RegisterConflict: Hashable, Sendable {
+    /// Whose register it is.
+    public enum Subject: Hashable, Sendable {
+        /// The trip's name (two laptops renamed it at once).
+        case tripName
+        /// The caption of attachment `id`, of item `item`.
+        case caption(AttachmentID, item: ItemID)
+    }
+
+    /// The register.
+    public var subject: Subject
+    /// The value shown now.
+    public var current: FieldConflict.Version
+    /// The other values, newest first (values equal to the current one left out).
+    public var alternatives: [FieldConflict.Version]
+    /// Every version, winner first, duplicates kept (for "mine": any value this device wrote).
+    public var versions: [FieldConflict.Version]
+
+    /// The conflict of `register`, or nil when it holds one value (or several equal ones).
+    init?(_ subject: Subject, _ register: Register<String?>) {
+        let versions = register.versions.map { FieldConflict.Version(text: $0.value ?? "(empty)", value: .text($0.value), device: $0.rev.device, rev: $0.rev) }
+        guard let current = versions.first else { return nil }
+        let alternatives = versions.dropFirst().filter { $0.value != current.value }
+        guard !alternatives.isEmpty else { return nil }
+        self.subject = subject
+        self.current = current
+        self.alternatives = Array(alternatives)
+        self.versions = versions
+    }
+
+    /// The conflicts of `document` outside its items: the trip's name first, then the captions
+    /// of shown attachments by attachment id.
+    static func all(in document: TripDocument) -> [RegisterConflict] {
+        var result: [RegisterConflict] = []
+        let name = document.trip.name
+        let names = Register<String?>(versions: name.versions.map { Versioned(value: Optional($0.value), rev: $0.rev) })
+        if let names, let conflict = RegisterConflict(.tripName, names) { result.append(conflict) }
+        for id in document.attachments.keys.sorted() where document.isShown(id) {
+            guard let attachment = document.attachments[id], let item = attachment.item?.value, let caption = attachment.caption else { continue }
+            if let conflict = RegisterConflict(.caption(id, item: item), caption) { result.append(conflict) }
+        }
+        return result
+    }
+}
+
+extension RegisterConflict.Subject {
+    /// The attachment whose caption it is; nil for the trip's name.
+    public var attachment: AttachmentID? {
+        if case .caption(let id, _) = self { return id }
+        return nil
+    }
+}
