@@ -117,6 +117,38 @@ import TripSyncFixtures
         #expect(back.isShown(id))
     }
 
+    @Test func aDetachedAttachmentIsCompactedOnlyPastTheRetentionOnceEveryDeviceSawIt() throws {
+        var (a, _, item, hlcA) = try Self.pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: Self.photo, name: "a.jpg", caption: "old", hlc: &hlcA, now: Self.now + 10)
+        var b = a
+        b.deviceID = Identifier.random()
+        let live = b  // a copy from before the detach
+        let detachedAt: Int64 = 1_780_000_100
+        try a.detach(id, at: UTCTimestamp(secondsSinceEpoch: detachedAt), hlc: &hlcA, now: Self.now + 20)
+        var merged = try DocumentMerger.merge(a, b, writer: a.deviceID)
+        let later = UTCTimestamp(secondsSinceEpoch: detachedAt + 91 * 86_400)
+        merged.acks = [a.deviceID: merged.clock]
+        #expect(merged.compactableAttachments(now: later).isEmpty, "the other laptop has not acknowledged the detach")
+        for device in merged.clock.entries.keys { merged.acks[device] = merged.clock }
+        #expect(merged.compactableAttachments(now: UTCTimestamp(secondsSinceEpoch: detachedAt + 89 * 86_400)).isEmpty, "retention not passed")
+        #expect(merged.compactableAttachments(now: later) == [id])
+        #expect(merged.compact(now: later) == 1)
+        let stub = try #require(merged.attachments[id])
+        #expect(stub.isDetached && stub.blob == nil && stub.name == nil && stub.caption == nil && stub.item == nil)
+        #expect(merged.compactableAttachments(now: later).isEmpty)  // nothing left to drop
+        // The stub reads back, stays detached against the copy from before the detach, and
+        // names no bytes any more (gc may remove them).
+        let bytes = merged.canonicalJSON()
+        let reread = try TripFileReader().read(bytes: bytes, file: "compacted.trip.json").document
+        #expect(reread.attachments[id] == stub)
+        let again = try DocumentMerger.merge(merged, live, writer: a.deviceID)
+        #expect(again.attachments[id] == stub)
+        #expect(!again.isShown(id))
+        #expect(!String(decoding: again.canonicalJSON(), as: UTF8.self).contains(Self.photo.sha256))
+        #expect(throws: EditError.self) { try merged.restoreAttachment(id, hlc: &hlcA, now: Self.now + 40) }
+    }
+
     @Test func deletingAnItemHidesItsAttachmentsAndRestoringBringsThemBack() throws {
         var (a, _, item, hlc) = try Self.pair()
         let id = Identifier.random()

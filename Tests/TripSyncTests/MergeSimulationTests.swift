@@ -181,6 +181,10 @@ import TripSyncFixtures
                 for id in ids {
                     for dot in replicas[device].tombstones[id]?.item.dots ?? [] { compacted.insert(dot.rev) }
                 }
+                for id in replicas[device].compactableAttachments(now: now) {
+                    operations["compact attachment", default: 0] += 1
+                    for dot in replicas[device].attachments[id]?.dots ?? [] where dot.field != "deleted" { compacted.insert(dot.rev) }
+                }
                 replicas[device].compact(now: now)
             case 66..<70 where !liveIDs.isEmpty:
                 // Two people attaching at once never conflict: each attachment has its own id.
@@ -197,7 +201,8 @@ import TripSyncFixtures
                 let id = ids[Int.random(in: 0..<ids.count, using: &random)]
                 let now = tick(device)
                 if replicas[device].attachments[id]?.isDetached == true {
-                    if Bool.random(using: &random) {
+                    // A compacted stub keeps too little to restore (restoreAttachment refuses it).
+                    if Bool.random(using: &random), replicas[device].attachments[id]?.item != nil {
                         operations["restore attachment", default: 0] += 1
                         try replicas[device].restoreAttachment(id, hlc: &clocks[device], now: now)
                         record(device, before: before, clear: id, restamp: true)
@@ -326,7 +331,7 @@ import TripSyncFixtures
         // The histories exercised every operation.
         for name in [
             "add", "edit", "delete", "restore", "resolve", "compact", "stale", "duplicates", "exchange", "attach", "caption", "detach",
-            "restore attachment",
+            "restore attachment", "compact attachment",
         ] {
             #expect(totals[name, default: 0] > 0, "no \(name) operations ran")
         }

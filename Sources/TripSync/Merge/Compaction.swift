@@ -30,13 +30,34 @@ extension TripDocument {
         }
     }
 
-    /// Drops the bodies of compactable tombstones; the stubs (id and `deleted`) stay for good,
-    /// so a stale copy can never bring the item back. Returns how many bodies were dropped.
+    /// The ids of detached attachments whose registers may go at `now`, by the same rule as
+    /// tombstones: the retention has passed since the latest detach, and every device has
+    /// acknowledged every dot the attachment holds.
+    public func compactableAttachments(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [AttachmentID] {
+        let devices = clock.entries.keys
+        return attachments.compactMap { id, attachment in
+            guard let deleted = attachment.deleted, attachment.dots.contains(where: { $0.field != "deleted" }) else { return nil }
+            let latest = deleted.versions.map(\.value.at).max() ?? now
+            guard now.secondsSinceEpoch - latest.secondsSinceEpoch >= policy.retentionSeconds else { return nil }
+            let dots = attachment.dots.map(\.rev)
+            for device in devices {
+                guard let ack = acks[device], dots.allSatisfy({ ack.sees($0) }) else { return nil }
+            }
+            return id
+        }
+    }
+
+    /// Drops the bodies of compactable tombstones and the registers of compactable detached
+    /// attachments; the stubs (id and `deleted`) stay for good, so a stale copy can never bring
+    /// the item or the attachment back, and the attachment's bytes, named by nothing any more,
+    /// go at the next `gc` (docs/DESIGN.md, "Attachments"). Returns how many were compacted.
     @discardableResult
     public mutating func compact(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> Int {
         let ids = compactableTombstones(now: now, policy: policy)
         for id in ids { tombstones[id]?.item = ItemFields() }
-        return ids.count
+        let detached = compactableAttachments(now: now, policy: policy)
+        for id in detached { attachments[id] = Attachment(deleted: attachments[id]?.deleted) }
+        return ids.count + detached.count
     }
 
     /// Tombstone bodies that hold values written while the item was deleted (dots no delete had
