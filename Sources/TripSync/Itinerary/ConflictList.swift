@@ -66,7 +66,7 @@ public struct ConflictList: Sendable {
     /// Tombstones edited while deleted, by item id.
     public var deletedWhileEdited: [DeletedWhileEdited]
     /// Registers outside the items with visible conflicts: the trip's name, then attachment
-    /// captions (docs/DESIGN.md, "Conflicts outside items").
+    /// captions (docs/DESIGN.md, "Attachments").
     public var registers: [RegisterConflict]
 
     /// Lists the conflicts of `document`.
