@@ -21,6 +21,16 @@ import TripSyncFixtures
         return (document, copy, item, hlc)
     }
 
+    /// `pair()`'s A with one photo attached ("a.jpg", captioned "old"), and B a copy of it.
+    static func attachedPair() throws -> (a: TripDocument, b: TripDocument, id: AttachmentID, hlc: HybridLogicalClock) {
+        var (a, _, item, hlc) = try pair()
+        let id = Identifier.random()
+        try a.attach(id, item: item, blob: photo, name: "a.jpg", caption: "old", hlc: &hlc, now: now + 10)
+        var b = a
+        b.deviceID = Identifier.random()
+        return (a, b, id, hlc)
+    }
+
     @Test func anAttachmentRoundTripsThroughTheFile() throws {
         var (a, _, item, hlc) = try Self.pair()
         let id = Identifier.random()
@@ -95,11 +105,7 @@ import TripSyncFixtures
     }
 
     @Test func aDetachBeatsAConcurrentCaptionWhichStaysRestorable() throws {
-        var (a, _, item, hlcA) = try Self.pair()
-        let id = Identifier.random()
-        try a.attach(id, item: item, blob: Self.photo, name: "a.jpg", caption: "old", hlc: &hlcA, now: Self.now + 10)
-        var b = a
-        b.deviceID = Identifier.random()
+        var (a, b, id, hlcA) = try Self.attachedPair()
         var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
         try a.detach(id, at: UTCTimestamp(secondsSinceEpoch: 1_780_000_100), hlc: &hlcA, now: Self.now + 20)
         try b.setCaption(id, to: "typed while it was detached", hlc: &hlcB, now: Self.now + 21)
@@ -118,11 +124,7 @@ import TripSyncFixtures
     }
 
     @Test func aDetachedAttachmentIsCompactedOnlyPastTheRetentionOnceEveryDeviceSawIt() throws {
-        var (a, _, item, hlcA) = try Self.pair()
-        let id = Identifier.random()
-        try a.attach(id, item: item, blob: Self.photo, name: "a.jpg", caption: "old", hlc: &hlcA, now: Self.now + 10)
-        var b = a
-        b.deviceID = Identifier.random()
+        var (a, b, id, hlcA) = try Self.attachedPair()
         let live = b  // a copy from before the detach
         let detachedAt: Int64 = 1_780_000_100
         try a.detach(id, at: UTCTimestamp(secondsSinceEpoch: detachedAt), hlc: &hlcA, now: Self.now + 20)

@@ -237,23 +237,13 @@ def check_static(c, dom, raw, show, conflicts):
                 card = dom.find("li", data_item=entry["item"])
                 c.expect(li is not None and card is not None and any(n is li for n in card.walk()),
                          f"{where} is not shown on its item {entry['item'][:8]}")
-            if not c.expect(box is not None, f"the conflict of {where} is not shown"):
-                continue
-            text = box.text()
-            for version in [entry["current"]] + entry["alternatives"]:
-                value = version["value"] if isinstance(version["value"], str) else ""
-                c.expect(value in text, f"conflict of {where}: value {value!r} not shown")
-                c.expect(version["deviceName"] in text, f"conflict of {where}: {version['deviceName']!r} not named")
+            if c.expect(box is not None, f"the conflict of {where} is not shown"):
+                check_values(c, box.text(), entry, where)
         elif entry.get("field"):
             li = dom.find("li", data_item=entry["item"])
             field = li.find("div", cls="c-field", data_field=entry["field"]) if li else None
-            if not c.expect(field is not None, f"conflict of {entry['item'][:8]} {entry['field']} is not shown on its item"):
-                continue
-            text = field.text()
-            for version in [entry["current"]] + entry["alternatives"]:
-                value = version["value"] if isinstance(version["value"], str) else ""
-                c.expect(value in text, f"conflict of {entry['item'][:8]} {entry['field']}: value {value!r} not shown")
-                c.expect(version["deviceName"] in text, f"conflict of {entry['item'][:8]} {entry['field']}: {version['deviceName']!r} not named")
+            if c.expect(field is not None, f"conflict of {entry['item'][:8]} {entry['field']} is not shown on its item"):
+                check_values(c, field.text(), entry, f"{entry['item'][:8]} {entry['field']}")
         else:
             ghost = dom.find("li", cls="ghost", data_deleted_item=entry["item"])
             if not c.expect(ghost is not None, f"item {entry['item'][:8]} edited while deleted is not flagged"):
@@ -273,6 +263,14 @@ def check_static(c, dom, raw, show, conflicts):
     anchors = [n.attrs["id"] for n in dom.walk() if n.attrs.get("id", "").startswith("conflict-")]
     c.expect(not conflicts or "conflict-1" in anchors, "the header's conflict link leads nowhere (no #conflict-1)")
     c.expect(len(anchors) == len(set(anchors)), f"conflict anchors repeat: {anchors}")
+
+
+def check_values(c, text, entry, where):
+    """A conflict's box shows every value and names who wrote each."""
+    for version in [entry["current"]] + entry["alternatives"]:
+        value = version["value"] if isinstance(version["value"], str) else ""
+        c.expect(value in text, f"conflict of {where}: value {value!r} not shown")
+        c.expect(version["deviceName"] in text, f"conflict of {where}: {version['deviceName']!r} not named")
 
 
 def check_attachments(c, dom, attachments, conflicts):
