@@ -115,6 +115,7 @@ import TripSyncFixtures
             openTrip + [
                 a("attach", "<item-1:8>", "photo.jpg", "--caption", "At the stop"),
                 a("attachments"),
+                a("status"),
                 .files,
                 a("sync", "shared"),
                 a("attachments"),
@@ -124,10 +125,12 @@ import TripSyncFixtures
                 b("sync", "shared"),
                 b("attachments"),
                 b("attachments", "--json"),
+                b("status"),
                 b("extract", "<att-1:8>", "-o", "out.jpg"),
                 move("held.jpg", to: photoBlob, "the bytes land"),
                 b("sync", "shared"),
                 b("attachments", "--json"),
+                b("status", "--json"),
                 b("extract", "<att-1:8>", "-o", "out.jpg"),
                 .action("compare out.jpg with photo.jpg") { expand in
                     try AttachmentFiles.read(expand("$TMP/out.jpg")) == AttachmentFiles.photo ? "out.jpg equals photo.jpg" : "out.jpg DIFFERS from photo.jpg"

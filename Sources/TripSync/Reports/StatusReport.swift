@@ -1,6 +1,7 @@
 /// What each change of this device has reached (`status --json`): `{"tripId", "device",
 /// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
-/// "nearRetention", "metrics"}`, `metrics` as `TeamMetrics` says: `{"changes", "conflicts",
+/// "nearRetention", "attachments", "metrics"}`, `attachments` as `AttachmentCounts` says
+/// (`{"staged", "shared", "arriving", "quarantined"}`), `metrics` as `TeamMetrics` says: `{"changes", "conflicts",
 /// "conflictsPer1000Changes", "openConflictsWithMine", "openConflictsShowingMine",
 /// "keepMineShare", "oldestUnpublishedChange", "oldestUnpublishedChangeSeconds", "staleDevices":
 /// [{"device", "name", "lastHeard", "silentSeconds"}], "retentionSeconds"}`.
@@ -15,6 +16,8 @@ public struct StatusReport: Encodable, Sendable {
     public var metrics: TeamMetrics
     /// How many recent changes are listed.
     public var recentLimit = 50
+    /// The attachments this laptop sees, by state (all zero when it sees none).
+    public var attachments = AttachmentCounts([])
 
     /// The report of `status` and `metrics` of `tripID` for `device`.
     public init(tripID: TripID, device: DeviceID, status: DeliveryStatus, metrics: TeamMetrics) {
@@ -36,6 +39,7 @@ public struct StatusReport: Encodable, Sendable {
         try container.put(status.devices.map(DeviceEntry.init), "devices")
         try container.put(status.changes.prefix(recentLimit).map(ChangeEntry.init), "recentChanges")
         try container.put(status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }, "nearRetention")
+        try container.put(attachments, "attachments")
         try container.put(MetricsEntry(metrics: metrics), "metrics")
     }
 

@@ -13,7 +13,8 @@ enum StatusCommand: Command {
         numbers a team watches: conflicts per 1,000 changes, the share of open conflicts that
         show this device's value, the age of its oldest unpublished change, and the devices not
         heard from for longer than the retention (README, "What a team watches"). Devices that
-        share a name are shown with their short ids.
+        share a name are shown with their short ids. Attachments are counted by state: shared
+        (bytes here), arriving (bytes not here yet), staged (not yet shared), quarantined.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -25,8 +26,17 @@ enum StatusCommand: Command {
         let now = UTCTimestamp.now
         let status = DeliveryStatus(document, me: me, now: now)
         let metrics = TeamMetrics(document, me: me, now: now)
+        // The rest of the status is still worth seeing when the attachments cannot be counted.
+        var attachments = AttachmentCounts([])
+        do {
+            attachments = AttachmentCounts(try AttachmentEntry.list(in: document, home: HomeAccess.home(global)))
+        } catch {
+            Console.warning("the attachments cannot be counted: \(error)")
+        }
         if parser.has("--json") {
-            try Console.json(StatusReport(tripID: document.tripID, device: me, status: status, metrics: metrics))
+            var report = StatusReport(tripID: document.tripID, device: me, status: status, metrics: metrics)
+            report.attachments = attachments
+            try Console.json(report)
             return
         }
         Console.out("\(document.trip.name.value) on \(identity.name) (device \(me.description.prefix(8)))")
@@ -38,7 +48,7 @@ enum StatusCommand: Command {
             return repeated.contains(name) ? "\(name) (\(device.description.prefix(8)))" : name
         }
         if status.unpublished == 0 {
-            Console.out("  all \(plural(status.ours, "change")) of this device are published")
+            Console.out(status.ours == 1 ? "  the 1 change of this device is published" : "  all \(plural(status.ours, "change")) of this device are published")
         } else {
             Console.out("  \(plural(status.unpublished, "change")) only on this device (not yet published: tripsync sync FOLDER)")
         }
@@ -62,6 +72,14 @@ enum StatusCommand: Command {
                 }
                 Console.out("    \(change.field) of \"\(change.title)\": \(reach)")
             }
+        }
+        if attachments.total > 0 {
+            var parts: [String] = []
+            if attachments.shared > 0 { parts.append("\(attachments.shared) shared") }
+            if attachments.arriving > 0 { parts.append("\(attachments.arriving) arriving (their bytes are not here yet; a later sync fetches them)") }
+            if attachments.staged > 0 { parts.append("\(attachments.staged) staged (not yet shared: tripsync sync FOLDER)") }
+            if attachments.quarantined > 0 { parts.append("\(attachments.quarantined) quarantined (bytes that did not match their hash; fetched again)") }
+            Console.out("  \(plural(attachments.total, "attachment")): " + (attachments.total == attachments.shared ? "all shared, their bytes here" : parts.joined(separator: ", ")))
         }
         for entry in status.nearRetention {
             Console.out("  deleted \"\(entry.title ?? "item")\" may be compacted from \(entry.from) (its body goes once every device has seen the delete)")

@@ -1,0 +1,38 @@
+/// How many attachments a laptop sees in each state (`status`): what is still to travel, and
+/// which way, at a glance.
+public struct AttachmentCounts: Hashable, Sendable {
+    /// Attached here, not yet shared.
+    public var staged = 0
+    /// In the trip, bytes here.
+    public var shared = 0
+    /// In the trip, bytes not here yet (a later sync fetches them).
+    public var arriving = 0
+    /// Bytes arrived that do not match their hash (never used, fetched again).
+    public var quarantined = 0
+
+    /// The counts of `entries` (`AttachmentEntry.list`; detached ones are not counted).
+    public init(_ entries: [AttachmentEntry]) {
+        for entry in entries where !entry.isDetached {
+            switch entry.state {
+            case .staged: staged += 1
+            case .shared: shared += 1
+            case .arriving: arriving += 1
+            case .quarantined: quarantined += 1
+            }
+        }
+    }
+
+    /// Every attachment counted.
+    public var total: Int { staged + shared + arriving + quarantined }
+}
+
+extension AttachmentCounts: Encodable {
+    /// `{"staged", "shared", "arriving", "quarantined"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.put(staged, "staged")
+        try container.put(shared, "shared")
+        try container.put(arriving, "arriving")
+        try container.put(quarantined, "quarantined")
+    }
+}
