@@ -85,7 +85,7 @@ enum ItineraryPageStyle {
         .remark{margin:.4rem 0 0;font-size:.8rem;color:#8a5300}
         .attachments{list-style:none;margin:.5rem 0 0;padding:0;display:grid;gap:.3rem}
         .attachment{font-size:.86rem;border:1px dashed #c9d2df;border-radius:8px;padding:.3rem .55rem;overflow-wrap:anywhere}
-        .a-name{font-weight:650}.a-meta{color:var(--muted);font-size:.78rem}.a-caption{display:block;color:#2f3a4d}
+        .a-name{font-weight:650}.a-meta{color:var(--muted);font-size:.78rem}.a-caption{display:block;color:#2f3a4d;white-space:pre-wrap}
         .a-get{display:block;font-size:.72rem;color:var(--muted)}.attachment .conflicts{margin:.3rem 0}
         .name-conflict{color:var(--ink);max-width:36rem}
         .shift{font-size:.66rem;font-weight:700;color:#b45309;margin-left:.12rem}
