@@ -151,6 +151,26 @@ import TripSyncFixtures
         #expect(throws: EditError.self) { try merged.restoreAttachment(id, hlc: &hlcA, now: Self.now + 40) }
     }
 
+    @Test func attachmentWritesAreChangesStatusForgetAndImportCount() throws {
+        var (a, _, id, hlc) = try Self.attachedPair()
+        a.acknowledgeOwnState()  // as published
+        let now = UTCTimestamp(secondsSinceEpoch: 1_780_000_200)
+        #expect(DeliveryStatus(a, me: a.deviceID, now: now).unpublished == 0)
+        let changesBefore = TeamMetrics(a, me: a.deviceID, now: now).changes
+        try a.setCaption(id, to: "new caption", hlc: &hlc, now: Self.now + 50)
+        var status = DeliveryStatus(a, me: a.deviceID, now: now)
+        #expect(status.unpublished == 1)
+        #expect(status.unpublishedChanges().map(\.field) == ["caption"])
+        #expect(status.unpublishedChanges().first?.title == "a.jpg on Museum")
+        #expect(TeamMetrics(a, me: a.deviceID, now: now).changes == changesBefore)  // the caption replaced the old one
+        try a.detach(id, at: now, hlc: &hlc, now: Self.now + 60)
+        status = DeliveryStatus(a, me: a.deviceID, now: now)
+        #expect(status.unpublished == 2)
+        #expect(Set(status.unpublishedChanges().map(\.field)) == ["caption", "detach"])
+        #expect(TeamMetrics(a, me: a.deviceID, now: now).changes == changesBefore + 1)
+        #expect(TeamMetrics(a, me: a.deviceID, now: now).oldestUnpublishedChange != nil)
+    }
+
     @Test func deletingAnItemHidesItsAttachmentsAndRestoringBringsThemBack() throws {
         var (a, _, item, hlc) = try Self.pair()
         let id = Identifier.random()

@@ -76,6 +76,18 @@ public struct DeliveryStatus: Sendable {
             collect(tombstone.deleted, id, tombstone.item.title?.value ?? "(deleted item)", "delete")
             fields(tombstone.item, id)
         }
+        // Attachment writes are changes too: a caption or a detach not yet published is lost
+        // with the replica like a field's edit (forget and import --replace warn of them).
+        for attachment in document.attachments.values {
+            let item = attachment.item?.value
+            let itemTitle = item.flatMap { document.items[$0]?.title?.value ?? document.tombstones[$0]?.item.title?.value }
+            let title = (attachment.name?.value ?? "an attachment") + (itemTitle.map { " on " + $0 } ?? "")
+            collect(attachment.blob, item, title, "attachment")
+            collect(attachment.item, item, title, "attachment's item")
+            collect(attachment.name, item, title, "attachment's name")
+            collect(attachment.caption, item, title, "caption")
+            collect(attachment.deleted, item, title, "detach")
+        }
         let published = document.acks[me]?[me] ?? 0
         let others = document.acks.filter { $0.key != me }
         changes = found.sorted { $0.rev > $1.rev }.map { change in

@@ -7,13 +7,14 @@
 /// is of what the document holds now (README, "What a team watches", says this in full):
 ///
 /// - **changes**: the writes the document holds, of every device: each version (the value and
-///   each kept conflicting value) of the trip name, the device names and every field of every
-///   item, deleted items' bodies included, plus each delete. Writes replaced since, and bodies
-///   dropped by compaction, are not counted.
+///   each kept conflicting value) of the trip name, the device names, every field of every
+///   item, deleted items' bodies included, each delete, and every register of every attachment
+///   (detach included). Writes replaced since, and bodies dropped by compaction, are not counted.
 /// - **conflictsPer1000Changes**: 1,000 × the open conflicts (`ConflictSummary.total`: fields with
-///   conflicting values plus items edited while deleted) / changes, to one decimal.
+///   conflicting values, the trip's name and captions included, plus items edited while deleted)
+///   / changes, to one decimal.
 /// - **keepMineShare**: how conflicts were settled is not recorded, so this is the share, among
-///   the open field conflicts that hold a value of this device, of those whose shown value is
+///   the open field conflicts (the name's and captions' too) that hold a value of this device, of those whose shown value is
 ///   this device's, to three decimals; nil when no open conflict holds a value of this device.
 /// - **oldestUnpublishedChangeSeconds**: the age at `now` of the oldest write of this device that
 ///   its last published file does not hold (counter above `acks[me][me]`), read from the write's
@@ -72,13 +73,18 @@ public struct TeamMetrics: Hashable, Sendable {
             count(tombstone.deleted.versions.map(\.rev))
             count(tombstone.item.dots.map(\.rev))
         }
+        for attachment in document.attachments.values { count(attachment.dots.map(\.rev)) }
         self.changes = changes
 
         let list = ConflictList(document)
         conflicts = list.summary
         conflictsPer1000Changes = changes == 0 ? nil : Self.rounded(Double(conflicts.total) * 1000 / Double(changes), places: 1)
 
-        let withMine = list.fields.filter { conflict in conflict.distinctVersions.contains { $0.device == me } }
+        // Each open conflict as its shown value and the distinct values it holds: fields, the
+        // trip's name and captions alike.
+        var open = list.fields.map { (current: $0.current, versions: $0.distinctVersions) }
+        open += list.registers.map { (current: $0.current, versions: [$0.current] + $0.alternatives) }
+        let withMine = open.filter { conflict in conflict.versions.contains { $0.device == me } }
         openConflictsWithMine = withMine.count
         openConflictsShowingMine = withMine.filter { $0.current.device == me }.count
         keepMineShare = withMine.isEmpty ? nil : Self.rounded(Double(openConflictsShowingMine) / Double(withMine.count), places: 3)
