@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TripSync
 import TripSyncFixtures
+
+@testable import TripSync
 
 /// Schema 4 attachments in the document: the file form, the merge rules (docs/DESIGN.md,
 /// "Attachments") and what is shown.
@@ -171,6 +172,28 @@ import TripSyncFixtures
         #expect(TeamMetrics(a, me: a.deviceID, now: now).oldestUnpublishedChange != nil)
     }
 
+    @Test func aMergeReportsTheAttachmentsAnInputBrings() throws {
+        var (a, b, id, hlcA) = try Self.attachedPair()
+        var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
+        try b.attach(Identifier.random(), item: try #require(a.attachments[id]?.item?.value), blob: Self.ticket, name: "ticket.pdf", caption: nil, hlc: &hlcB, now: Self.now + 40)
+        try b.setCaption(id, to: "from B", hlc: &hlcB, now: Self.now + 41)
+        try a.setCaption(id, to: "from A", hlc: &hlcA, now: Self.now + 42)
+        try b.renameForTest("Lisboa", hlc: &hlcB, now: Self.now + 43)
+        try a.renameForTest("Lisbon", hlc: &hlcA, now: Self.now + 44)
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(a.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/a.trip.json"))
+        try Data(b.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/b.trip.json"))
+        let result = try FileMerger(writer: a.deviceID).merge(files: [folder + "/a.trip.json", folder + "/b.trip.json"], nowMilliseconds: Self.now + 50)
+        let brought = result.inputs[1].brought
+        #expect(brought.attachmentsAdded == 1)  // the ticket
+        #expect(brought.attachmentsChanged == 1)  // the photo's caption, now B's or in conflict with it
+        #expect(brought.conflictsCreated == 2)  // the caption and the trip's name
+        #expect(!brought.isEmpty)
+        // The in-place merge counts what comparing the documents counts.
+        #expect(MergeContribution(before: a, after: result.document) == brought)
+    }
+
     @Test func deletingAnItemHidesItsAttachmentsAndRestoringBringsThemBack() throws {
         var (a, _, item, hlc) = try Self.pair()
         let id = Identifier.random()
@@ -209,5 +232,13 @@ import TripSyncFixtures
         #expect(loaded.signedBy != nil)
         #expect(loaded.document.attachments.isEmpty)
         #expect(loaded.migration?.steps.last?.hasPrefix("3→4") == true)
+    }
+}
+
+extension TripDocument {
+    /// Renames the trip as `TripEditor.rename` does (one register write), for merge tests.
+    fileprivate mutating func renameForTest(_ name: String, hlc: inout HybridLogicalClock, now: UInt64) throws {
+        let rev = try stamp(&hlc, now: now)
+        trip.name.write(name, rev: rev)
     }
 }

@@ -77,7 +77,8 @@ public struct MergeSummary: Encodable, Sendable {
 }
 
 extension MergeContribution: Encodable {
-    /// `{"itemsAdded", "fieldsChanged", "deletesApplied", "conflictsCreated", "itemsRestored"}`.
+    /// `{"itemsAdded", "fieldsChanged", "deletesApplied", "conflictsCreated", "itemsRestored",
+    /// "attachmentsAdded", "attachmentsChanged"}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ReportKey.self)
         try container.put(itemsAdded, "itemsAdded")
@@ -85,5 +86,7 @@ extension MergeContribution: Encodable {
         try container.put(deletesApplied, "deletesApplied")
         try container.put(conflictsCreated, "conflictsCreated")
         try container.put(itemsRestored, "itemsRestored")
+        try container.put(attachmentsAdded, "attachmentsAdded")
+        try container.put(attachmentsChanged, "attachmentsChanged")
     }
 }

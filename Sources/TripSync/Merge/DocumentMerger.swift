@@ -117,10 +117,14 @@ public enum DocumentMerger {
         for (id, attachment) in b.attachments {
             let mine = a.attachments[id]
             if let mine, mine.hasSameBytes(as: attachment) { continue }
-            result.attachments[id] = context.mergeAttachment(mine, attachment, id: id)
+            let merged = context.mergeAttachment(mine, attachment, id: id)
+            result.attachments[id] = merged
+            if report { brought.count(mine, merged) }
         }
         for (id, attachment) in a.attachments where b.attachments.index(forKey: id) == nil {
-            result.attachments[id] = context.mergeAttachment(attachment, nil, id: id)
+            let merged = context.mergeAttachment(attachment, nil, id: id)
+            result.attachments[id] = merged
+            if report { brought.count(attachment, merged) }
         }
         // A's maps move into the result (no copy when the caller gave up its own).
         swap(&result.items, &a.items)

@@ -10,6 +10,10 @@ public struct MergeContribution: Hashable, Sendable {
     public var conflictsCreated = 0
     /// Deleted items that came back.
     public var itemsRestored = 0
+    /// Attachments that were not known before (detached ones not counted).
+    public var attachmentsAdded = 0
+    /// Known attachments whose caption changed, or that were detached or brought back.
+    public var attachmentsChanged = 0
 
     /// Creates an empty contribution.
     public init() {}
@@ -23,6 +27,8 @@ public struct MergeContribution: Hashable, Sendable {
                 conflictsCreated += Self.newConflicts(ItemFields(), item)
             }
             if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
+            conflictsCreated += Self.gained(before.trip.name, after.trip.name)
+            for attachment in after.attachments.values { count(nil, attachment) }
             return
         }
         for (id, item) in after.items {
@@ -41,6 +47,8 @@ public struct MergeContribution: Hashable, Sendable {
             deletesApplied += 1
         }
         if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
+        conflictsCreated += Self.gained(before.trip.name, after.trip.name)
+        for (id, attachment) in after.attachments { count(before.attachments[id], attachment) }
     }
 
     /// What a merge brought, from the ids it changed in `before` (every other id keeps its
@@ -63,6 +71,18 @@ public struct MergeContribution: Hashable, Sendable {
             }
         }
         if before.trip.name.value != mergedTripName.value { fieldsChanged += 1 }
+        conflictsCreated += Self.gained(before.trip.name, mergedTripName)
+    }
+
+    /// Counts what merging changed about one attachment (`old` nil: not known before).
+    mutating func count(_ old: Attachment?, _ new: Attachment) {
+        guard let old else {
+            if !new.isDetached { attachmentsAdded += 1 }
+            conflictsCreated += Self.gained(nil, new.caption)
+            return
+        }
+        if old.caption?.value != new.caption?.value || old.isDetached != new.isDetached { attachmentsChanged += 1 }
+        conflictsCreated += Self.gained(old.caption, new.caption)
     }
 
     /// Whether the input changed nothing.
@@ -79,10 +99,12 @@ public struct MergeContribution: Hashable, Sendable {
         return count
     }
 
+    /// 1 when `y` shows a conflict `x` did not.
+    static func gained<V>(_ x: Register<V>?, _ y: Register<V>?) -> Int {
+        (y?.hasVisibleConflict == true && x?.hasVisibleConflict != true) ? 1 : 0
+    }
+
     static func newConflicts(_ a: ItemFields, _ b: ItemFields) -> Int {
-        func gained<V>(_ x: Register<V>?, _ y: Register<V>?) -> Int {
-            (y?.hasVisibleConflict == true && x?.hasVisibleConflict != true) ? 1 : 0
-        }
         return gained(a.title, b.title) + gained(a.sortKey, b.sortKey) + gained(a.start, b.start)
             + gained(a.end, b.end) + gained(a.place, b.place) + gained(a.note, b.note)
     }

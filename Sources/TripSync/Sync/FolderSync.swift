@@ -581,7 +581,13 @@ public struct FolderSync {
     /// how many it brought.
     static func conflictKeys(_ document: TripDocument) -> Set<String> {
         let list = ConflictList(document)
-        return Set(list.fields.map { "\($0.item)/\($0.field.rawValue)" } + list.deletedWhileEdited.map { "\($0.item)/deleted" })
+        let registers = list.registers.map { conflict -> String in
+            switch conflict.subject {
+            case .tripName: return "trip/name"
+            case .caption(let id, _): return "attachment/\(id)/caption"
+            }
+        }
+        return Set(list.fields.map { "\($0.item)/\($0.field.rawValue)" } + list.deletedWhileEdited.map { "\($0.item)/deleted" } + registers)
     }
 
     private func rekey(

@@ -113,10 +113,14 @@ enum MergeCommand: Command {
             } else if b.isEmpty {
                 lines.append(head + "nothing new")
             } else {
+                var attachments = ""
+                if b.attachmentsAdded + b.attachmentsChanged > 0 {
+                    attachments = ", \(plural(b.attachmentsAdded, "attachment")) added, \(plural(b.attachmentsChanged, "attachment")) changed"
+                }
                 lines.append(
                     head + "\(plural(b.itemsAdded, "item")) added, \(plural(b.fieldsChanged, "field")) changed, "
                         + "\(plural(b.deletesApplied, "delete")) applied, \(plural(b.conflictsCreated, "conflict")) created, "
-                        + "\(plural(b.itemsRestored, "item")) restored")
+                        + "\(plural(b.itemsRestored, "item")) restored" + attachments)
             }
         }
         if compacted > 0 { lines.append("  compacted \(plural(compacted, "deleted item's body", "deleted items' bodies")) past the retention") }
