@@ -111,6 +111,19 @@ import TripSyncFixtures
                 a("caption", "<att-1:8>", "gone"),
             ]),
         AttachmentCase(
+            "an-unpublished-caption-is-a-change-import-replace-and-forget-warn-of",
+            openTrip + [
+                a("attach", "<item-1:8>", "ticket.pdf", "--caption", "one"),
+                a("sync", "shared"),
+                a("backup", "-o", "b.trip.json"),
+                a("caption", "<att-1:8>", "two"),
+                a("status"),
+                a("import", "b.trip.json", "--replace", "--yes"),
+                a("attachments"),
+                a("caption", "<att-1:8>", "three"),
+                a("forget", "--yes"),
+            ]),
+        AttachmentCase(
             "attachments-staged-shared-then-arriving-until-the-bytes-land",
             openTrip + [
                 a("attach", "<item-1:8>", "photo.jpg", "--caption", "At the stop"),

@@ -50,6 +50,10 @@ enum ForgetCommand: Command {
         Console.out("forgot \"\(forgotten.name)\" (\(forgotten.tripID)) from this home:")
         for path in forgotten.removed { Console.out("  removed \(path)") }
         Console.out("  kept a copy: \(forgotten.backup) ('tripsync import FILE --merge' brings it back)")
+        if forgotten.unpublished > 0 {
+            // Said even after --yes: these changes are now only in that copy.
+            Console.warning("\(plural(forgotten.unpublished, "change")) of this device \(forgotten.unpublished == 1 ? "was" : "were") in no shared folder; only the copy kept here holds \(forgotten.unpublished == 1 ? "it" : "them")")
+        }
         if let access = forgotten.keptAccess { Console.out("  kept \(access) (this home's membership of the trip, and its owner key if it holds one)") }
         Console.out("the copies in shared folders remain; 'tripsync sync FOLDER' with one of them brings the trip back")
     }

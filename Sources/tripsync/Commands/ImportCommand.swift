@@ -101,7 +101,8 @@ enum ImportCommand: Command {
     static func grouped(_ changes: [DeliveryStatus.Change]) -> [(title: String, fields: [String])] {
         var groups: [(key: String, title: String, fields: [String])] = []
         for change in changes {
-            let key = change.item.map(\.description) ?? change.field + ":" + change.title
+            // An attachment's changes carry its item's id and their own title ("photo.jpg on …").
+            let key = change.item.map { $0.description + ":" + change.title } ?? change.field + ":" + change.title
             if let index = groups.firstIndex(where: { $0.key == key }) {
                 groups[index].fields.insert(change.field, at: 0)
             } else {
@@ -116,7 +117,10 @@ enum ImportCommand: Command {
         let document = loaded.document
         Console.out("\(plan.file): schema \(loaded.sourceSchemaVersion)\(loaded.sourceSchemaVersion < TripDocument.currentSchemaVersion ? " (migrated in memory)" : "")")
         Console.out("  trip \"\(document.trip.name.value)\" (\(document.tripID))")
-        Console.out("  \(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item")), \(ConflictSummary(document))")
+        let attachments = document.attachments.values.filter { !$0.isDetached }.count
+        Console.out(
+            "  \(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item")), "
+                + (attachments > 0 ? "\(plural(attachments, "attachment")), " : "") + "\(ConflictSummary(document))")
         Console.out("  devices: " + (document.devices.isEmpty ? "none named" : document.devices.keys.sorted().map { document.deviceName($0) }.joined(separator: ", ")))
         Console.out("  newest change: about \(plan.newestChange)")
         guard let existing = plan.existing else {
