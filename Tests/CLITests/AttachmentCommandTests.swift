@@ -111,7 +111,7 @@ import TripSyncFixtures
                 a("caption", "<att-1:8>", "gone"),
             ]),
         AttachmentCase(
-            "an-unpublished-caption-is-a-change-import-replace-and-forget-warn-of",
+            "an-unpublished-caption-is-a-change-status-lists-and-import-replace-warns-of",
             openTrip + [
                 a("attach", "<item-1:8>", "ticket.pdf", "--caption", "one"),
                 a("sync", "shared"),
@@ -120,7 +120,14 @@ import TripSyncFixtures
                 a("status"),
                 a("import", "b.trip.json", "--replace", "--yes"),
                 a("attachments"),
-                a("caption", "<att-1:8>", "three"),
+            ]),
+        // One backup per case: two in one second would be numbered by timing (`-2`).
+        AttachmentCase(
+            "forget-warns-of-an-unpublished-caption-even-with-yes",
+            openTrip + [
+                a("attach", "<item-1:8>", "ticket.pdf", "--caption", "one"),
+                a("sync", "shared"),
+                a("caption", "<att-1:8>", "two"),
                 a("forget", "--yes"),
             ]),
         AttachmentCase(

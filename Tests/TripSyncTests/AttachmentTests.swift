@@ -136,7 +136,13 @@ import TripSyncFixtures
         for device in merged.clock.entries.keys { merged.acks[device] = merged.clock }
         #expect(merged.compactableAttachments(now: UTCTimestamp(secondsSinceEpoch: detachedAt + 89 * 86_400)).isEmpty, "retention not passed")
         #expect(merged.compactableAttachments(now: later) == [id])
+        // status warns in the last two weeks before the attachment may go.
+        let soon = UTCTimestamp(secondsSinceEpoch: detachedAt + 80 * 86_400)
+        #expect(DeliveryStatus(merged, me: a.deviceID, now: soon).attachmentsNearRetention.map(\.id) == [id])
+        #expect(DeliveryStatus(merged, me: a.deviceID, now: soon).attachmentsNearRetention.first?.name == "a.jpg")
+        #expect(DeliveryStatus(merged, me: a.deviceID, now: UTCTimestamp(secondsSinceEpoch: detachedAt + 10 * 86_400)).attachmentsNearRetention.isEmpty)
         #expect(merged.compact(now: later) == 1)
+        #expect(DeliveryStatus(merged, me: a.deviceID, now: soon).attachmentsNearRetention.isEmpty)  // gone already
         let stub = try #require(merged.attachments[id])
         #expect(stub.isDetached && stub.blob == nil && stub.name == nil && stub.caption == nil && stub.item == nil)
         #expect(merged.compactableAttachments(now: later).isEmpty)  // nothing left to drop

@@ -45,6 +45,9 @@ public struct DeliveryStatus: Sendable {
     public var conflictSummary: ConflictSummary
     /// Deleted items whose body may be compacted within `soonDays`, with the date it may go.
     public var nearRetention: [(id: ItemID, title: String?, from: UTCTimestamp)]
+    /// Detached attachments that may be compacted within `soonDays` (no longer restorable then,
+    /// and their bytes go at the next `gc`), with their names and the date.
+    public var attachmentsNearRetention: [(id: AttachmentID, name: String, from: UTCTimestamp)]
 
     /// Our changes not in our last published file (newest first): what only this device holds.
     /// With `other`, only those `other` has not seen either: what replacing this replica by
@@ -116,5 +119,14 @@ public struct DeliveryStatus: Sendable {
             }
         }
         nearRetention = soon.sorted { $0.from < $1.from }
+        var detached: [(id: AttachmentID, name: String, from: UTCTimestamp)] = []
+        for (id, attachment) in document.attachments where attachment.isDetached && attachment.blob != nil {
+            let latest = attachment.deleted?.versions.map(\.value.at).max() ?? now
+            let eligible = UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
+            if eligible.secondsSinceEpoch - now.secondsSinceEpoch <= soonDays * 86_400 {
+                detached.append((id, attachment.name?.value ?? "an attachment", eligible))
+            }
+        }
+        attachmentsNearRetention = detached.sorted { ($0.from, $0.id) < ($1.from, $1.id) }
     }
 }

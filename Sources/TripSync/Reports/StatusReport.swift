@@ -1,6 +1,7 @@
 /// What each change of this device has reached (`status --json`): `{"tripId", "device",
 /// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
-/// "nearRetention", "attachments", "metrics"}`, `attachments` as `AttachmentCounts` says
+/// "nearRetention", "attachmentsNearRetention" ([{"attachment", "name", "compactableFrom"}]),
+/// "attachments", "metrics"}`, `attachments` as `AttachmentCounts` says
 /// (`{"staged", "shared", "arriving", "quarantined"}`), `metrics` as `TeamMetrics` says: `{"changes", "conflicts",
 /// "conflictsPer1000Changes", "openConflictsWithMine", "openConflictsShowingMine",
 /// "keepMineShare", "oldestUnpublishedChange", "oldestUnpublishedChangeSeconds", "staleDevices":
@@ -39,6 +40,9 @@ public struct StatusReport: Encodable, Sendable {
         try container.put(status.devices.map(DeviceEntry.init), "devices")
         try container.put(status.changes.prefix(recentLimit).map(ChangeEntry.init), "recentChanges")
         try container.put(status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }, "nearRetention")
+        try container.put(
+            status.attachmentsNearRetention.map { AttachmentRetentionEntry(attachment: $0.id.description, name: $0.name, compactableFrom: $0.from.description) },
+            "attachmentsNearRetention")
         try container.put(attachments, "attachments")
         try container.put(MetricsEntry(metrics: metrics), "metrics")
     }
@@ -97,6 +101,12 @@ public struct StatusReport: Encodable, Sendable {
 
     struct RetentionEntry: Encodable {
         var item: String
+        var compactableFrom: String
+    }
+
+    struct AttachmentRetentionEntry: Encodable {
+        var attachment: String
+        var name: String
         var compactableFrom: String
     }
 }

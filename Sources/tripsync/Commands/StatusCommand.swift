@@ -84,6 +84,10 @@ enum StatusCommand: Command {
         for entry in status.nearRetention {
             Console.out("  deleted \"\(entry.title ?? "item")\" may be compacted from \(entry.from) (its body goes once every device has seen the delete)")
         }
+        for entry in status.attachmentsNearRetention {
+            Console.out(
+                "  detached \(entry.name) may be compacted from \(entry.from) (then it cannot be reattached, and gc frees its bytes; tripsync reattach \(entry.id.description.prefix(8)) keeps it)")
+        }
         printMetrics(metrics)
     }
 
