@@ -123,19 +123,13 @@ extension ItineraryPage {
     /// devices at once shows every value with who wrote it. Also says whether a caption's
     /// conflict box took the card's conflict number.
     func attachmentsHTML(_ item: ItemID) -> (html: String, numbered: Bool) {
-        let shown = document.attachments.filter { $0.value.item?.value == item && document.isShown($0.key) }
-            .compactMap { id, attachment -> (AttachmentID, String, BlobReference, Attachment)? in
-                guard let name = attachment.name?.value, let blob = attachment.blob?.value else { return nil }
-                return (id, name, blob, attachment)
-            }
-            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-        guard !shown.isEmpty else { return ("", false) }
+        guard let shown = attachmentsByItem[item], !shown.isEmpty else { return ("", false) }
         var numbered = false
         var out = "<ul class=\"attachments\" aria-label=\"Attachments\">\n"
         for (id, name, blob, attachment) in shown {
             out += "<li class=\"attachment\" data-attachment=\"\(id)\"><span class=\"a-name\" dir=\"auto\">" + HTMLText.escape(name) + "</span> "
                 + "<span class=\"a-meta\">" + HTMLText.escape(Self.kindName(blob.type)) + " · " + ByteCount.text(blob.size) + "</span>"
-            if let conflict = conflicts.registers.first(where: { $0.subject.attachment == id }) {
+            if let conflict = captionConflicts[id] {
                 let anchor = numbered ? nil : conflictNumbers[item]
                 numbered = true
                 out += registerConflictHTML(

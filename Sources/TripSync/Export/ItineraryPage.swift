@@ -38,6 +38,10 @@ public struct ItineraryPage: Sendable {
     let viewerZones: [ViewerZone]
     let zones: ZoneRules
     let conflictNumbers: [ItemID: Int]
+    /// Each live item's shown attachments, by name, and the captions' conflicts by attachment:
+    /// computed once, so a page of many items and attachments stays linear.
+    let attachmentsByItem: [ItemID: [(id: AttachmentID, name: String, blob: BlobReference, attachment: Attachment)]]
+    let captionConflicts: [AttachmentID: RegisterConflict]
 
     /// Lays out the page of `document` made at `generatedAt`, with this machine's tz data by default.
     public init(_ document: TripDocument, generatedAt: UTCTimestamp, zones: ZoneRules = ZoneRules()) {
@@ -56,6 +60,17 @@ public struct ItineraryPage: Sendable {
         }
         viewerZones = ViewerZone.zones(for: times, rules: zones)
         conflictNumbers = Self.numberConflicts(layout, conflicts)
+        var byItem: [ItemID: [(id: AttachmentID, name: String, blob: BlobReference, attachment: Attachment)]] = [:]
+        for (id, attachment) in document.attachments where document.isShown(id) {
+            guard let item = attachment.item?.value, let name = attachment.name?.value, let blob = attachment.blob?.value else { continue }
+            byItem[item, default: []].append((id, name, blob, attachment))
+        }
+        attachmentsByItem = byItem.mapValues { $0.sorted { ($0.name, $0.id) < ($1.name, $1.id) } }
+        var captions: [AttachmentID: RegisterConflict] = [:]
+        for conflict in conflicts.registers {
+            if let id = conflict.subject.attachment { captions[id] = conflict }
+        }
+        captionConflicts = captions
     }
 
     /// How many dates have a heading on the page.
