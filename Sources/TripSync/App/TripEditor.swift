@@ -103,8 +103,8 @@ public struct TripEditor {
     /// Settles the conflict of a shown attachment's caption, as `resolve` settles a field's.
     @discardableResult
     public mutating func resolveCaption(of id: AttachmentID, keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        guard let conflict = ConflictList(document).registers.first(where: { $0.subject.attachment == id }) else {
-            _ = try document.liveAttachment(id)
+        let attachment = try document.liveAttachment(id)
+        guard document.isShown(id), let item = attachment.item?.value, let caption = attachment.caption, let conflict = RegisterConflict(.caption(id, item: item), caption) else {
             throw EditError(.noConflict, "the caption of this attachment has no conflict")
         }
         let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
@@ -117,7 +117,7 @@ public struct TripEditor {
     /// Settles the conflict of the trip's name (two laptops renamed it at once).
     @discardableResult
     public mutating func resolveName(keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        guard let conflict = ConflictList(document).registers.first(where: { $0.subject == .tripName }) else {
+        guard let conflict = RegisterConflict.tripName(of: document) else {
             throw EditError(.noConflict, "the trip's name has no conflict")
         }
         let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)

@@ -150,12 +150,17 @@ extension ItineraryPage {
             + head + "</p>\n<ul>\n"
         var seen: [FieldValue] = []
         for version in [conflict.current] + conflict.alternatives where !seen.contains(version.value) {
-            out += "<li" + (seen.isEmpty ? " class=\"c-current\"" : "") + "><span class=\"c-val\" dir=\"auto\">" + valueText(version.value)
-                + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(version.device)) + "</bdi></span>"
-                + (seen.isEmpty ? " <span class=\"c-badge\">shown</span>" : "") + "</li>\n"
+            out += conflictValueHTML(version, shown: seen.isEmpty)
             seen.append(version.value)
         }
         return out + "</ul>\n<p class=\"c-fix\">Keep one: <code>" + HTMLText.escape(fix) + "</code></p>\n</div>\n"
+    }
+
+    /// One value of a conflict's box: the value, who wrote it, and whether it is the one shown.
+    func conflictValueHTML(_ version: FieldConflict.Version, shown: Bool) -> String {
+        "<li" + (shown ? " class=\"c-current\"" : "") + "><span class=\"c-val\" dir=\"auto\">" + valueText(version.value)
+            + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(version.device)) + "</bdi></span>"
+            + (shown ? " <span class=\"c-badge\">shown</span>" : "") + "</li>\n"
     }
 
     /// A media type as a person names it.
@@ -225,9 +230,7 @@ extension ItineraryPage {
             guard let conflict = FieldConflict(item: entry.id, field: field, in: entry.fields) else { continue }
             out += "<div class=\"c-field\" data-field=\"\(field.rawValue)\"><p class=\"c-name\">" + Self.fieldName(field) + "</p>\n<ul>\n"
             for (index, version) in conflict.distinctVersions.enumerated() {
-                out += "<li" + (index == 0 ? " class=\"c-current\"" : "") + "><span class=\"c-val\" dir=\"auto\">" + valueText(version.value)
-                    + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(version.device)) + "</bdi></span>"
-                    + (index == 0 ? " <span class=\"c-badge\">shown</span>" : "") + "</li>\n"
+                out += conflictValueHTML(version, shown: index == 0)
             }
             out += "</ul>\n<p class=\"c-fix\">Keep one: <code>tripsync resolve " + HTMLText.escape(short) + " " + field.rawValue
                 + " --keep current|mine|N</code></p>\n</div>\n"

@@ -30,13 +30,18 @@ public struct RegisterConflict: Hashable, Sendable {
         self.versions = versions
     }
 
+    /// The conflict of the trip's name, or nil when it holds one value.
+    static func tripName(of document: TripDocument) -> RegisterConflict? {
+        let name = document.trip.name
+        guard let names = Register<String?>(versions: name.versions.map { Versioned(value: Optional($0.value), rev: $0.rev) }) else { return nil }
+        return RegisterConflict(.tripName, names)
+    }
+
     /// The conflicts of `document` outside its items: the trip's name first, then the captions
     /// of shown attachments by attachment id.
     static func all(in document: TripDocument) -> [RegisterConflict] {
         var result: [RegisterConflict] = []
-        let name = document.trip.name
-        let names = Register<String?>(versions: name.versions.map { Versioned(value: Optional($0.value), rev: $0.rev) })
-        if let names, let conflict = RegisterConflict(.tripName, names) { result.append(conflict) }
+        if let conflict = tripName(of: document) { result.append(conflict) }
         for id in document.attachments.keys.sorted() where document.isShown(id) {
             guard let attachment = document.attachments[id], let item = attachment.item?.value, let caption = attachment.caption else { continue }
             if let conflict = RegisterConflict(.caption(id, item: item), caption) { result.append(conflict) }

@@ -17,16 +17,10 @@ extension TripDocument {
     /// delete, and every device in `clock` has acknowledged (its `acks` entry covers) every
     /// delete dot and every dot in the body.
     public func compactableTombstones(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [ItemID] {
-        let devices = clock.entries.keys
-        return tombstones.compactMap { id, tombstone in
+        tombstones.compactMap { id, tombstone in
             guard !tombstone.item.isEmpty else { return nil }
-            let latest = tombstone.deleted.versions.map(\.value.at).max() ?? now
-            guard now.secondsSinceEpoch - latest.secondsSinceEpoch >= policy.retentionSeconds else { return nil }
             let dots = tombstone.deleted.versions.map(\.rev) + tombstone.item.dots.map(\.rev)
-            for device in devices {
-                guard let ack = acks[device], dots.allSatisfy({ ack.sees($0) }) else { return nil }
-            }
-            return id
+            return mayCompact(deleted: tombstone.deleted, dots: dots, now: now, policy: policy) ? id : nil
         }
     }
 
@@ -34,17 +28,18 @@ extension TripDocument {
     /// tombstones: the retention has passed since the latest detach, and every device has
     /// acknowledged every dot the attachment holds.
     public func compactableAttachments(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [AttachmentID] {
-        let devices = clock.entries.keys
-        return attachments.compactMap { id, attachment in
+        attachments.compactMap { id, attachment in
             guard let deleted = attachment.deleted, attachment.dots.contains(where: { $0.field != "deleted" }) else { return nil }
-            let latest = deleted.versions.map(\.value.at).max() ?? now
-            guard now.secondsSinceEpoch - latest.secondsSinceEpoch >= policy.retentionSeconds else { return nil }
-            let dots = attachment.dots.map(\.rev)
-            for device in devices {
-                guard let ack = acks[device], dots.allSatisfy({ ack.sees($0) }) else { return nil }
-            }
-            return id
+            return mayCompact(deleted: deleted, dots: attachment.dots.map(\.rev), now: now, policy: policy) ? id : nil
         }
+    }
+
+    /// The one compaction rule: the retention has passed since the latest delete in `deleted`,
+    /// and every device in `clock` has acknowledged (its `acks` entry covers) every one of `dots`.
+    private func mayCompact(deleted: Register<Deletion>, dots: [Rev], now: UTCTimestamp, policy: RetentionPolicy) -> Bool {
+        let latest = deleted.versions.map(\.value.at).max() ?? now
+        guard now.secondsSinceEpoch - latest.secondsSinceEpoch >= policy.retentionSeconds else { return false }
+        return clock.entries.keys.allSatisfy { device in acks[device].map { ack in dots.allSatisfy { ack.sees($0) } } ?? false }
     }
 
     /// Drops the bodies of compactable tombstones and the registers of compactable detached
