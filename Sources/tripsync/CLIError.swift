@@ -12,8 +12,9 @@ enum CLIError: Error {
     /// One refusal line.
     static func refused(_ line: String) -> CLIError { .refused([line]) }
 
-    /// The lines of a trip file error, each `FILE: /pointer: message`.
+    /// The lines of a trip file error, each `FILE: /pointer: message`, escaped here already
+    /// (`PrintableText.line`), so a newline in the file's name stays inside its line.
     static func file(_ error: TripFileError) -> CLIError {
-        .refused(error.description.split(separator: "\n").map(String.init))
+        .refused(error.lines.map(PrintableText.line))
     }
 }

@@ -138,31 +138,31 @@ func runTool(_ rawArguments: [String]) -> Int32 {
     var global = GlobalOptions()
     HomeLock.onWait { home, holder, timeout in
         let who = holder.summary.map { "another tripsync (\($0))" } ?? "another tripsync process"
-        Console.err(PrintableText.escapeControls("tripsync: \(home) is in use by \(who); waiting up to \(Int(timeout)) s for it"))
+        Console.err("tripsync: \(home) is in use by \(who); waiting up to \(Int(timeout)) s for it")
     }
     do {
         try takeLeadingGlobals(from: &arguments, into: &global)
         guard let name = arguments.first else {
-            Console.err(usageText())
+            Console.errVerbatim(usageText())
             return 2
         }
         arguments.removeFirst()
         if name == "--version" || name == "-V" {
-            Console.out(versionText)
+            Console.verbatim(versionText)
             return 0
         }
         // Global options are taken after the command too (up to a "--").
         arguments = try takeHome(from: arguments, into: &global)
         if name == "help" || name == "--help" || name == "-h" {
             if arguments.first == "help" {
-                Console.out(helpHelp)
+                Console.verbatim(helpHelp)
                 return 0
             }
             if let topic = arguments.first {
                 guard let command = command(named: topic) else { throw CLIError.usage("unknown command '\(topic)'", command: nil) }
-                Console.out(command.help)
+                Console.verbatim(command.help)
             } else {
-                Console.out(usageText())
+                Console.verbatim(usageText())
             }
             return 0
         }
@@ -171,7 +171,7 @@ func runTool(_ rawArguments: [String]) -> Int32 {
         }
         // -h / --help anywhere before a "--" asks for the command's usage.
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
-            Console.out(command.help)
+            Console.verbatim(command.help)
             return 0
         }
         // A --trip before the command counts as one given after it (which wins when both are).
@@ -186,6 +186,8 @@ func runTool(_ rawArguments: [String]) -> Int32 {
             if !message.contains("\nhint: ") { Console.err("Run 'tripsync help\(command.map { " " + $0 } ?? "")' for usage.") }
             return 2
         case .refused(let lines):
+            // A line that holds the library's own newlines (hints) is split there; a value that
+            // could hold a newline (a file's name) is escaped where the line is made (`file`).
             for line in lines { Console.failure(line) }
             return 1
         case .silentFailure:

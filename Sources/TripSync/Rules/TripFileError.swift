@@ -43,9 +43,13 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
     public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
 
     /// One line per error: `FILE: /pointer: message`.
-    public var description: String {
-        let lines = errors.isEmpty ? issues : errors
-        if lines.isEmpty { return "\(file): refused" }
-        return lines.map { "\(file): \($0)" }.joined(separator: "\n")
+    public var description: String { lines.joined(separator: "\n") }
+
+    /// The lines of `description`, one per error (a file name holding a newline stays in its
+    /// line, so a printer need not split the description).
+    public var lines: [String] {
+        let shown = errors.isEmpty ? issues : errors
+        if shown.isEmpty { return ["\(file): refused"] }
+        return shown.map { "\(file): \($0)" }
     }
 }

@@ -24,9 +24,9 @@ enum CompletionCommand: Command {
         }
         let specs = Registry.commands.map(CommandSpec.init)
         switch shell {
-        case "bash": Console.out(CompletionScript.bash(specs))
-        case "zsh": Console.out(CompletionScript.zsh(specs))
-        case "fish": Console.out(CompletionScript.fish(specs))
+        case "bash": Console.verbatim(CompletionScript.bash(specs))
+        case "zsh": Console.verbatim(CompletionScript.zsh(specs))
+        case "fish": Console.verbatim(CompletionScript.fish(specs))
         default: throw CLIError.usage("completion knows bash, zsh and fish, not '\(shell)'", command: name)
         }
     }

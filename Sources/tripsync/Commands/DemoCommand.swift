@@ -22,19 +22,21 @@ enum DemoCommand: Command {
         let sam = GlobalOptions(home: root + "/sam")
         defer {
             if parser.has("--keep") {
-                Console.out("\n(the demo homes are kept in \(root))")
+                Console.out("")
+                Console.out("(the demo homes are kept in \(root))")
             } else {
                 try? FileManager.default.removeItem(atPath: root)
             }
         }
         func step(_ who: String, _ words: [String], _ options: GlobalOptions) throws -> String {
             let shown = words.map { $0.contains(" ") || $0.contains("'") ? "\"\($0)\"" : $0 }.joined(separator: " ")
-            Console.out("\n\(who)$ tripsync \(shown)")
+            Console.out("")
+            Console.out("\(who)$ tripsync \(shown)")
             guard let command = Registry.commands.first(where: { $0.name == words[0] }) else { return "" }
             let capture = OutputCapture()
             try capture.run { try command.run(Array(words.dropFirst()), global: options) }
-            Console.out(capture.text, terminator: "")
-            return capture.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            for line in capture.lines { Console.verbatim(line) }
+            return capture.lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         }
         Console.out("TripSync demo: two laptops, no server. Homes in \(root).")
         _ = try step("alex", ["init", "--device-name", "Alex's laptop"], alex)
@@ -46,7 +48,8 @@ enum DemoCommand: Command {
         _ = try step("alex", ["backup", "-o", root + "/alex.trip.json.gz"], alex)
         _ = try step("sam", ["init", "--device-name", "Sam's laptop"], sam)
         _ = try step("sam", ["import", root + "/alex.trip.json.gz", "--merge", "--yes"], sam)
-        Console.out("\n# Offline, both edit. Different fields merge by themselves; the same title twice is a conflict;")
+        Console.out("")
+        Console.out("# Offline, both edit. Different fields merge by themselves; the same title twice is a conflict;")
         Console.out("# Sam deletes the museum while Alex adds a note to it.")
         let shortLunch = String(lunch.prefix(8))
         let shortMuseum = String(museum.prefix(8))
@@ -66,16 +69,18 @@ enum DemoCommand: Command {
         _ = try step("sam", ["show"], sam)
         let a = try step("alex", ["fingerprint"], alex)
         let s = try step("sam", ["fingerprint"], sam)
-        Console.out("\n" + (a == s ? "Both laptops hold the same trip: nothing anyone typed was lost." : "The laptops differ (this is a bug)."))
+        Console.out("")
+        Console.out((a == s ? "Both laptops hold the same trip: nothing anyone typed was lost." : "The laptops differ (this is a bug)."))
     }
 }
 
 /// Collects what a command prints on stdout (the demo shows it under the command line).
 final class OutputCapture {
-    private(set) var text = ""
+    /// The lines the command printed, each already escaped by `Console`.
+    private(set) var lines: [String] = []
 
     func run(_ body: () throws -> Void) throws {
-        Console.capture = { [weak self] line in self?.text += line + "\n" }
+        Console.capture = { [weak self] line in self?.lines.append(line) }
         defer { Console.capture = nil }
         try body()
     }

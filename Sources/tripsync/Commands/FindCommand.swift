@@ -32,6 +32,6 @@ enum FindCommand: Command {
                     + (document.tombstones.isEmpty ? "" : " (deleted items are not searched: tripsync show --deleted)"))
             return
         }
-        Console.out(([ShowCommand.header(document, viewer: nil)] + ItineraryText(viewer: nil, zones: zones, attachments: document.shownAttachmentCounts).lines(found)).joined(separator: "\n"))
+        Console.out(lines: [ShowCommand.header(document, viewer: nil)] + ItineraryText(viewer: nil, zones: zones, attachments: document.shownAttachmentCounts).lines(found))
     }
 }

@@ -76,9 +76,9 @@ enum MergeCommand: Command {
         if parser.has("--json") {
             try Console.json(report)
         } else if toStdout {
-            Console.err(human(report))
+            Console.err(lines: human(report))
         } else {
-            Console.out(human(report))
+            Console.out(lines: human(report))
         }
     }
 
@@ -94,7 +94,7 @@ enum MergeCommand: Command {
         return try HomeAccess.identity(global).deviceID
     }
 
-    static func human(_ summary: MergeSummary) -> String {
+    static func human(_ summary: MergeSummary) -> [String] {
         let result = summary.result
         let output = summary.output
         let dryRun = !summary.written
@@ -125,7 +125,7 @@ enum MergeCommand: Command {
         }
         if compacted > 0 { lines.append("  compacted \(plural(compacted, "deleted item's body", "deleted items' bodies")) past the retention") }
         lines.append("\(verb) \(OutputFile.isStdout(output) ? "the merged trip to standard output (plain JSON)" : output)" + (dryRun ? " (dry run: nothing written)" : ""))
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 

@@ -40,7 +40,7 @@ enum MigrateCommand: Command {
                 throw CLIError.refused("\(output): cannot write: \(error)")
             }
         } else {
-            Console.out(String(decoding: document.canonicalJSON().dropLast(), as: UTF8.self))
+            Console.verbatim(String(decoding: document.canonicalJSON().dropLast(), as: UTF8.self))
         }
         let target = output ?? "stdout"
         if let migration = loaded.migration {

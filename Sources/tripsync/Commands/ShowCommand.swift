@@ -53,7 +53,7 @@ enum ShowCommand: Command {
             if json {
                 try Console.json(ItemDetailReport(detail, attachments: attachments))
             } else {
-                Console.out((ItemText.lines(detail, document, zones: zones) + ItemText.attachments(attachments)).joined(separator: "\n"))
+                Console.out(lines: ItemText.lines(detail, document, zones: zones) + ItemText.attachments(attachments))
             }
             return
         }
@@ -61,7 +61,7 @@ enum ShowCommand: Command {
             guard viewer == nil, from == nil, to == nil else { throw CLIError.usage("--deleted takes only --json and --trip", command: name) }
             let document = try Session.read(global, trip: parser.value("--trip")).trip.document
             let list = DeletedItemList(document)
-            if json { try Console.json(DeletedItemsReport(list)) } else { Console.out(ItemText.deleted(list).joined(separator: "\n")) }
+            if json { try Console.json(DeletedItemsReport(list)) } else { Console.out(lines: ItemText.deleted(list)) }
             return
         }
         let document = try Session.read(global, trip: parser.value("--trip")).trip.document
@@ -81,7 +81,7 @@ enum ShowCommand: Command {
                 lines.append("")
                 lines.append("⚠ \(plural(deleted.count, "deleted item was", "deleted items were")) edited while deleted: tripsync show --deleted")
             }
-            Console.out(lines.joined(separator: "\n"))
+            Console.out(lines: lines)
         }
     }
 

@@ -26,17 +26,17 @@ enum ValidateCommand: Command {
         if parser.has("--json") {
             try Console.json(reports)
         } else {
-            for report in reports { Console.out(human(report)) }
+            for report in reports { Console.out(lines: human(report)) }
         }
         if reports.contains(where: { !$0.isValid }) { throw CLIError.silentFailure }
     }
 
-    static func human(_ report: ValidationReport) -> String {
+    static func human(_ report: ValidationReport) -> [String] {
         var lines: [String] = []
         let schema = report.schemaVersion.map { " (schema \($0))" } ?? ""
         lines.append((report.isValid ? "OK       " : "INVALID  ") + report.file + schema)
         for issue in report.errors { lines.append("  error: \(issue)") }
         for issue in report.warnings { lines.append("  warning: \(issue)") }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
