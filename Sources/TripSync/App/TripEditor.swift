@@ -65,10 +65,13 @@ public struct TripEditor {
         !(try set([FieldWrite(field, value)], of: id).changed.isEmpty)
     }
 
-    /// Gives a live item a new order key at `position`; false when nothing changed.
+    /// Gives a live item a new order key at `position`; false when nothing changed. Refused
+    /// (`.invalidValue`, naming both times) where the day's times decide the place instead
+    /// (`ItemPosition.checkTimeAllows`).
     @discardableResult
     public mutating func move(_ id: ItemID, to position: ItemPosition) throws(EditError) -> Bool {
         _ = try document.liveItem(id)
+        try position.checkTimeAllows(id, in: document)
         return try set(.sortKey, of: id, to: .text(try position.sortKey(in: document, moving: id)))
     }
 

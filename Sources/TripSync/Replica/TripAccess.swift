@@ -17,6 +17,14 @@ struct TripAccess: Sendable {
     var requests: [DeviceID: PendingRequest] = [:]
     /// Names of admitted devices from their requests, until the trip names them itself.
     var names: [DeviceID: String] = [:]
+    /// The trip's owner public key as this home knew it when it forgot the trip (`forget`):
+    /// with the replica gone, it is what the next sync trusts, so the trip comes back from a
+    /// shared folder with this home's seat (its grant names this home's own device key).
+    var knownOwner: PublicKey?
+
+    /// The owner key a sync of a trip this home holds no replica of trusts: the invite's of a
+    /// pending join, else this home's own owner key, else the one it knew before `forget`.
+    var trustedOwner: PublicKey? { join?.code.ownerKey ?? ownerKey?.publicKey ?? knownOwner }
 
     /// A join asked for by `join CODE FOLDER`.
     struct PendingJoin: Sendable {
@@ -68,6 +76,10 @@ struct TripAccess: Sendable {
             }
             access.join = PendingJoin(code: code, folder: folder)
         }
+        if let known = json["knownOwner"] {
+            guard let key = known.stringValue.flatMap(PublicKey.init(base64:)) else { throw bad("/knownOwner") }
+            access.knownOwner = key
+        }
         if case .object(let names)? = json["names"] {
             for (id, name) in names {
                 guard let device = Identifier(id), let text = name.stringValue else { throw bad("/names/\(id)") }
@@ -103,6 +115,7 @@ struct TripAccess: Sendable {
                 return .object(entry)
             })
         if let join { object["join"] = .object(["code": .string(join.code.text), "folder": .string(join.folder)]) }
+        if let knownOwner { object["knownOwner"] = .string(knownOwner.base64) }
         if !names.isEmpty { object["names"] = .object(Dictionary(uniqueKeysWithValues: names.map { ($0.key.description, JSONValue.string($0.value)) })) }
         object["requests"] = .object(
             Dictionary(

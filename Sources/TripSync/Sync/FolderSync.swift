@@ -291,7 +291,7 @@ public struct FolderSync {
             candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
         }
         // Membership first, from the replica and every readable file; then what each file may do.
-        let trusted = document == nil ? access.join?.code.ownerKey : nil
+        let trusted = document == nil ? access.trustedOwner : nil
         let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
         if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.

@@ -8,7 +8,10 @@ enum MoveCommand: Command {
         usage: tripsync move ITEM (--after ID | --before ID | --first | --last) [--trip T]
 
         Writes a new sortKey between the neighbours, so the item sorts there among items of the
-        same day and time (timed items still sort by their instant first).
+        same day and time. A day lists whole-day items first, then timed items by their time, so
+        the order only settles items that tie on it: moving an item next to one of another day
+        or time, or --first/--last when no other item shares its time, is refused (exit 1,
+        naming both times; nothing is changed). Change the item's time with 'tripsync edit'.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -21,7 +24,7 @@ enum MoveCommand: Command {
         guard choices.filter({ $0 }).count == 1 else {
             throw CLIError.usage("move needs exactly one of --after ID, --before ID, --first, --last", command: name)
         }
-        try Session.edit(global, trip: parser.value("--trip")) { trip in
+        let changed = try Session.edit(global, trip: parser.value("--trip")) { trip in
             let id = try trip.item(selector)
             let position: ItemPosition
             if let after = parser.value("--after") {
@@ -31,8 +34,8 @@ enum MoveCommand: Command {
             } else {
                 position = parser.has("--last") ? .last : .first
             }
-            try trip.move(id, to: position)
+            return try trip.move(id, to: position)
         }
-        Console.out("saved")
+        Console.out(changed ? "saved" : "the item is already there; nothing changed")
     }
 }
