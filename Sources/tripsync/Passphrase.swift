@@ -8,17 +8,24 @@ import TripSync
 /// A passphrase from `--passphrase-file`, or asked on the terminal with echo off.
 enum Passphrase {
     /// The passphrase for `command`: the first line of `file` when given, else asked on
-    /// `/dev/tty` (twice when `confirm`), never echoed.
+    /// `/dev/tty` (twice when `confirm`), never echoed. A new passphrase (`confirm`) must pass
+    /// `OwnerKeyExport.passphraseProblem`, the one rule, whichever way it came. The caller
+    /// wipes the result (`SecretBytes.wipe`); every other copy is wiped here.
     static func get(file: String?, confirm: Bool, command: String) throws -> [UInt8] {
         if let file {
-            let bytes: [UInt8]
+            var bytes: [UInt8]
             do {
                 bytes = try FileIO.readFile(file, maxBytes: 4096)
             } catch {
                 throw CLIError.refused("\(file): cannot read the passphrase file (\(error))")
             }
-            let line = Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
+            defer { SecretBytes.wipe(&bytes) }
+            var line = Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
             guard !line.isEmpty else { throw CLIError.refused("\(file): the passphrase file's first line is empty") }
+            if confirm, let problem = OwnerKeyExport.passphraseProblem(line) {
+                SecretBytes.wipe(&line)
+                throw CLIError.refused("\(file): \(problem); nothing was written")
+            }
             return line
         }
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
@@ -26,11 +33,18 @@ enum Passphrase {
             throw CLIError.usage("no terminal to ask for a passphrase on: give --passphrase-file FILE", command: command)
         }
         defer { close(tty) }
-        let first = try ask(tty, "Passphrase: ")
-        guard first.count >= 8 || !confirm else { throw CLIError.refused("a passphrase of at least 8 characters, please; nothing was written") }
+        var first = try ask(tty, "Passphrase: ")
+        if confirm, let problem = OwnerKeyExport.passphraseProblem(first) {
+            SecretBytes.wipe(&first)
+            throw CLIError.refused("\(problem); nothing was written")
+        }
         if confirm {
-            let again = try ask(tty, "Passphrase again: ")
-            guard again == first else { throw CLIError.refused("the two passphrases differ; nothing was written") }
+            var again = try ask(tty, "Passphrase again: ")
+            defer { SecretBytes.wipe(&again) }
+            guard again == first else {
+                SecretBytes.wipe(&first)
+                throw CLIError.refused("the two passphrases differ; nothing was written")
+            }
         }
         return first
     }
@@ -51,8 +65,11 @@ enum Passphrase {
             _ = write(tty, "\n", 1)
         }
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
+        // Room for the longest line up front: appending never moves (and leaves behind) a copy.
         var line: [UInt8] = []
+        line.reserveCapacity(4097)
         var byte: UInt8 = 0
+        defer { byte = 0 }
         while true {
             let count = read(tty, &byte, 1)
             if count <= 0 {
@@ -61,7 +78,10 @@ enum Passphrase {
             }
             if byte == 0x0A || byte == 0x0D { break }
             line.append(byte)
-            if line.count > 4096 { throw CLIError.refused("the passphrase is too long") }
+            if line.count > 4096 {
+                SecretBytes.wipe(&line)
+                throw CLIError.refused("the passphrase is too long")
+            }
         }
         guard !line.isEmpty else { throw CLIError.refused("no passphrase was typed; nothing was written") }
         return line

@@ -105,11 +105,14 @@ extension TripStore {
         return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
     }
 
-    /// The exported owner key, sealed with `passphrase`.
+    /// The exported owner key, sealed with `passphrase` (refused when
+    /// `OwnerKeyExport.passphraseProblem` names a problem). The caller's array is its own to
+    /// wipe; the copies made here are wiped when released (`SecretBytes`).
     public func exportOwnerKey(passphrase: [UInt8]) throws -> OwnerKeyExport {
         try locked {
             let access = try TripAccess.load(home, state.document.tripID)
-            return try OwnerKeyExport(trip: state.document.tripID, key: try Self.ownerKey(state.document, access), passphrase: passphrase)
+            var copy = Array(passphrase)
+            return try OwnerKeyExport(trip: state.document.tripID, key: try Self.ownerKey(state.document, access), passphrase: SecretBytes(taking: &copy))
         }
     }
 
@@ -121,7 +124,8 @@ extension TripStore {
             guard let owner = document.owner, owner.key == export.publicKey else {
                 throw MembershipError("the key file's key (\(export.publicKey.fingerprint)) is not this trip's owner key")
             }
-            let key = try export.open(passphrase: passphrase)
+            var copy = Array(passphrase)
+            let key = try export.open(passphrase: SecretBytes(taking: &copy))
             access.ownerKey = key
             try document.grant(document.deviceID, key: try home.signingKey(for: document.deviceID).publicKey, role: .owner, ownerKey: key, hlc: &clock, now: now)
         }

@@ -56,22 +56,35 @@ enum Sodium {
 
     // MARK: Ed25519
 
+    /// `count` secret bytes from the system's random source, straight into their own storage.
+    static func randomSecret(_ count: Int) -> SecretBytes {
+        start()
+        return SecretBytes(count: count) { buffer in
+            if let base = buffer.baseAddress { randombytes_buf(base, count) }
+        }
+    }
+
     /// The Ed25519 key pair of a 32-byte seed: (public key 32 bytes, secret key 64 bytes).
-    static func signKeyPair(seed: [UInt8]) -> (publicKey: [UInt8], secretKey: [UInt8]) {
+    static func signKeyPair(seed: SecretBytes) -> (publicKey: [UInt8], secretKey: SecretBytes) {
         start()
         precondition(seed.count == Int(crypto_sign_SEEDBYTES), "an Ed25519 seed has 32 bytes")
         var publicKey = [UInt8](repeating: 0, count: Int(crypto_sign_PUBLICKEYBYTES))
-        var secretKey = [UInt8](repeating: 0, count: Int(crypto_sign_SECRETKEYBYTES))
-        _ = crypto_sign_seed_keypair(&publicKey, &secretKey, seed)
+        let secretKey = SecretBytes(count: Int(crypto_sign_SECRETKEYBYTES)) { secret in
+            seed.withBytes { seed in
+                _ = crypto_sign_seed_keypair(&publicKey, secret.bindMemory(to: UInt8.self).baseAddress, seed.bindMemory(to: UInt8.self).baseAddress)
+            }
+        }
         return (publicKey, secretKey)
     }
 
     /// The detached Ed25519 signature (64 bytes) of `message` by `secretKey`.
-    static func sign(_ message: [UInt8], secretKey: [UInt8]) -> [UInt8] {
+    static func sign(_ message: [UInt8], secretKey: SecretBytes) -> [UInt8] {
         start()
         var signature = [UInt8](repeating: 0, count: Int(crypto_sign_BYTES))
         var length: UInt64 = 0
-        _ = crypto_sign_detached(&signature, &length, message, UInt64(message.count), secretKey)
+        secretKey.withBytes { key in
+            _ = crypto_sign_detached(&signature, &length, message, UInt64(message.count), key.bindMemory(to: UInt8.self).baseAddress)
+        }
         return signature
     }
 
@@ -103,33 +116,49 @@ enum Sodium {
     /// Bytes of a secretbox nonce.
     static var nonceBytes: Int { Int(crypto_secretbox_NONCEBYTES) }
 
-    /// A 32-byte key from a passphrase (Argon2id v1.3); nil when memory runs out.
-    static func passwordKey(_ passphrase: [UInt8], salt: [UInt8], cost: PasswordCost) -> [UInt8]? {
+    /// A 32-byte key from a passphrase (Argon2id v1.3), wiped when released; nil when memory
+    /// runs out.
+    static func passwordKey(_ passphrase: SecretBytes, salt: [UInt8], cost: PasswordCost) -> SecretBytes? {
         start()
         guard salt.count == saltBytes else { return nil }
-        var key = [UInt8](repeating: 0, count: Int(crypto_secretbox_KEYBYTES))
-        let chars = passphrase.map { CChar(bitPattern: $0) }
-        let result = crypto_pwhash(
-            &key, UInt64(key.count), chars, UInt64(chars.count), salt, cost.operations, cost.memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
+        var result: Int32 = -1
+        let key = SecretBytes(count: Int(crypto_secretbox_KEYBYTES)) { key in
+            passphrase.withBytes { phrase in
+                result = crypto_pwhash(
+                    key.bindMemory(to: UInt8.self).baseAddress, UInt64(key.count), phrase.bindMemory(to: CChar.self).baseAddress ?? "",
+                    UInt64(phrase.count), salt, cost.operations, cost.memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
+            }
+        }
         return result == 0 ? key : nil
     }
 
     /// `message` sealed (XSalsa20-Poly1305) with `key` and `nonce`.
-    static func seal(_ message: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8] {
+    static func seal(_ message: SecretBytes, key: SecretBytes, nonce: [UInt8]) -> [UInt8] {
         start()
         var sealed = [UInt8](repeating: 0, count: message.count + Int(crypto_secretbox_MACBYTES))
-        _ = crypto_secretbox_easy(&sealed, message, UInt64(message.count), nonce, key)
+        message.withBytes { message in
+            key.withBytes { key in
+                _ = crypto_secretbox_easy(
+                    &sealed, message.bindMemory(to: UInt8.self).baseAddress, UInt64(message.count), nonce, key.bindMemory(to: UInt8.self).baseAddress)
+            }
+        }
         return sealed
     }
 
-    /// The message of `sealed`, or nil when the key is wrong or a byte was changed.
-    static func open(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8]? {
+    /// The message of `sealed` (a secret, wiped when released), or nil when the key is wrong
+    /// or a byte was changed.
+    static func open(_ sealed: [UInt8], key: SecretBytes, nonce: [UInt8]) -> SecretBytes? {
         start()
         let mac = Int(crypto_secretbox_MACBYTES)
         guard sealed.count >= mac, nonce.count == nonceBytes, key.count == Int(crypto_secretbox_KEYBYTES) else { return nil }
-        var message = [UInt8](repeating: 0, count: sealed.count - mac)
-        guard crypto_secretbox_open_easy(&message, sealed, UInt64(sealed.count), nonce, key) == 0 else { return nil }
-        return message
+        var result: Int32 = -1
+        let message = SecretBytes(count: sealed.count - mac) { message in
+            key.withBytes { key in
+                result = crypto_secretbox_open_easy(
+                    message.bindMemory(to: UInt8.self).baseAddress, sealed, UInt64(sealed.count), nonce, key.bindMemory(to: UInt8.self).baseAddress)
+            }
+        }
+        return result == 0 ? message : nil
     }
 
     /// Calls `body` with a pointer that is valid even for an empty buffer.

@@ -11,8 +11,23 @@ public struct OwnerKeyExport: Sendable {
     private var sealed: [UInt8]
     private var cost: Sodium.PasswordCost
 
-    /// Seals `key` of `trip` with `passphrase`.
-    init(trip: TripID, key: SigningKey, passphrase: [UInt8]) throws(InviteError) {
+    /// The fewest characters (Unicode scalars) a new passphrase has.
+    public static let minimumPassphraseLength = 8
+
+    /// Why `passphrase` may not seal an owner key, nil when it may: the one rule for every way
+    /// a passphrase comes in (typed at the prompt, `--passphrase-file`, the library).
+    public static func passphraseProblem(_ passphrase: [UInt8]) -> String? {
+        let length = String(validating: passphrase, as: UTF8.self)?.unicodeScalars.count ?? passphrase.count
+        if length < minimumPassphraseLength {
+            return "a passphrase of at least \(minimumPassphraseLength) characters, please (this one has \(length))"
+        }
+        return nil
+    }
+
+    /// Seals `key` of `trip` with `passphrase` (refused when `passphraseProblem` names one).
+    init(trip: TripID, key: SigningKey, passphrase: SecretBytes) throws(InviteError) {
+        let problem = passphrase.withBytes { Self.passphraseProblem(Array($0)) }
+        if let problem { throw InviteError(problem + "; nothing was written") }
         self.trip = trip
         publicKey = key.publicKey
         salt = Sodium.random(Sodium.saltBytes)
@@ -67,7 +82,7 @@ public struct OwnerKeyExport: Sendable {
 
     /// The key, opened with `passphrase`; refused when the passphrase is wrong or the file was
     /// changed.
-    func open(passphrase: [UInt8]) throws(InviteError) -> SigningKey {
+    func open(passphrase: SecretBytes) throws(InviteError) -> SigningKey {
         guard let box = Sodium.passwordKey(passphrase, salt: salt, cost: cost) else {
             throw InviteError("not enough memory to open the owner key (Argon2id needs \(cost.memoryBytes >> 20) MiB)")
         }

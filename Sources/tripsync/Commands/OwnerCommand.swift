@@ -31,7 +31,8 @@ enum OwnerCommand: Command {
             if OutputFile.isStdout(output) { throw CLIError.usage("owner export writes the sealed key to a file only (mode 0600), not to standard output", command: name) }
             try OutputFile.check(output, force: parser.has("--force"), command: name)
             let store = try Session.store(global, trip: parser.value("--trip"))
-            let passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: true, command: name)
+            var passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: true, command: name)
+            defer { SecretBytes.wipe(&passphrase) }
             try MembersCommand.attempt {
                 let export = try store.exportOwnerKey(passphrase: passphrase)
                 do {
@@ -53,7 +54,8 @@ enum OwnerCommand: Command {
             try MembersCommand.attempt {
                 let export = try OwnerKeyExport(parsing: bytes)
                 let store = try Session.store(global, trip: parser.value("--trip") ?? export.trip.description)
-                let passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: false, command: name)
+                var passphrase = try Passphrase.get(file: parser.value("--passphrase-file"), confirm: false, command: name)
+                defer { SecretBytes.wipe(&passphrase) }
                 try store.importOwnerKey(export, passphrase: passphrase)
                 Console.out("this laptop now holds the owner key of \"\(store.document.trip.name.value)\" and is an owner; publish with tripsync sync FOLDER")
             }
