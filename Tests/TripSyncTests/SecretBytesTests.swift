@@ -8,8 +8,8 @@ import Testing
         final class Seen: @unchecked Sendable { var bytes: [UInt8]? }
         let seen = Seen()
         do {
-            let secret = SecretBytes(count: 32, onRelease: { seen.bytes = Array($0) }) { buffer in
-                buffer.initializeMemory(as: UInt8.self, repeating: 0xAB)
+            let secret = SecretBytes(count: 32, onRelease: { seen.bytes = Array($0) }) { base, count in
+                base.update(repeating: 0xAB, count: count)
             }
             #expect(secret.withBytes { Array($0) } == [UInt8](repeating: 0xAB, count: 32))
             #expect(seen.bytes == nil)

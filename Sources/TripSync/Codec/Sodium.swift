@@ -59,9 +59,7 @@ enum Sodium {
     /// `count` secret bytes from the system's random source, straight into their own storage.
     static func randomSecret(_ count: Int) -> SecretBytes {
         start()
-        return SecretBytes(count: count) { buffer in
-            if let base = buffer.baseAddress { randombytes_buf(base, count) }
-        }
+        return SecretBytes(count: count) { base, count in randombytes_buf(base, count) }
     }
 
     /// The Ed25519 key pair of a 32-byte seed: (public key 32 bytes, secret key 64 bytes).
@@ -69,10 +67,8 @@ enum Sodium {
         start()
         precondition(seed.count == Int(crypto_sign_SEEDBYTES), "an Ed25519 seed has 32 bytes")
         var publicKey = [UInt8](repeating: 0, count: Int(crypto_sign_PUBLICKEYBYTES))
-        let secretKey = SecretBytes(count: Int(crypto_sign_SECRETKEYBYTES)) { secret in
-            seed.withBytes { seed in
-                _ = crypto_sign_seed_keypair(&publicKey, secret.bindMemory(to: UInt8.self).baseAddress, seed.bindMemory(to: UInt8.self).baseAddress)
-            }
+        let secretKey = SecretBytes(count: Int(crypto_sign_SECRETKEYBYTES)) { secret, _ in
+            seed.withPointer { seed, _ in _ = crypto_sign_seed_keypair(&publicKey, secret, seed) }
         }
         return (publicKey, secretKey)
     }
@@ -82,8 +78,8 @@ enum Sodium {
         start()
         var signature = [UInt8](repeating: 0, count: Int(crypto_sign_BYTES))
         var length: UInt64 = 0
-        secretKey.withBytes { key in
-            _ = crypto_sign_detached(&signature, &length, message, UInt64(message.count), key.bindMemory(to: UInt8.self).baseAddress)
+        secretKey.withPointer { key, _ in
+            _ = crypto_sign_detached(&signature, &length, message, UInt64(message.count), key)
         }
         return signature
     }
@@ -122,11 +118,12 @@ enum Sodium {
         start()
         guard salt.count == saltBytes else { return nil }
         var result: Int32 = -1
-        let key = SecretBytes(count: Int(crypto_secretbox_KEYBYTES)) { key in
-            passphrase.withBytes { phrase in
-                result = crypto_pwhash(
-                    key.bindMemory(to: UInt8.self).baseAddress, UInt64(key.count), phrase.bindMemory(to: CChar.self).baseAddress ?? "",
-                    UInt64(phrase.count), salt, cost.operations, cost.memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
+        let key = SecretBytes(count: Int(crypto_secretbox_KEYBYTES)) { key, keyCount in
+            passphrase.withPointer { phrase, phraseCount in
+                phrase.withMemoryRebound(to: CChar.self, capacity: max(phraseCount, 1)) { chars in
+                    result = crypto_pwhash(
+                        key, UInt64(keyCount), chars, UInt64(phraseCount), salt, cost.operations, cost.memoryBytes, crypto_pwhash_ALG_ARGON2ID13)
+                }
             }
         }
         return result == 0 ? key : nil
@@ -136,11 +133,8 @@ enum Sodium {
     static func seal(_ message: SecretBytes, key: SecretBytes, nonce: [UInt8]) -> [UInt8] {
         start()
         var sealed = [UInt8](repeating: 0, count: message.count + Int(crypto_secretbox_MACBYTES))
-        message.withBytes { message in
-            key.withBytes { key in
-                _ = crypto_secretbox_easy(
-                    &sealed, message.bindMemory(to: UInt8.self).baseAddress, UInt64(message.count), nonce, key.bindMemory(to: UInt8.self).baseAddress)
-            }
+        message.withPointer { message, count in
+            key.withPointer { key, _ in _ = crypto_secretbox_easy(&sealed, message, UInt64(count), nonce, key) }
         }
         return sealed
     }
@@ -152,11 +146,8 @@ enum Sodium {
         let mac = Int(crypto_secretbox_MACBYTES)
         guard sealed.count >= mac, nonce.count == nonceBytes, key.count == Int(crypto_secretbox_KEYBYTES) else { return nil }
         var result: Int32 = -1
-        let message = SecretBytes(count: sealed.count - mac) { message in
-            key.withBytes { key in
-                result = crypto_secretbox_open_easy(
-                    message.bindMemory(to: UInt8.self).baseAddress, sealed, UInt64(sealed.count), nonce, key.bindMemory(to: UInt8.self).baseAddress)
-            }
+        let message = SecretBytes(count: sealed.count - mac) { message, _ in
+            key.withPointer { key, _ in result = crypto_secretbox_open_easy(message, sealed, UInt64(sealed.count), nonce, key) }
         }
         return result == 0 ? message : nil
     }

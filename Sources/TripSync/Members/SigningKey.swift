@@ -20,6 +20,13 @@ public struct SigningKey: Sendable {
         self.publicKey = publicKey
     }
 
+    /// The pair of a 32-byte seed held in an array (tests, fixed keys); the array is the
+    /// caller's to wipe, the key's own copy is a `SecretBytes`.
+    init?(seed bytes: [UInt8]) {
+        var copy = Array(bytes)
+        self.init(seed: SecretBytes(taking: &copy))
+    }
+
     /// A new pair from the system's random source.
     public static func generate() -> SigningKey {
         while true {
