@@ -32,6 +32,6 @@ enum FindCommand: Command {
                     + (document.tombstones.isEmpty ? "" : " (deleted items are not searched: tripsync show --deleted)"))
             return
         }
-        Console.out(lines: [ShowCommand.header(document, viewer: nil)] + ItineraryText(viewer: nil, zones: zones, attachments: document.shownAttachmentCounts).lines(found))
+        Console.out(lines: ShowCommand.header(document, viewer: nil) + ItineraryText(viewer: nil, zones: zones, attachments: document.shownAttachmentCounts).lines(found))
     }
 }

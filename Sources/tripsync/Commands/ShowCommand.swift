@@ -69,7 +69,7 @@ enum ShowCommand: Command {
         if json {
             try Console.json(ItineraryReport(document, itinerary, viewer: viewer))
         } else {
-            var lines = [header(document, viewer: viewer)]
+            var lines = header(document, viewer: viewer)
             if from != nil || to != nil { lines.append("(days \(from.map(\.description) ?? "…") to \(to.map(\.description) ?? "…"))") }
             lines += ItineraryText(viewer: viewer, zones: zones, attachments: document.shownAttachmentCounts).lines(itinerary)
             if itinerary.isEmpty {
@@ -86,11 +86,13 @@ enum ShowCommand: Command {
     }
 
     /// The trip's name (marked when it holds a conflict) and the viewer's zone when given.
-    static func header(_ document: TripDocument, viewer: ViewerZone?) -> String {
+    /// The trip's name (and its name's conflict), then the viewer's zone when given: one
+    /// line each.
+    static func header(_ document: TripDocument, viewer: ViewerZone?) -> [String] {
         let name = document.trip.name
         let others = name.conflicts.filter { $0.value != name.value }.map { "\"\($0.value)\" (\(document.deviceName($0.rev.device)))" }
         let conflict = others.isEmpty ? "" : "  [conflict: also named \(others.joined(separator: ", ")); 'tripsync rename NAME' settles it]"
-        return name.value + conflict + (viewer.map { "\n(times in \($0.id))" } ?? "")
+        return [name.value + conflict] + (viewer.map { ["(times in \($0.id))"] } ?? [])
     }
 
     /// The live or deleted item `text` names.
