@@ -157,7 +157,7 @@ extension TripStore {
     private func discardUnnamed(_ id: BlobID, in store: BlobStore) throws {
         let (names, unreadable) = try BlobCleanup.homeNames(home)
         guard unreadable.isEmpty, !names.values.contains(where: { $0.contains(id.hex) }) else { return }
-        _ = store.remove(id)
+        _ = try store.remove(id)
     }
 
     /// Every attachment of the trip (or of `item`), staged ones first, then by item and name;

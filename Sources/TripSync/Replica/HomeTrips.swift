@@ -151,17 +151,8 @@ extension Home {
     /// keeps a backup first.
     func removeTripFiles(_ trip: TripID) throws -> [String] {
         var removed: [String] = []
-        for path in [replicaPath(for: trip), settingsPath(for: trip)] {
-            if unlink(path) == 0 {
-                removed.append(path)
-            } else if errno != ENOENT {
-                throw FileIO.systemError(path, "cannot remove")
-            }
-        }
-        let folder = open(tripsPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+        for path in [replicaPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
+            removed.append(path)
         }
         return removed
     }
