@@ -42,7 +42,7 @@ extension AttachmentEntry {
         let blobs = home.path + "/blobs/"
         // No quarantine folder yet means nothing was quarantined; any other failure is told.
         let quarantinePath = blobs + "quarantine"
-        let quarantined = FileManager.default.fileExists(atPath: quarantinePath) ? try FileManager.default.contentsOfDirectory(atPath: quarantinePath) : []
+        let quarantined = try FileIO.folderTextNames(quarantinePath, what: "this home's attachment quarantine")
         let quarantine = Set(quarantined.map { String($0.prefix(64)) })
         func held(_ blob: BlobReference) -> Bool {
             guard BlobID(blob.sha256) != nil, let (stamp, isRegular, _, _) = SyncState.stamp(blobs + blob.sha256) else { return false }

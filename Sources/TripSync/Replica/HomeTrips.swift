@@ -87,15 +87,7 @@ extension Home {
     /// held twice. Sub-folders (`trips/backups/`) and other files are not trips. A home without
     /// a `trips` folder holds no trips; a `trips` folder that cannot be listed throws.
     public func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: tripsPath)
-        } catch {
-            var isFolder: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: tripsPath, isDirectory: &isFolder) { return HomeTrips(trips: [], unreadable: []) }
-            throw FileSystemError(
-                path: tripsPath, message: isFolder.boolValue ? "cannot list this home's trips: \(error.localizedDescription)" : "is not a folder, expected this home's trips")
-        }
+        let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         let files = names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted()
         let paths = files.map { tripsPath + "/" + $0 }
         var listing = HomeTrips(trips: [], unreadable: [])
