@@ -17,7 +17,11 @@ enum HomeAccess {
     /// Refuses a home that has not been made (no `device.json`), saying how to make one.
     static func requireExisting(_ global: GlobalOptions) throws {
         let home = home(global)
-        guard !home.exists else { return }
+        do {
+            if try home.checkExists() { return }
+        } catch {
+            throw CLIError.refused("\(error)")
+        }
         throw CLIError.refused(
             "\(home.path): no TripSync home here (no device.json), and this command creates none; "
                 + "check --home or $TRIPSYNC_HOME, or make one with 'tripsync init --home \(home.path)'")

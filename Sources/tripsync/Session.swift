@@ -28,7 +28,7 @@ enum Session {
         } catch let error as EditError {
             throw refusal(error)
         } catch let error as FileSystemError {
-            throw CLIError.refused("\(store.path): cannot save: \(error); nothing was changed")
+            throw CLIError.refused("\(store.path): cannot save: \(error); \(error.outcome)")
         }
     }
 
@@ -115,9 +115,10 @@ extension Session {
         } catch let error as AttachmentError {
             throw CLIError.refused(error.message)
         } catch let error as BlobError {
+            if case .fileSystem(let cause) = error.reason, cause.inPlace { throw CLIError.refused("\(error); \(cause.outcome)") }
             throw CLIError.refused("\(error); \(nothing)")
         } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); \(nothing)")
+            throw CLIError.refused("\(error); \(error.inPlace ? error.outcome : nothing)")
         }
     }
 }

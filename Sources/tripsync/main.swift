@@ -194,7 +194,7 @@ func runTool(_ rawArguments: [String]) -> Int32 {
             return 1
         }
     } catch {
-        Console.error("\(error)")
+        Console.error(ErrorText.describe(error))
         return 1
     }
 }

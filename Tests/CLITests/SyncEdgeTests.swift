@@ -564,6 +564,10 @@ private func hasEscapeByte(_ text: String) -> Bool { text.utf8.contains(0x1B) }
     // Rule 6: names are bytes; copies are merged by their exact patterns, temporary files never.
     enum CopiedName: String, CaseIterable, Sendable {
         case conflictedCopyWithNonUTF8Byte, seafileConflict, dropboxConflictedCopy
+        /// A French client's copy, its name in Latin-1 (é is the single byte 0xE9, not UTF-8).
+        case latin1ConflictedCopy
+        /// Synology Drive's copy: the host name holds ".tmp." and the suffix is ".trip.json.gz".
+        case synologyDriveConflict
         case syncthingTemporary, partialDownload, syncthingTildeTemporary, chromeDownload
 
         func bytes(sam: String) -> [UInt8] {
@@ -571,6 +575,8 @@ private func hasEscapeByte(_ text: String) -> Bool { text.utf8.contains(0x1B) }
             case .conflictedCopyWithNonUTF8Byte: Array("\(sam).trip.json (conflicted copy ".utf8) + [0xFF] + Array(").gz".utf8)
             case .seafileConflict: Array("\(sam).trip.json (SFConflict sam@x.tmp.org 2026-11-29-10-10-10).gz".utf8)
             case .dropboxConflictedCopy: Array("\(sam) (Sam's conflicted copy 2026-11-29).trip.json.gz".utf8)
+            case .latin1ConflictedCopy: Array("\(sam) (copie en conflit ".utf8) + [0xE9] + Array("t".utf8) + [0xE9] + Array(").trip.json.gz".utf8)
+            case .synologyDriveConflict: Array("\(sam) (SFConflict user@host.tmp.org 2026-11-29-10-10-10).trip.json.gz".utf8)
             case .syncthingTemporary: Array(".syncthing.x.trip.json.gz.tmp".utf8)
             case .partialDownload: Array("x.trip.json.gz.part".utf8)
             case .syncthingTildeTemporary: Array("~syncthing~x.trip.json.gz.tmp".utf8)
@@ -578,7 +584,9 @@ private func hasEscapeByte(_ text: String) -> Bool { text.utf8.contains(0x1B) }
             }
         }
 
-        var merged: Bool { [.conflictedCopyWithNonUTF8Byte, .seafileConflict, .dropboxConflictedCopy].contains(self) }
+        var merged: Bool {
+            [.conflictedCopyWithNonUTF8Byte, .seafileConflict, .dropboxConflictedCopy, .latin1ConflictedCopy, .synologyDriveConflict].contains(self)
+        }
     }
 
     @Test(arguments: CopiedName.allCases)

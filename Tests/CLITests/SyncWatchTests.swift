@@ -314,6 +314,27 @@ import Testing
         #expect(wait(3), "an edit in the home counts")
     }
 
+    /// Names are bytes: a conflicted copy whose name is Latin-1 (not UTF-8) arriving in a trip
+    /// folder is a change when polling too (the listing once dropped such names).
+    @Test func pollingNoticesANameThatIsNotUTF8() throws {
+        let root = CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let shared = root + "/shared"
+        let trip = shared + "/" + Identifier.random().description
+        try FileManager.default.createDirectory(atPath: trip, withIntermediateDirectories: true)
+        let watcher = FolderWatcher(folder: shared, polling: true)
+        func wait(_ seconds: Double) -> Bool {
+            let start = Date()
+            return watcher.waitForChange(pollInterval: 0.2, ignoring: []) { Date().timeIntervalSince(start) > seconds }
+        }
+        #expect(!wait(0.6), "nothing changed")
+        let name = Array("\(trip)/sam (copie en conflit ".utf8) + [0xE9] + Array("t".utf8) + [0xE9] + Array(").trip.json.gz".utf8)
+        let fd = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        #expect(fd >= 0)
+        close(fd)
+        #expect(wait(3), "a copy named in Latin-1 counts as a change")
+    }
+
     @Test func inotifyEventsAreParsedFromBytesEvenWhenSplit() {
         func event(_ descriptor: Int32, _ mask: UInt32, _ name: [UInt8]) -> [UInt8] {
             let padded = name.isEmpty ? 0 : (name.count / 16 + 1) * 16

@@ -72,6 +72,19 @@ import Testing
         Named("~syncthing~x.trip.json.gz.tmp", .temporary),
         Named("x.trip.json.gz.crdownload", .temporary),
         Named("notes.txt", .notTrip),
+        // Latin-1 (é is 0xE9) and Synology Drive's form: copies, never temporary.
+        Named(Array("\(sam) (copie en conflit ".utf8) + [0xE9] + Array("t".utf8) + [0xE9] + Array(").trip.json.gz".utf8), .other),
+        Named(Array("\(me) (copie en conflit ".utf8) + [0xE9] + Array("t".utf8) + [0xE9] + Array(").trip.json.gz".utf8), .ownCopy),
+        Named("\(sam) (SFConflict user@host.tmp.org 2026-11-29-10-10-10).trip.json.gz", .other),
+        Named("\(me) (SFConflict user@host.tmp.org 2026-11-29-10-10-10).trip.json.gz", .ownCopy),
+        // Temporary only by a client's exact form; any other hidden name is no trip file.
+        Named(".\(sam).trip.json.gz.tmp-77-0-991", .temporary),
+        Named(".\(sam).trip.json.gz.a1B2c3", .temporary),
+        Named(".\(sam).trip.json.gz.~1f2e", .temporary),
+        Named("~$x.trip.json.gz", .temporary),
+        Named(".DS_Store", .notTrip),
+        Named("._\(sam).trip.json.gz", .notTrip),
+        Named(".\(sam).trip.json.gz.tmp-note", .notTrip),
     ])
     func namesAreClassifiedByExactPatterns(_ named: Named) throws {
         let me = try #require(Identifier(Self.me))

@@ -49,7 +49,7 @@ public enum BlobCleanup {
                 continue
             }
             let size = store.blobs.kind(of: blob.entryName)?.stamp.size ?? 0
-            if dryRun || store.remove(blob) {
+            if try dryRun || store.remove(blob) {
                 result.removed.append(store.path(of: blob))
                 result.bytes += size
             }

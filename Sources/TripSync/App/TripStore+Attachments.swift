@@ -42,7 +42,7 @@ extension AttachmentEntry {
         let blobs = home.path + "/blobs/"
         // No quarantine folder yet means nothing was quarantined; any other failure is told.
         let quarantinePath = blobs + "quarantine"
-        let quarantined = FileManager.default.fileExists(atPath: quarantinePath) ? try FileManager.default.contentsOfDirectory(atPath: quarantinePath) : []
+        let quarantined = try FileIO.folderTextNames(quarantinePath, what: "this home's attachment quarantine")
         let quarantine = Set(quarantined.map { String($0.prefix(64)) })
         func held(_ blob: BlobReference) -> Bool {
             guard BlobID(blob.sha256) != nil, let (stamp, isRegular, _, _) = SyncState.stamp(blobs + blob.sha256) else { return false }
@@ -157,7 +157,7 @@ extension TripStore {
     private func discardUnnamed(_ id: BlobID, in store: BlobStore) throws {
         let (names, unreadable) = try BlobCleanup.homeNames(home)
         guard unreadable.isEmpty, !names.values.contains(where: { $0.contains(id.hex) }) else { return }
-        _ = store.remove(id)
+        _ = try store.remove(id)
     }
 
     /// Every attachment of the trip (or of `item`), staged ones first, then by item and name;

@@ -99,7 +99,11 @@ public struct BlobCopy {
         guard partialFolder.move(partialName, to: destination, as: name.entryName) else {
             throw BlobError(FileIO.systemError(destination.display(name.entryName), "cannot rename the partial file into place"), blob: name)
         }
-        destination.synchronize()
+        do {
+            try destination.synchronize(for: name.entryName, done: "the copy was renamed into place")
+        } catch {
+            throw BlobError(error, blob: name)
+        }
         return BlobCopyResult(blob: name, size: size, type: BlobType.sniff(sniffed), resumedFrom: resumed, alreadyThere: false)
     }
 
@@ -190,7 +194,9 @@ public struct BlobCopy {
             partialFolder.remove(partialName)
             return nil
         }
-        quarantine.synchronize()
+        // The mismatch is what is reported; a quarantine that is not durable only means the
+        // partial may come back after a crash, to be checked and quarantined again.
+        do { try quarantine.synchronize(for: name, done: "quarantined") } catch { return quarantine.display(name) + " (\(error.message))" }
         return quarantine.display(name)
     }
 }

@@ -111,11 +111,14 @@ public final class BlobStore {
         try BlobPresence.list(blobs)
     }
 
-    /// Removes blob `id` from the home (for `gc`); true when it was there.
+    /// Removes blob `id` from the home (for `gc`) durably; true when it was there. Throws
+    /// when the removal could not be flushed to the disk (it may come back after a crash).
     @discardableResult
-    public func remove(_ id: BlobID) -> Bool {
+    public func remove(_ id: BlobID) throws(BlobError) -> Bool {
         let removed = blobs.remove(id.entryName)
-        if removed { blobs.synchronize() }
+        if removed {
+            do { try blobs.synchronize(for: id.entryName, done: "removed") } catch { throw BlobError(error, blob: id) }
+        }
         return removed
     }
 
@@ -133,10 +136,15 @@ public final class BlobStore {
     func quarantined(_ id: BlobID, actual: BlobID) -> BlobError {
         let name = EntryName("\(id.hex).\(actual.hex.prefix(16))")
         let moved = blobs.move(id.entryName, to: quarantine, as: name)
+        var durable = ""
         if moved {
-            blobs.synchronize()
-            quarantine.synchronize()
+            do {
+                try blobs.synchronize(for: id.entryName, done: "moved to the quarantine")
+                try quarantine.synchronize(for: name, done: "quarantined")
+            } catch {
+                durable = " (\(error.message))"
+            }
         }
-        return BlobError(path: path(of: id), blob: id, reason: .mismatch(actual: actual, quarantined: moved ? quarantine.display(name) : nil))
+        return BlobError(path: path(of: id), blob: id, reason: .mismatch(actual: actual, quarantined: moved ? quarantine.display(name) + durable : nil))
     }
 }

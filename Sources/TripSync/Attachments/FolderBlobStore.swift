@@ -64,7 +64,9 @@ public final class FolderBlobStore {
     public func remove(_ id: BlobID) throws(BlobError) -> Bool {
         guard let folder = try blobFolder(create: false) else { return false }
         let removed = folder.remove(id.entryName)
-        if removed { folder.synchronize() }
+        if removed {
+            do { try folder.synchronize(for: id.entryName, done: "removed") } catch { throw BlobError(error, blob: id) }
+        }
         return removed
     }
 

@@ -14,12 +14,23 @@ public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertibl
     public var message: String
     /// The `errno` value, when the system gave one.
     public var code: Int32
+    /// True when the change already reached its place (the new file was renamed over the old,
+    /// a file was removed) and only making it durable failed: "nothing was changed" is then
+    /// not true, and a message says the change may not survive a crash.
+    public var inPlace: Bool
 
     /// Creates an error.
-    public init(path: String, message: String, code: Int32 = 0) {
+    public init(path: String, message: String, code: Int32 = 0, inPlace: Bool = false) {
         self.path = path
         self.message = message
         self.code = code
+        self.inPlace = inPlace
+    }
+
+    /// What the failure left: "nothing was changed", or, for a change already in place, that it
+    /// was made but may not survive a crash.
+    public var outcome: String {
+        inPlace ? "the change was saved but the disk did not confirm it is durable" : "nothing was changed"
     }
 
     /// `path: message`.
@@ -108,8 +119,9 @@ public enum FileIO {
 
     /// Replaces `path` durably: a temp file in the same folder (created exclusively, at exactly
     /// `mode`, whatever was at the path before: a link's 0777 or a setuid bit is never taken
-    /// over), write, fsync, rename over the target, fsync the folder. Either the old or the new
-    /// content is there after a crash, never a mix.
+    /// over), write, fsync, rename over the target, fsync the folder, each step checked
+    /// (`replaceDurably`). Either the old or the new content is there after a crash, never a
+    /// mix; an error names the file and says whether the new content is in place (`inPlace`).
     public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
         try bytes.withUnsafeBufferPointer { buffer in
             try writeAtomically(chunks: [OwnedBytes.View(buffer)], to: path, mode: mode)
@@ -119,49 +131,32 @@ public enum FileIO {
     /// `writeAtomically` of the concatenation of `chunks`, written one after the other (no
     /// joined copy in memory).
     static func writeAtomically(chunks: [OwnedBytes.View], to path: String, mode: mode_t = 0o644) throws {
-        let folder = directoryName(of: path)
-        let targetMode = mode
         var existing = stat()
         if lstat(path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFDIR {
             throw FileSystemError(path: path, message: "is a folder, expected a file path", code: EISDIR)
         }
-        let base = baseName(of: path)
-        var fd: Int32 = -1
-        var tempPath = ""
-        for attempt in 0..<100 {
-            tempPath = folder + "/.\(base).tmp-\(getpid())-\(attempt)-\(UInt32.random(in: 0...UInt32.max))"
-            fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, targetMode)
-            if fd >= 0 || errno != EEXIST { break }
+        let folderPath = directoryName(of: path)
+        let folder = try openFolder(folderPath, for: path)
+        defer { close(folder) }
+        try replaceDurably(in: folder, folderPath: folderPath, name: Array(baseName(of: path).utf8), display: path, chunks: chunks, mode: mode)
+    }
+
+    /// Removes the file `path` durably (unlink, then fsync of its folder, checked); false when
+    /// nothing was there.
+    @discardableResult
+    static func removeDurably(_ path: String) throws(FileSystemError) -> Bool {
+        guard unlink(path) == 0 else {
+            if errno == ENOENT { return false }
+            throw systemError(path, "cannot remove")
         }
-        guard fd >= 0 else { throw systemError(path, "cannot create a temporary file in \(folder)") }
-        var committed = false
-        defer {
-            if !committed { unlink(tempPath) }
+        let folderPath = directoryName(of: path)
+        let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            throw FileSystemError(path: path, message: "removed, but its folder could not be opened to flush the removal to the disk (\(String(cString: strerror(errno))))", code: errno, inPlace: true)
         }
-        do {
-            defer { close(fd) }
-            for chunk in chunks {
-                guard let base = chunk.base else { continue }
-                var written = 0
-                while written < chunk.count {
-                    let result = write(fd, base + written, chunk.count - written)
-                    if result < 0 {
-                        if errno == EINTR { continue }
-                        throw systemError(path, "cannot write")
-                    }
-                    written += result
-                }
-            }
-            guard fchmod(fd, targetMode) == 0 else { throw systemError(path, "cannot set the file's mode") }
-            guard fsync(fd) == 0 else { throw systemError(path, "cannot fsync") }
-        }
-        guard rename(tempPath, path) == 0 else { throw systemError(path, "cannot rename the temporary file into place") }
-        committed = true
-        let dirfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            _ = fsync(dirfd)
-            close(dirfd)
-        }
+        defer { close(folder) }
+        try synchronizeFolder(folder, folderPath: folderPath, for: path, done: "removed")
+        return true
     }
 
     /// Creates a folder and its parents (mode 0700 for new ones); fine when it exists.

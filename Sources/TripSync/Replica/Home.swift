@@ -87,6 +87,17 @@ public struct Home: Sendable {
         return lstat(identityPath, &info) == 0
     }
 
+    /// Whether the home has been made, telling "not made" (false) from "cannot be looked at"
+    /// (throws: the home folder, or one above it, is unreadable or not a folder), so an
+    /// unreadable home is never taken for a missing one.
+    public func checkExists() throws(FileSystemError) -> Bool {
+        var info = stat()
+        if lstat(identityPath, &info) == 0 { return true }
+        let code = errno
+        if code == ENOENT { return false }
+        throw FileIO.accessError(path, code, what: "this home")
+    }
+
     /// The name a new device takes when none is given: the host name and the device id's first
     /// four characters (`lisbon-mbp 3f2a`), so two laptops with the same host name differ.
     public static func defaultDeviceName(host: String, deviceID: DeviceID) -> String {

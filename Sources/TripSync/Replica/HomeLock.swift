@@ -86,6 +86,8 @@ public final class HomeLock {
             usleep(20_000)
         }
         recordHolder()
+        // No other process of this home writes now: a temp file of ours is a crash's leftover.
+        home.removeStaleTemporaries()
     }
 
     deinit {

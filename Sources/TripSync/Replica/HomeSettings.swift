@@ -106,16 +106,7 @@ extension Home {
     public func lastFolders() throws -> [(folder: String, trips: [TripID])] {
         var byFolder: [String: [TripID]] = [:]
         let suffix = ".settings.json"
-        let names: [String]
-        if FileManager.default.fileExists(atPath: tripsPath) {
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: tripsPath)
-            } catch {
-                throw FileSystemError(path: tripsPath, message: "cannot list this home's trips: \(error.localizedDescription)")
-            }
-        } else {
-            names = []
-        }
+        let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         for name in names.sorted() where name.hasSuffix(suffix) {
             guard let trip = Identifier(String(name.dropLast(suffix.count))), let folder = try lastFolder(for: trip) else { continue }
             byFolder[folder, default: []].append(trip)

@@ -87,15 +87,7 @@ extension Home {
     /// held twice. Sub-folders (`trips/backups/`) and other files are not trips. A home without
     /// a `trips` folder holds no trips; a `trips` folder that cannot be listed throws.
     public func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: tripsPath)
-        } catch {
-            var isFolder: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: tripsPath, isDirectory: &isFolder) { return HomeTrips(trips: [], unreadable: []) }
-            throw FileSystemError(
-                path: tripsPath, message: isFolder.boolValue ? "cannot list this home's trips: \(error.localizedDescription)" : "is not a folder, expected this home's trips")
-        }
+        let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         let files = names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted()
         let paths = files.map { tripsPath + "/" + $0 }
         var listing = HomeTrips(trips: [], unreadable: [])
@@ -151,17 +143,8 @@ extension Home {
     /// keeps a backup first.
     func removeTripFiles(_ trip: TripID) throws -> [String] {
         var removed: [String] = []
-        for path in [replicaPath(for: trip), settingsPath(for: trip)] {
-            if unlink(path) == 0 {
-                removed.append(path)
-            } else if errno != ENOENT {
-                throw FileIO.systemError(path, "cannot remove")
-            }
-        }
-        let folder = open(tripsPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+        for path in [replicaPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
+            removed.append(path)
         }
         return removed
     }

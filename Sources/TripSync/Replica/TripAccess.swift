@@ -172,8 +172,7 @@ extension Home {
     /// role and folder of each. Throws when the access folder or a record cannot be read.
     public func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {
         let folder = path + "/access"
-        guard FileManager.default.fileExists(atPath: folder) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: folder).sorted().compactMap { name in
+        return try FileIO.folderTextNames(folder, what: "this home's access records").compactMap { name in
             guard name.hasSuffix(".json"), let trip = Identifier(String(name.dropLast(5))) else { return nil }
             guard let join = try TripAccess.load(self, trip).join else { return nil }
             return (trip, join.code.role, join.folder)

@@ -199,38 +199,24 @@ final class FolderHandle {
         withName(name) { a in withName(newName) { b in renameat(fd, a, other.fd, b) } } == 0
     }
 
-    /// Flushes this folder's entries (after a rename into it) to the disk.
-    func synchronize() {
-        _ = fsync(fd)
+    /// Flushes this folder's entries (after a rename into it, or a removal) to the disk,
+    /// checked (`FileIO.synchronizeFolder`); `name` is the entry the change was for and `done`
+    /// what happened to it, both for the error.
+    func synchronize(for name: EntryName, done: String) throws(FileSystemError) {
+        try FileIO.synchronizeFolder(fd, folderPath: path, for: display(name), done: done)
     }
 
     /// Replaces `name` durably and atomically with `bytes` at exactly `mode`: a temp file
-    /// created here exclusively, written, fsynced, renamed over `name`, then the folder fsynced.
+    /// created here exclusively, written, fsynced, renamed over `name`, then the folder fsynced,
+    /// each step checked (`FileIO.replaceDurably`, the one sequence).
     /// A link at `name` is replaced, never written through; a folder there is refused.
     func writeAtomically(_ bytes: [UInt8], to name: EntryName, mode: mode_t = 0o644) throws(FileSystemError) {
         if let (kind, _) = kind(of: name), kind == .folder {
             throw FileSystemError(path: display(name), message: "is a folder where this device's file belongs; move it away so the file can be published", code: EISDIR)
         }
-        var temp = EntryName([])
-        var file: Int32 = -1
-        for attempt in 0..<100 {
-            temp = EntryName(Array(".".utf8) + name.bytes + Array(".tmp-\(getpid())-\(attempt)-\(UInt32.random(in: 0...UInt32.max))".utf8))
-            file = withName(temp) { openat(fd, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
-            if file >= 0 || errno != EEXIST { break }
+        try bytes.withUnsafeBufferPointer { content throws(FileSystemError) in
+            try FileIO.replaceDurably(in: fd, folderPath: path, name: name.bytes, display: display(name), chunks: [OwnedBytes.View(content)], mode: mode)
         }
-        guard file >= 0 else { throw FileIO.systemError(display(name), "cannot create a temporary file in \(path)") }
-        var committed = false
-        defer { if !committed { _ = withName(temp) { unlinkat(fd, $0, 0) } } }
-        do {
-            defer { close(file) }
-            try FileIO.writeAll(file, bytes, path: display(name))
-            guard fchmod(file, mode) == 0 else { throw FileIO.systemError(display(name), "cannot set the file's mode") }
-            guard fsync(file) == 0 else { throw FileIO.systemError(display(name), "cannot fsync") }
-        }
-        let renamed = withName(temp) { from in withName(name) { to in renameat(fd, from, fd, to) } }
-        guard renamed == 0 else { throw FileIO.systemError(display(name), "cannot rename the temporary file into place") }
-        committed = true
-        _ = fsync(fd)
     }
 
     /// Removes `name` here (never a folder); true when it was removed.

@@ -86,6 +86,13 @@ public struct FolderSync {
             } catch {
                 trip.failure = "\(error)"
             }
+            if let failure = trip.failure, trip.savedLocally {
+                // The home changed: say what is kept and what is not, not only what failed.
+                let merged = trip.merged.count
+                trip.failure =
+                    "\(merged == 0 ? "this home's changes were" : "merged \(merged) file\(merged == 1 ? "" : "s") and") saved in this home, "
+                    + "but this laptop's file was not published, so the others do not see them yet (\(failure)); fix that and sync again"
+            }
             report.trips.append(trip)
         }
         do {
@@ -104,18 +111,17 @@ public struct FolderSync {
 
     /// Classifies a name by exact known patterns: ours, a copy of ours (a cloud conflicted copy
     /// or one we moved aside), another device's, a temporary or partial file, or not a trip file.
+    /// A name is temporary only by the exact form of a client that writes temporaries, so a
+    /// conflict suffix that happens to hold "tmp" or "part" (Synology Drive's
+    /// `(SFConflict user@host.tmp.org …)`) never makes a copy temporary.
     static func classify(_ name: EntryName, me: DeviceID) -> FileKind {
         let own = "\(me).trip.json.gz"
         if name == FolderBlobStore.folderName { return .blobs }  // attachments' bytes (AttachmentDelivery)
-        if name.hasPrefix(".") {
-            // Hidden: our own temp files (".<name>.tmp-<pid>-<n>-<random>"), Syncthing's
-            // ".syncthing.<name>.tmp", rsync's ".<name>.XXXXXX", Nextcloud's ".<name>.~<hex>".
+        if isTemporary(name) {
             return name.hasPrefix("." + own + ".tmp-") ? .ownTemporary : .temporary
         }
-        if name.hasPrefix("~syncthing~") || name.hasPrefix("~$") { return .temporary }
-        for suffix in [".tmp", ".part", ".partial", ".crdownload", ".download", ".!sync", "~"] where name.hasSuffix(suffix) {
-            return .temporary
-        }
+        // Any other hidden name (`.DS_Store`, macOS's `._<name>` resource forks) is no trip file.
+        if name.hasPrefix(".") { return .notTrip }
         if name.hasSuffix(".join.json") {
             return name.bytes.elementsEqual(JoinRequest.fileName(for: me).utf8) ? .ownJoinRequest : .joinRequest
         }
@@ -123,6 +129,31 @@ public struct FolderSync {
         if name.bytes.elementsEqual(own.utf8) { return .own }
         if name.hasPrefix(me.description) { return .ownCopy }
         return .other
+    }
+
+    /// The temporaries of the clients that write into a shared folder, each by its exact form:
+    /// ours (`.<name>.tmp-<pid>-<n>-<random>`), Syncthing's (`.syncthing.<name>.tmp`, and
+    /// `~syncthing~<name>.tmp` on Windows), rsync's (`.<name>.XXXXXX`, six letters or digits),
+    /// Nextcloud's and ownCloud's (`.<name>.~<hex>`), Office's locks (`~$<name>`), and the
+    /// partial downloads of browsers and sync clients (`<name>.part`, `.partial`, `.crdownload`,
+    /// `.download`, `.tmp`, Resilio's `.!sync`), and editors' `<name>~`.
+    static func isTemporary(_ name: EntryName) -> Bool {
+        let bytes = name.bytes
+        if FileIO.isTemporaryName(bytes) { return true }
+        if name.hasPrefix(".syncthing.") && name.hasSuffix(".tmp") { return true }
+        if name.hasPrefix("~syncthing~") && name.hasSuffix(".tmp") { return true }
+        if name.hasPrefix("~$") { return true }
+        if name.hasPrefix("."), let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 1 {
+            let tail = bytes[(dot + 1)...]
+            func isAlphanumeric(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+            func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
+            if tail.count == 6 && tail.allSatisfy(isAlphanumeric) { return true }  // rsync
+            if tail.count >= 2, tail.first == UInt8(ascii: "~"), tail.dropFirst().allSatisfy(isHex) { return true }  // Nextcloud, ownCloud
+        }
+        for suffix in [".tmp", ".part", ".partial", ".crdownload", ".download", ".!sync", "~"] where name.hasSuffix(suffix) {
+            return true
+        }
+        return false
     }
 
     /// True (with every file reported unchanged) when neither the home's replica nor any file of
@@ -452,6 +483,7 @@ public struct FolderSync {
         stored?.deviceID = replica.document.deviceID
         if stored != replica.document || identity != replica.identity {
             try replica.save()
+            trip.savedLocally = true
         }
         // The staged list after the replica: an attachment is never dropped from it before the
         // replica holding it is durable (a crash between leaves it in both; the next sync skips it).
@@ -615,14 +647,7 @@ extension Home {
     /// The ids of the trip replicas in this home, by file name (nothing is parsed). A home
     /// without a trips folder has none; any other failure to list it is an error.
     func tripFileIDs() throws -> [TripID] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: tripsPath)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return []
-        } catch {
-            throw FileSystemError(path: tripsPath, message: "cannot list this home's trips: \(error)")
-        }
+        let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         return names.compactMap { name -> TripID? in
             guard name.hasSuffix(".trip.json.gz") else { return nil }
             return Identifier(String(name.dropLast(".trip.json.gz".count)))

@@ -81,7 +81,7 @@ public final class FolderWatcher {
             needsRefresh = false
             var desired: [String: Role] = [folder: .shared]
             if let home { desired[home] = .home }
-            for name in FolderWatcher.names(in: folder) where Identifier(name) != nil {
+            for name in FolderWatcher.names(in: folder).compactMap({ String(validating: $0, as: UTF8.self) }) where Identifier(name) != nil {
                 let path = folder + "/" + name
                 if FolderWatcher.folderIdentity(path) != nil { desired[path] = .trip }
             }
@@ -160,12 +160,15 @@ public final class FolderWatcher {
             // A folder counts by its inode only: its times change with every file, temp files too.
             (signature.size, signature.modified, signature.changed) = (0, 0, 0)
             result[path] = signature
-            for name in FolderWatcher.names(in: path) where !name.hasPrefix(".") {
+            // Names are bytes: one that is not UTF-8 (a Latin-1 conflicted copy) counts like any other.
+            for bytes in FolderWatcher.names(in: path) where bytes.first != UInt8(ascii: ".") {
+                let name = PrintableText.escape(bytes: bytes)
                 if role == .home && FolderWatcher.homeIgnoredNames.contains(name) { continue }
                 let child = path + "/" + name
+                let childBytes = Array((path + "/").utf8) + bytes
                 if role == .shared, Identifier(name) != nil, FolderWatcher.folderIdentity(child) != nil {
                     list(child, role: .trip)
-                } else if let signature = FolderWatcher.signature(child) {
+                } else if let signature = FolderWatcher.signature(childBytes) {
                     result[child] = signature
                 }
             }
@@ -175,9 +178,12 @@ public final class FolderWatcher {
         return result
     }
 
-    private static func signature(_ path: String) -> FileSignature? {
+    private static func signature(_ path: String) -> FileSignature? { signature(Array(path.utf8)) }
+
+    /// The signature of the entry at the path `bytes` (a name need not be UTF-8), not following a link.
+    private static func signature(_ bytes: [UInt8]) -> FileSignature? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+        guard FileIO.withCName(bytes, { lstat($0, &info) }) == 0 else { return nil }
         #if canImport(Darwin)
             let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
             let changed = Int64(info.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(info.st_ctimespec.tv_nsec)
@@ -362,11 +368,12 @@ public final class FolderWatcher {
         }
     #endif
 
-    /// The names in a folder, for choosing what to watch. A folder that cannot be listed is
-    /// watched without its children: the sync round that follows reads it and reports why.
-    static func names(in path: String) -> [String] {
+    /// The names in a folder as bytes (none dropped for not being UTF-8), for choosing what to
+    /// watch. A folder that cannot be listed is watched without its children: the sync round
+    /// that follows reads it and reports why.
+    static func names(in path: String) -> [[UInt8]] {
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: path)
+            return try FileIO.folderNames(path, what: "a watched folder") ?? []
         } catch {
             return []
         }

@@ -58,6 +58,9 @@ public struct SyncReport: Sendable {
         /// waiting for the owner, content of removed devices carried by another file, two
         /// competing claims, this laptop still waiting to be admitted.
         public var notices: [String] = []
+        /// Whether this home's replica was saved in this sync (what was merged is kept here),
+        /// even when publishing our file failed afterwards (then `failure` says so).
+        public var savedLocally = false
         /// Set while this laptop has asked to join the trip and the owner has not admitted it:
         /// nothing of the trip is kept or published yet.
         public var waitingToJoin = false

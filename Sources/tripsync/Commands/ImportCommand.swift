@@ -84,7 +84,8 @@ enum ImportCommand: Command {
         } catch let error as MergeError {
             throw CLIError.refused("\(file): \(error)")
         } catch {
-            throw CLIError.refused("\(home.replicaPath(for: plan.incoming.document.tripID)): cannot save: \(error); nothing was changed")
+            let outcome = (error as? FileSystemError)?.outcome ?? "nothing was changed"
+            throw CLIError.refused("\(home.replicaPath(for: plan.incoming.document.tripID)): cannot save: \(error); \(outcome)")
         }
         for notice in outcome.notices { Console.warning(notice) }
         let document = outcome.document

@@ -27,7 +27,7 @@ enum RenameCommand: Command {
         } catch let error as EditError {
             throw Session.refusal(error)
         } catch let error as FileSystemError {
-            throw CLIError.refused("\(store.path): cannot save: \(error); nothing was changed")
+            throw CLIError.refused("\(store.path): cannot save: \(error); \(error.outcome)")
         } catch let error as TripFileError {
             throw CLIError.file(error)
         }
