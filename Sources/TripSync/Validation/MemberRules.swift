@@ -5,15 +5,34 @@ enum MemberRules {
     /// Every error of `document`'s owner and members, with its pointer.
     static func issues(in document: TripDocument) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
+        // A trip id derived from an owner key names its owner: a file naming another owner, or
+        // none (a copy stripped of its owner and signatures), is not that trip's.
+        let derived = TripOwner.isDerivedKind(document.tripID)
         guard let owner = document.owner else {
             if !document.members.isEmpty {
                 issues.append(
                     ValidationIssue(.error, pointer: "/members", message: "an open trip (owner null) has members, expected none until the trip is claimed"))
             }
+            if derived {
+                issues.append(
+                    ValidationIssue(
+                        .error, pointer: "/owner",
+                        message:
+                            "the trip id \(document.tripID) is derived from an owner key (UUID version 8) but the file names no owner (an owned trip's copy stripped of its owner), expected the owner whose key derives the id"
+                    ))
+            }
             return issues
         }
         if !owner.isValid(for: document.tripID) {
             issues.append(ValidationIssue(.error, pointer: "/owner/claim", message: "the owner's claim does not verify with the owner key for this trip id"))
+        }
+        if derived, !owner.derives(document.tripID) {
+            issues.append(
+                ValidationIssue(
+                    .error, pointer: "/owner/key",
+                    message:
+                        "the trip id \(document.tripID) is derived from an owner key (UUID version 8) and owner key \(owner.key.fingerprint) does not derive it: the file names another owner than the trip's, expected the key the id was made from"
+                ))
         }
         let clock = document.clock
         for (device, grant) in document.members {
