@@ -431,6 +431,16 @@ import TripSyncFixtures
             cases.append(("a claim changed", bad, "/owner/claim"))
         }
         do {
+            // A valid claim by another key for the id derived from the owner key (issue 26).
+            var other = document
+            other.owner = TripOwner(trip: trip, ownerKey: Self.keys[5])
+            for (device, grant) in document.members {
+                other.members[device] = MemberGrant(
+                    device: device, key: grant.key, role: grant.role, rev: grant.rev, seen: grant.seen, trip: trip, ownerKey: Self.keys[5])
+            }
+            cases.append(("another owner for a trip id derived from the owner key", other, "/owner/key"))
+        }
+        do {
             var above = document
             above.members[Self.ids[1]] = MemberGrant(
                 device: Self.ids[1], key: Self.keys[1].publicKey, role: .editor, rev: Rev(counter: document.clock[Self.ids[0]] + 100, device: Self.ids[0]),

@@ -38,7 +38,8 @@ extension TripStore {
             // A request of a member stays listed while its grant does not give what it asks (a
             // removed or demoted device asking again, a new key): only the owner decides.
             for (device, request) in access.requests where !request.isSatisfied(by: document.members[device]) {
-                pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source))
+                let held = document.members[device].map { "; now \($0.role.rawValue)\($0.key == request.key ? "" : ", another key")" } ?? ""
+                pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source + held))
             }
             for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(document.members.keys)
             where access.requests[device] == nil && access.declined[device] == nil && document.devices[device] != nil {

@@ -5,21 +5,14 @@ enum MemberRules {
     /// Every error of `document`'s owner and members, with its pointer.
     static func issues(in document: TripDocument) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
-        // A trip id derived from an owner key names its owner: a file naming another owner, or
-        // none (a copy stripped of its owner and signatures), is not that trip's.
+        // A trip id derived from an owner key names its owner: a file naming another owner is
+        // not that trip's. (A copy naming none, an older or stripped one, is a valid open file;
+        // no entrance merges it into the owned trip: `Membership.verdict`.)
         let derived = TripOwner.isDerivedKind(document.tripID)
         guard let owner = document.owner else {
             if !document.members.isEmpty {
                 issues.append(
                     ValidationIssue(.error, pointer: "/members", message: "an open trip (owner null) has members, expected none until the trip is claimed"))
-            }
-            if derived {
-                issues.append(
-                    ValidationIssue(
-                        .error, pointer: "/owner",
-                        message:
-                            "the trip id \(document.tripID) is derived from an owner key (UUID version 8) but the file names no owner (an owned trip's copy stripped of its owner), expected the owner whose key derives the id"
-                    ))
             }
             return issues
         }

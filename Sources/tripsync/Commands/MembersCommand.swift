@@ -20,10 +20,10 @@ enum MembersCommand: Command {
         laptop. An invite admits one device once; any other request waits here: 'approve'
         admits it (with the role its invite named unless --role says), 'decline' refuses it for
         good (a new invite is needed). 'approve --all' never brings back a removed device, never
-        raises a demoted one and never grants more than a request's invite named. A role change or removal is signed by the owner key and takes effect on each
-        laptop as it arrives: a removed device's later changes reach nobody who had the removal
-        first; what it wrote before stays. DEVICE is a device id, an id prefix (4+ characters)
-        or its exact name.
+        raises a demoted one and never grants more than a request's invite named. A role change
+        or removal is signed by the owner key and takes effect on each laptop as it arrives: a
+        removed device's later changes reach nobody who had the removal first; what it wrote
+        before stays. DEVICE is a device id, an id prefix (4+ characters) or its exact name.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
