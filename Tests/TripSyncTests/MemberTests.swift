@@ -276,6 +276,14 @@ import TripSyncFixtures
         } else {
             Issue.record("an open replica took a claimed file")
         }
+        // Nor does it adopt a claim its inputs carry (issue 26): the claim waits, shown, and the
+        // claimant's file is skipped; accepting leaves the replica open.
+        let claimedInFolder = Membership(local: open, trusted: nil, inputs: [document])
+        #expect(claimedInFolder.owner == nil)
+        #expect(claimedInFolder.pendingClaims.map(\.key) == [Self.ownerKey.publicKey])
+        #expect(Self.kind(claimedInFolder.verdict(for: document, signedBy: Self.keys[0].publicKey, name: "D")) == "skip")
+        let (accepted, _) = try Membership.accept([(document, Self.keys[0].publicKey)], into: open)
+        #expect(accepted.owner == nil && accepted.members.isEmpty)
     }
 
     @Test func verdictsFollowTheMembershipOfEveryInput() throws {
