@@ -105,7 +105,9 @@ import TripSync
         defer { try? FileManager.default.removeItem(atPath: file) }
         let id: ItemID
         do {
-            let store = try TripStore.create(name: "Faro", in: home)
+            // An open trip: the unsigned file of a device without a grant is taken (an owned trip
+            // refuses it, as sync does: FolderAttackTests).
+            let store = try TripStore.create(name: "Faro", owned: false, in: home)
             id = try store.edit { trip in try trip.addItem(NewItem(title: "Ria", sortKey: ""), at: .last) }
             // Another device's concurrent title, in a file (as a backup or a shared folder brings it).
             var other = store.document

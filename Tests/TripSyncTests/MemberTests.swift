@@ -276,6 +276,14 @@ import TripSyncFixtures
         } else {
             Issue.record("an open replica took a claimed file")
         }
+        // Nor does it adopt a claim its inputs carry (issue 26): the claim waits, shown, and the
+        // claimant's file is skipped; accepting leaves the replica open.
+        let claimedInFolder = Membership(local: open, trusted: nil, inputs: [document])
+        #expect(claimedInFolder.owner == nil)
+        #expect(claimedInFolder.pendingClaims.map(\.key) == [Self.ownerKey.publicKey])
+        #expect(Self.kind(claimedInFolder.verdict(for: document, signedBy: Self.keys[0].publicKey, name: "D")) == "skip")
+        let (accepted, _) = try Membership.accept([(document, Self.keys[0].publicKey)], into: open)
+        #expect(accepted.owner == nil && accepted.members.isEmpty)
     }
 
     @Test func verdictsFollowTheMembershipOfEveryInput() throws {
@@ -429,6 +437,16 @@ import TripSyncFixtures
             var bad = document
             bad.owner?.claim[0] ^= 1
             cases.append(("a claim changed", bad, "/owner/claim"))
+        }
+        do {
+            // A valid claim by another key for the id derived from the owner key (issue 26).
+            var other = document
+            other.owner = TripOwner(trip: trip, ownerKey: Self.keys[5])
+            for (device, grant) in document.members {
+                other.members[device] = MemberGrant(
+                    device: device, key: grant.key, role: grant.role, rev: grant.rev, seen: grant.seen, trip: trip, ownerKey: Self.keys[5])
+            }
+            cases.append(("another owner for a trip id derived from the owner key", other, "/owner/key"))
         }
         do {
             var above = document

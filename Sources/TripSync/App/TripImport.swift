@@ -18,6 +18,10 @@ public struct TripImport: Sendable {
         case clockFromTheFuture(file: String, message: String)
         /// The home's copy changed between `prepare` and `apply`.
         case changedMeanwhile(path: String)
+        /// The file is not taken by the rule sync applies (docs/DESIGN.md, "Every entrance
+        /// checks the same way"): another owner, an owner claim for a trip held open, an
+        /// unsigned or older copy of an owned trip, a non-member's or a viewer's file.
+        case notAccepted(file: String, message: String)
 
         /// What a person reads.
         public var description: String {
@@ -25,6 +29,7 @@ public struct TripImport: Sendable {
             case .clockFromTheFuture(let file, let message): return "\(file): \(message)"
             case .changedMeanwhile(let path):
                 return "\(path): the trip changed in this home while the import was waiting for an answer; nothing was changed, run the import again"
+            case .notAccepted(let file, let message): return "\(file): \(message); nothing was changed"
             }
         }
     }
@@ -100,7 +105,40 @@ public struct TripImport: Sendable {
         public var notices: [String]
     }
 
+    /// Why `mode` would refuse the file by the acceptance of sync, or nil when it is taken. A
+    /// merge takes the file only when sync would take it whole from the folder; a replace only
+    /// when it names the owner the home's copy names (an open copy never replaces an owned
+    /// one, an owned copy never an open one: a claim is made by `members claim` or an invite).
+    public func refusal(for mode: Mode) -> String? {
+        guard let existing else { return nil }
+        let document = incoming.document
+        switch mode {
+        case .merge:
+            let writer = document.devices[document.deviceID]?.name.value ?? document.deviceID.description
+            let name = "\(writer) (\(document.deviceID.description.prefix(8)))"
+            switch Membership(local: existing, trusted: nil, inputs: [document]).verdict(for: document, signedBy: incoming.signedBy, name: name) {
+            case .whole: return nil
+            case .acksOnly: return "device \(name) is a viewer of this trip: its changes are not taken (sync takes only its acks)"
+            case .skipped(let reason):
+                return document.owner == nil && existing.owner != nil && incoming.sourceSchemaVersion < 3
+                    ? "a schema \(incoming.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(existing.owner?.key.fingerprint ?? ""): it is not merged into it (\(reason))"
+                    : reason
+            }
+        case .replace:
+            switch (existing.owner, document.owner) {
+            case (nil, nil): return nil
+            case (let held?, let named?) where held.key == named.key: return nil
+            case (let held?, let named?):
+                return "the file names another owner (key \(named.key.fingerprint)) than this trip's (key \(held.key.fingerprint))"
+            case (let held?, nil): return "the file is an open copy (no owner, no signatures) of a trip owned by key \(held.key.fingerprint)"
+            case (nil, let named?):
+                return "the file claims an owner (key \(named.key.fingerprint)) for a trip this laptop holds as open; run tripsync members claim if the trip is yours, or join with the owner's invite"
+            }
+        }
+    }
+
     /// Merges or replaces, under the home's lock, and saves durably. Throws
+    /// `Refusal.notAccepted` when sync would not take the file (`refusal(for:)`),
     /// `Refusal.changedMeanwhile` when the home's copy is not the one prepared, `MergeError`
     /// when the merge refuses (different trips), `FileSystemError` when the backup or the trip
     /// cannot be written (then nothing was changed).
@@ -114,6 +152,7 @@ public struct TripImport: Sendable {
         if let broken = listing.unreadable(tripID) { throw TripStoreError.unreadable(broken) }
         let current = listing.trip(tripID)?.document
         guard current == existing else { throw Refusal.changedMeanwhile(path: home.replicaPath(for: tripID)) }
+        if let refusal = refusal(for: mode) { throw Refusal.notAccepted(file: file, message: refusal) }
         var document = incoming.document
         var backup: String?
         if let current {

@@ -35,11 +35,14 @@ extension TripStore {
                 }
             }
             var pending: [MemberEntry] = []
-            for (device, request) in access.requests where document.members[device] == nil {
-                pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source))
+            // A request of a member stays listed while its grant does not give what it asks (a
+            // removed or demoted device asking again, a new key): only the owner decides.
+            for (device, request) in access.requests where !request.isSatisfied(by: document.members[device]) {
+                let held = document.members[device].map { "; now \($0.role.rawValue)\($0.key == request.key ? "" : ", another key")" } ?? ""
+                pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source + held))
             }
             for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(document.members.keys)
-            where access.requests[device] == nil && document.devices[device] != nil {
+            where access.requests[device] == nil && access.declined[device] == nil && document.devices[device] != nil {
                 pending.append(MemberEntry(device: device, name: document.deviceName(device), role: nil, key: nil, pending: true, source: "wrote before the trip was claimed"))
             }
             pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
@@ -69,28 +72,60 @@ extension TripStore {
             let code = InviteCode(
                 trip: document.tripID, ownerKey: ownerKey.publicKey, role: role,
                 expires: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000) + Int64(days) * 86_400))
-            access.invites.append((code, nil))
+            access.invites.append((code, nil, nil))
             return code
         }
     }
 
-    /// Admits a pending device (by id or id prefix) with `role`.
+    /// Admits a pending device (by id or id prefix) with `role`, by default the role its
+    /// request's invite named (editor when it answered none). Naming the device is the owner's
+    /// explicit act: it may bring back a removed device or raise a demoted one.
     @discardableResult
-    public func approve(_ selector: String, role: MemberRole = .editor) throws -> MemberEntry {
+    public func approve(_ selector: String, role: MemberRole? = nil) throws -> MemberEntry {
         let entry = try pendingEntry(selector)
         guard let key = entry.key else {
             throw MembershipError(
                 "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
         }
-        try setGrant(entry.device, key: key, role: role, name: entry.name)
-        return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
+        let invited = try requestedRole(of: entry.device)
+        let granted = role ?? invited ?? .editor
+        try setGrant(entry.device, key: key, role: granted, name: entry.name)
+        return MemberEntry(device: entry.device, name: entry.name, role: granted, key: key, pending: false, source: nil)
     }
 
-    /// Admits every pending device whose key is known, as editors; returns them.
-    public func approveAll(role: MemberRole = .editor) throws -> [MemberEntry] {
+    /// Admits every pending device whose key is known and that holds no grant, each with `role`
+    /// (editor when nil) but never more than its request's invite named; returns them. A removed
+    /// or demoted device asking again is left pending: only `approve DEVICE` naming it admits it.
+    public func approveAll(role: MemberRole? = nil) throws -> [MemberEntry] {
         var done: [MemberEntry] = []
-        for entry in try members() where entry.pending && entry.key != nil { done.append(try approve(entry.device.description, role: role)) }
+        let grants = locked { state.document.members }
+        for entry in try members() where entry.pending && entry.key != nil && grants[entry.device] == nil {
+            let invited = try requestedRole(of: entry.device)
+            done.append(try approve(entry.device.description, role: max(role ?? invited ?? .editor, invited ?? .owner)))
+        }
         return done
+    }
+
+    /// Refuses a pending device (by id or id prefix): its request is dropped and stays refused;
+    /// the invite it answered is spent, so only a new invite lets it ask again.
+    @discardableResult
+    public func decline(_ selector: String) throws -> MemberEntry {
+        let entry = try pendingEntry(selector)
+        try changeMembership { document, _, access, _ in
+            _ = try Self.ownerKey(document, access)
+            let request = access.requests[entry.device]
+            access.requests[entry.device] = nil
+            access.declined[entry.device] = TripAccess.DeclinedRequest(key: entry.key, invite: request?.invite)
+            if let id = request?.invite, let index = access.invites.firstIndex(where: { $0.code.id == id && $0.usedBy == nil }) {
+                access.invites[index].usedBy = entry.device
+            }
+        }
+        return entry
+    }
+
+    /// The role the invite answered by `device`'s pending request named, if any.
+    private func requestedRole(of device: DeviceID) throws -> MemberRole? {
+        try locked { try TripAccess.load(home, state.document.tripID).requests[device]?.role }
     }
 
     /// Changes a member's role (by id, id prefix or exact name).
@@ -161,6 +196,7 @@ extension TripStore {
             let ownerKey = try Self.ownerKey(document, access)
             try document.grant(device, key: key, role: role, ownerKey: ownerKey, hlc: &clock, now: now)
             access.requests[device] = nil
+            access.declined[device] = nil
             if let name, document.devices[device] == nil { access.names[device] = name }
         }
     }
@@ -217,8 +253,16 @@ extension TripStore {
         defer { withExtendedLifetime(lock) {} }
         let now = UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds())
         guard code.expires >= now else { throw InviteError("the invite expired \(code.expires); ask the owner for a new one (tripsync invite)") }
+        // A home holding the trip open may answer an invite: that is how it takes the owner of
+        // a trip claimed on another laptop (an owner claim found in a folder file never is).
         if FileManager.default.fileExists(atPath: home.replicaPath(for: code.trip)) {
-            throw InviteError("this home already holds trip \(code.trip)")
+            guard let held = try home.listTrips().trip(code.trip)?.document else {
+                throw InviteError("this home already holds trip \(code.trip), and its copy cannot be read (tripsync trips names the problem)")
+            }
+            if let owner = held.owner {
+                throw InviteError(
+                    "this home already holds trip \(code.trip)\(owner.key == code.ownerKey ? "" : ", owned by another key (\(owner.key.fingerprint)) than the invite's (\(code.ownerKey.fingerprint))")")
+            }
         }
         let identity = try home.identity()
         let key = try home.signingKey(for: identity.deviceID)

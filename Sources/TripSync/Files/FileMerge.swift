@@ -83,10 +83,40 @@ public struct FileMerger: Sendable {
         guard !loaded.isEmpty else {
             throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
         }
+        // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): the first
+        // input is the starting state, trusted as a home's own replica is; every other input is
+        // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
+        var acksOnly: Set<Int> = []
+        if loaded.count > 1 {
+            let membership = Membership(local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document))
+            for index in loaded.indices.dropFirst() {
+                let (file, trip) = loaded[index]
+                let document = trip.document
+                let writer = document.devices[document.deviceID]?.name.value ?? document.deviceID.description
+                switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
+                case .whole: break
+                case .acksOnly: acksOnly.insert(index)
+                case .skipped(let reason):
+                    let first = loaded[0].1.document
+                    let message =
+                        document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3
+                        ? "a schema \(trip.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(first.owner?.key.fingerprint ?? ""), not merged into it (\(reason))"
+                        : reason
+                    throw .refused(file: file, MergeError(.notAccepted, message: message + "; nothing was written"))
+                }
+            }
+        }
         // The documents move out of `loaded`, so the merge can reuse the first one's maps in
         // place (no other copy holds them) and each input is freed once merged.
         let names = loaded.map(\.0)
-        let metadata = loaded.map { (schemaVersion: $0.1.sourceSchemaVersion, deviceID: $0.1.document.deviceID, warnings: $0.1.warnings) }
+        let metadata = loaded.enumerated().map { index, entry in
+            (
+                schemaVersion: entry.1.sourceSchemaVersion, deviceID: entry.1.document.deviceID,
+                warnings: entry.1.warnings
+                    + (acksOnly.contains(index)
+                        ? [ValidationIssue(.warning, pointer: "", message: "a viewer's file: only its own acks were taken, not its changes (as sync does)")] : [])
+            )
+        }
         var documents: [TripDocument?] = loaded.map { $0.1.document }
         loaded = []
         var document = Self.take(&documents[0])
@@ -102,10 +132,16 @@ public struct FileMerger: Sendable {
                 brought = MergeContribution(before: empty, after: document)
             } else {
                 let other = Self.take(&documents[index])
-                do {
-                    brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true, forks: &forks)
-                } catch {
-                    throw .refused(file: file, error)
+                if acksOnly.contains(index) {
+                    let before = document
+                    document.takeAcks(of: other.deviceID, from: other)
+                    brought = MergeContribution(before: before, after: document)
+                } else {
+                    do {
+                        brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true, forks: &forks)
+                    } catch {
+                        throw .refused(file: file, error)
+                    }
                 }
                 if keepsInputs { kept.append(other) }
             }

@@ -37,6 +37,13 @@ public struct TripOwner: Hashable, Sendable {
         return Identifier(bytes: Array(bytes.prefix(16)))
     }
 
+    /// Whether `trip` is of the kind `new` derives from an owner key (UUID version 8, RFC
+    /// variant): such an id names its owner, and a file naming another owner (or none) for it
+    /// is not this trip's (docs/DESIGN.md, "Every entrance checks the same way").
+    public static func isDerivedKind(_ trip: TripID) -> Bool {
+        (trip.high >> 12) & 0xF == 8 && trip.low >> 62 == 2
+    }
+
     /// Whether `trip`'s id is the one derived from this key (a trip made by `new`, not one
     /// claimed later).
     public func derives(_ trip: TripID) -> Bool { TripOwner.derivedTripID(for: key) == trip }

@@ -6,6 +6,9 @@ public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
         case differentTrips
         /// An input's counters run more than the allowed skew ahead of our wall clock.
         case clockFromTheFuture
+        /// An input is not taken by the acceptance of sync (another owner, an owner claim for an
+        /// open trip, an unsigned or older copy of an owned trip, a non-member's file).
+        case notAccepted
     }
 
     /// The kind of refusal.

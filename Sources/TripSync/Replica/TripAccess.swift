@@ -8,13 +8,19 @@ struct TripAccess: Sendable {
     /// The trip's owner key, when this home holds it (made by `new` or `members claim`, or
     /// brought by `owner import`).
     var ownerKey: SigningKey?
-    /// Invites made here, with whether one was used (and by which device).
-    var invites: [(code: InviteCode, usedBy: DeviceID?)] = []
+    /// Invites made here, with whether one was used: by which device, and the key it was
+    /// admitted with (nil when the owner declined the request, or in a record written before
+    /// keys were kept). An invite admits one device one time (docs/DESIGN.md, "Invites are
+    /// spent once").
+    var invites: [(code: InviteCode, usedBy: DeviceID?, usedKey: PublicKey?)] = []
     /// A join this home asked for and that was not admitted yet.
     var join: PendingJoin?
     /// Devices that asked to be members (a join request without a valid invite, or a signed
     /// file of a device without a grant), by device.
     var requests: [DeviceID: PendingRequest] = [:]
+    /// Requests the owner declined (`members decline`), by device: a later request of that
+    /// device stays refused unless it answers an unused invite (a new one).
+    var declined: [DeviceID: DeclinedRequest] = [:]
     /// Names of admitted devices from their requests, until the trip names them itself.
     var names: [DeviceID: String] = [:]
     /// The trip's owner public key as this home knew it when it forgot the trip (`forget`):
@@ -39,6 +45,30 @@ struct TripAccess: Sendable {
         /// "a join request" or "a signed trip file".
         var source: String
         var seen: UTCTimestamp
+        /// The id of the invite of this home the request answered, if any.
+        var invite: String? = nil
+        /// The role that invite named: `approve --all` never grants more.
+        var role: MemberRole? = nil
+
+        /// Whether `grant` already gives what the request asks: this key, not removed, and at
+        /// least the role its invite named.
+        func isSatisfied(by grant: MemberGrant?) -> Bool {
+            guard let grant, grant.key == key, grant.role != .removed else { return false }
+            return grant.role <= (role ?? .viewer)
+        }
+    }
+
+    /// A request the owner declined: the key it came with and the invite it answered.
+    struct DeclinedRequest: Sendable {
+        var key: PublicKey?
+        var invite: String?
+    }
+
+    /// Whether a request of `device` stays refused: the owner declined that device, and only a
+    /// request answering a new invite (`freshInvite`: one of this home's, never used) opens the
+    /// door again.
+    func isDeclined(_ device: DeviceID, freshInvite: Bool) -> Bool {
+        declined[device] != nil && !freshInvite
     }
 
     /// The file of `trip` in `home`.
@@ -67,7 +97,12 @@ struct TripAccess: Sendable {
             for (index, entry) in invites.enumerated() {
                 guard let text = entry["code"]?.stringValue, let code = InviteCode(stored: text) else { throw bad("/invites/\(index)/code") }
                 let used = entry["usedBy"]?.stringValue.flatMap(Identifier.init)
-                access.invites.append((code, used))
+                var usedKey: PublicKey?
+                if let text = entry["usedKey"]?.stringValue {
+                    guard let key = PublicKey(base64: text) else { throw bad("/invites/\(index)/usedKey") }
+                    usedKey = key
+                }
+                access.invites.append((code, used, usedKey))
             }
         }
         if let join = json["join"], case .object = join {
@@ -92,7 +127,25 @@ struct TripAccess: Sendable {
                     let name = entry["name"]?.stringValue, let source = entry["source"]?.stringValue,
                     let seen = entry["seen"]?.stringValue.flatMap(LocalTimeParser.timestamp)
                 else { throw bad("/requests/\(id)") }
-                access.requests[device] = PendingRequest(key: key, name: name, source: source, seen: seen)
+                var request = PendingRequest(key: key, name: name, source: source, seen: seen)
+                request.invite = entry["invite"]?.stringValue
+                if let text = entry["role"]?.stringValue {
+                    guard let role = MemberRole(rawValue: text) else { throw bad("/requests/\(id)/role") }
+                    request.role = role
+                }
+                access.requests[device] = request
+            }
+        }
+        if case .object(let declined)? = json["declined"] {
+            for (id, entry) in declined {
+                guard let device = Identifier(id), case .object = entry else { throw bad("/declined/\(id)") }
+                var record = DeclinedRequest()
+                if let text = entry["key"]?.stringValue {
+                    guard let key = PublicKey(base64: text) else { throw bad("/declined/\(id)/key") }
+                    record.key = key
+                }
+                record.invite = entry["invite"]?.stringValue
+                access.declined[device] = record
             }
         }
         return access
@@ -112,6 +165,7 @@ struct TripAccess: Sendable {
             invites.map { invite in
                 var entry: [String: JSONValue] = ["code": .string(invite.code.text)]
                 if let used = invite.usedBy { entry["usedBy"] = .string(used.description) }
+                if let key = invite.usedKey { entry["usedKey"] = .string(key.base64) }
                 return .object(entry)
             })
         if let join { object["join"] = .object(["code": .string(join.code.text), "folder": .string(join.folder)]) }
@@ -120,14 +174,24 @@ struct TripAccess: Sendable {
         object["requests"] = .object(
             Dictionary(
                 uniqueKeysWithValues: requests.map { device, request in
-                    (
-                        device.description,
-                        JSONValue.object([
-                            "key": .string(request.key.base64), "name": .string(request.name), "source": .string(request.source),
-                            "seen": .string(request.seen.description),
-                        ])
-                    )
+                    var entry: [String: JSONValue] = [
+                        "key": .string(request.key.base64), "name": .string(request.name), "source": .string(request.source),
+                        "seen": .string(request.seen.description),
+                    ]
+                    if let invite = request.invite { entry["invite"] = .string(invite) }
+                    if let role = request.role { entry["role"] = .string(role.rawValue) }
+                    return (device.description, JSONValue.object(entry))
                 }))
+        if !declined.isEmpty {
+            object["declined"] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: declined.map { device, record in
+                        var entry: [String: JSONValue] = [:]
+                        if let key = record.key { entry["key"] = .string(key.base64) }
+                        if let invite = record.invite { entry["invite"] = .string(invite) }
+                        return (device.description, JSONValue.object(entry))
+                    }))
+        }
         return JSONValue.object(object).text
     }
 }
@@ -164,6 +228,18 @@ extension Home {
         try FileIO.writeAtomically(
             Array((JSONValue.object(["device": .string(device.description), "seed": .string(key.seedBase64)]).text + "\n").utf8), to: path, mode: 0o600)
         return key
+    }
+}
+
+extension Home {
+    /// The bytes of a backup of `document`, this home's replica: an owned trip's backup is
+    /// signed with this installation's key, as its published file is, so `import --merge`
+    /// accepts it by the rule sync applies (an unsigned file of an owned trip is not taken);
+    /// an open trip's is plain, as before members.
+    public func backupBytes(of document: TripDocument, gzip: Bool) throws -> [UInt8] {
+        guard document.owner != nil else { return gzip ? try document.gzipData() : document.canonicalJSON() }
+        let key = try signingKey(for: document.deviceID)
+        return gzip ? try document.signedGzipData(signingKey: key) : document.signedCanonicalJSON(signingKey: key)
     }
 }
 

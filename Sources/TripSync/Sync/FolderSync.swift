@@ -322,7 +322,10 @@ public struct FolderSync {
             candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
         }
         // Membership first, from the replica and every readable file; then what each file may do.
-        let trusted = document == nil ? access.trustedOwner : nil
+        // A laptop without the trip trusts the owner it knows (an invite answered, the owner key
+        // held here, the owner it trusted before a forget); one holding the trip open trusts only
+        // an invite answered here.
+        let trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
         let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
         if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
@@ -335,9 +338,10 @@ public struct FolderSync {
             trip.notices.append("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)")
             return
         }
-        if membership.competingClaims.count > 1 {
+        for claim in membership.pendingClaims {
+            let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.devices[$0.input.deviceID]?.name.value ?? $0.input.deviceID.description }
             trip.notices.append(
-                "two laptops claimed this trip at once (owner keys \(membership.competingClaims.map(\.key.fingerprint).joined(separator: ", "))); the one with key \(membership.owner?.key.fingerprint ?? "?") counts, and files for the other are skipped")
+                "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file. If the trip is yours, run tripsync members claim on your own laptop; if you trust the claimant, ask them for an invite and run tripsync join CODE \(self.folder)")
         }
         if let owner = membership.owner, document != nil {
             // What this laptop's own role means for its changes, said at every sync it matters.
@@ -361,7 +365,9 @@ public struct FolderSync {
             case .skipped(let reason):
                 // Our own file is replaced below; what it held is in the replica already.
                 if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
-                if let owner = membership.owner, input.owner?.key == owner.key, membership.grants[input.deviceID] == nil, let key = candidate.signer {
+                if let owner = membership.owner, input.owner?.key == owner.key, membership.grants[input.deviceID] == nil, let key = candidate.signer,
+                    access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
+                {
                     access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
                 }
                 continue
@@ -425,8 +431,8 @@ public struct FolderSync {
             state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
         }
         document.adopt(membership)
-        for device in document.members.keys { access.requests[device] = nil }
-        if local == nil, trusted != nil {
+        access.requests = access.requests.filter { !$0.value.isSatisfied(by: document.members[$0.key]) }
+        if trusted != nil, document.owner?.key == trusted, local == nil || document.members[identity.deviceID] != nil {
             trip.joined = true
             access.join = nil
             folder.remove(EntryName(JoinRequest.fileName(for: identity.deviceID)))
@@ -435,27 +441,51 @@ public struct FolderSync {
         // Publish: our acks entry, compaction, the local replica first, then our file in the folder.
         var replica = ReplicaState(home: home, identity: identity, document: document)
         replica.clock = clock
-        // The owner admits the join requests that answer an invite made here.
+        // The owner admits the join requests that answer an unused invite made here, each
+        // invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
         if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
-            for (path, request) in joinRequests where replica.document.members[request.device]?.key != request.key {
+            for (path, request) in joinRequests {
                 let when = UTCTimestamp(millisecondsSinceEpoch: now)
-                if let index = access.invites.firstIndex(where: { request.answers($0.code) }) {
-                    let invite = access.invites[index]
-                    if let used = invite.usedBy, used != request.device {
-                        trip.notices.append("\(path): \(request.name) answers an invite already used by \(used.description.prefix(8)); not admitted (tripsync members approve \(request.device.description.prefix(8)) admits it)")
+                let grant = replica.document.members[request.device]
+                let index = access.invites.firstIndex { request.answers($0.code) }
+                let invite = index.map { access.invites[$0] }
+                var asked = TripAccess.PendingRequest(key: request.key, name: request.name, source: "a join request", seen: when)
+                asked.invite = invite?.code.id
+                asked.role = invite?.code.role
+                if asked.isSatisfied(by: grant) { continue }
+                let fresh = invite.map { $0.usedBy == nil && $0.code.expires >= when } ?? false
+                if access.isDeclined(request.device, freshInvite: fresh) { continue }
+                let who = "\(path): \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint))"
+                let reason: String
+                if let index, let invite {
+                    // The same device and key again, with no grant (a sync that stopped between
+                    // spending the invite and saving the trip): the invite's one admission.
+                    let again = invite.usedBy == request.device && invite.usedKey == request.key && grant == nil
+                    if let used = invite.usedBy, !again {
+                        reason = "answers an invite already used by \(used.description.prefix(8)) (an invite admits one device once)"
                     } else if invite.code.expires < when {
-                        trip.notices.append("\(path): \(request.name) answers an invite that expired \(invite.code.expires); not admitted (tripsync members approve \(request.device.description.prefix(8)) admits it)")
+                        reason = "answers an invite that expired \(invite.code.expires)"
+                    } else if let grant {
+                        reason =
+                            grant.role == .removed
+                            ? "was removed from the trip; only the owner brings it back"
+                            : "is already a member (\(grant.role.rawValue), key \(grant.key.fingerprint)); a new key or role needs the owner"
                     } else {
                         try replica.document.grant(request.device, key: request.key, role: invite.code.role, ownerKey: ownerKey, hlc: &replica.clock, now: now)
                         access.invites[index].usedBy = request.device
+                        access.invites[index].usedKey = request.key
                         access.names[request.device] = request.name
+                        access.requests[request.device] = nil
+                        access.declined[request.device] = nil
                         trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
                         continue
                     }
                 } else {
-                    trip.notices.append("\(path): \(request.name) asks to join without an invite made on this laptop; tripsync members approve \(request.device.description.prefix(8)) admits it")
+                    reason = "asks to join without an invite made on this laptop"
                 }
-                access.requests[request.device] = .init(key: request.key, name: request.name, source: "a join request", seen: when)
+                trip.notices.append(
+                    "\(who) \(reason); not admitted: tripsync members approve \(request.device.description.prefix(8)) admits it, tripsync members decline \(request.device.description.prefix(8)) refuses it")
+                access.requests[request.device] = asked
             }
         }
         // Attachments: staged ones enter the trip once their bytes are in the folder; bytes go

@@ -7,8 +7,10 @@ struct Membership: Sendable {
     var owner: TripOwner?
     /// Each device's winning grant.
     var grants: [DeviceID: MemberGrant]
-    /// Two or more owners claimed in the inputs, none of them held here (told to the person).
-    var competingClaims: [TripOwner] = []
+    /// Owner claims the inputs carry for a trip this replica holds as open, one per key: shown
+    /// to the person and never adopted (docs/DESIGN.md, "An open trip takes an owner only by
+    /// its own person's act").
+    var pendingClaims: [TripOwner] = []
 
     /// What a sync takes from one file.
     enum Verdict: Equatable {
@@ -21,19 +23,20 @@ struct Membership: Sendable {
     }
 
     /// The membership of a sync: the owner is the replica's when it has one, else the one the
-    /// invite this home answered names (`trusted`), else, for an open replica, the claim the
-    /// inputs carry (the smallest key when several, reported). Grants are merged from every
-    /// document whose owner is that owner (each was verified against it when read).
+    /// invite this home answered names (`trusted`). An open replica never takes an owner from
+    /// its inputs by itself: a claim that arrives in a file (the folder's host can write one)
+    /// is listed in `pendingClaims` and its files are skipped, until this laptop's person runs
+    /// `members claim` or answers an invite. Grants are merged from every document whose owner
+    /// is that owner (each was verified against it when read).
     init(local: TripDocument?, trusted: PublicKey?, inputs: [TripDocument]) {
         var owner = local?.owner
-        var competing: [TripOwner] = []
+        var pending: [TripOwner] = []
         if owner == nil, let trusted {
             owner = inputs.lazy.compactMap(\.owner).first { $0.key == trusted }
-        } else if owner == nil, local != nil {
-            let claims = inputs.compactMap(\.owner)
-            owner = claims.reduce(nil) { TripOwner.merged($0, $1) }
-            let keys = Set(claims.map(\.key))
-            if keys.count > 1 { competing = claims.filter { claim in claims.first { $0.key == claim.key } == claim } }
+        }
+        if owner == nil {
+            for claim in inputs.compactMap(\.owner) where !pending.contains(where: { $0.key == claim.key }) { pending.append(claim) }
+            pending.sort { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }
         }
         var grants: [DeviceID: MemberGrant] = [:]
         if let owner {
@@ -43,7 +46,7 @@ struct Membership: Sendable {
         }
         self.owner = owner
         self.grants = grants
-        self.competingClaims = competing
+        self.pendingClaims = pending
     }
 
     /// The role of `device`, or nil when it holds no grant (or the trip is open).
@@ -54,7 +57,8 @@ struct Membership: Sendable {
     func verdict(for input: TripDocument, signedBy signer: PublicKey?, name: String) -> Verdict {
         guard let owner else {
             if let claimed = input.owner {
-                return .skipped("claims an owner (key \(claimed.key.fingerprint)) for a trip this laptop holds as open")
+                return .skipped(
+                    "claims an owner (key \(claimed.key.fingerprint)) for a trip this laptop holds as open; not taken until this laptop's person runs tripsync members claim (if the trip is theirs) or joins with the owner's invite")
             }
             return .whole
         }

@@ -5,6 +5,10 @@ enum MemberRules {
     /// Every error of `document`'s owner and members, with its pointer.
     static func issues(in document: TripDocument) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
+        // A trip id derived from an owner key names its owner: a file naming another owner is
+        // not that trip's. (A copy naming none, an older or stripped one, is a valid open file;
+        // no entrance merges it into the owned trip: `Membership.verdict`.)
+        let derived = TripOwner.isDerivedKind(document.tripID)
         guard let owner = document.owner else {
             if !document.members.isEmpty {
                 issues.append(
@@ -14,6 +18,14 @@ enum MemberRules {
         }
         if !owner.isValid(for: document.tripID) {
             issues.append(ValidationIssue(.error, pointer: "/owner/claim", message: "the owner's claim does not verify with the owner key for this trip id"))
+        }
+        if derived, !owner.derives(document.tripID) {
+            issues.append(
+                ValidationIssue(
+                    .error, pointer: "/owner/key",
+                    message:
+                        "the trip id \(document.tripID) is derived from an owner key (UUID version 8) and owner key \(owner.key.fingerprint) does not derive it: the file names another owner than the trip's, expected the key the id was made from"
+                ))
         }
         let clock = document.clock
         for (device, grant) in document.members {

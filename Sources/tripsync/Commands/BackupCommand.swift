@@ -34,7 +34,7 @@ enum BackupCommand: Command {
         try OutputFile.check(file, force: parser.has("--force"), binary: gzip, command: "backup -o -")
         let bytes: [UInt8]
         do {
-            bytes = gzip ? try document.gzipData() : document.canonicalJSON()
+            bytes = try HomeAccess.home(global).backupBytes(of: document, gzip: gzip)
         } catch {
             throw CLIError.refused("\(file): cannot write: \(error)")
         }

@@ -32,6 +32,8 @@ enum ImportCommand: Command {
         let plan: TripImport
         do {
             plan = try TripImport.prepare(file: file, into: home)
+        } catch let error as TripImport.Refusal {
+            throw CLIError.refused(error.description)
         } catch let error as TripFileError {
             throw CLIError.file(error)
         } catch let error as TripStoreError {

@@ -9,7 +9,9 @@ enum JoinCommand: Command {
 
         Writes this laptop's signed join request into FOLDER/<tripId>/ and remembers the code.
         The owner's next sync admits this laptop; then 'tripsync sync FOLDER' here brings the
-        trip. The code names the owner key, so nothing else is trusted on first sight.
+        trip. The code names the owner key, so nothing else is trusted on first sight. A laptop
+        that holds the trip open (from before it was claimed) joins the same way: an owner claim
+        found in the folder is never taken by itself.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {

@@ -1,14 +1,15 @@
 import TripSync
 
 /// `tripsync members [--json]`, `members claim`, `members approve DEVICE|--all`,
-/// `members set DEVICE --role R`, `members remove DEVICE`.
+/// `members decline DEVICE`, `members set DEVICE --role R`, `members remove DEVICE`.
 enum MembersCommand: Command {
     static let name = "members"
-    static let summary = "who may change the trip: list, claim, approve, set a role, remove"
+    static let summary = "who may change the trip: list, claim, approve, decline, set a role, remove"
     static let help = """
         usage: tripsync members [--json] [--trip T]
                tripsync members claim [--trip T]
                tripsync members approve DEVICE|--all [--role editor|viewer] [--trip T]
+               tripsync members decline DEVICE [--trip T]
                tripsync members set DEVICE --role editor|viewer [--trip T]
                tripsync members remove DEVICE [--trip T]
 
@@ -16,10 +17,13 @@ enum MembersCommand: Command {
         devices waiting for the owner (join requests without a valid invite, devices that wrote
         before the trip was claimed). All but the list need this laptop to hold the trip's
         owner key. 'claim' makes an open trip (from before members existed) owned by this
-        laptop. A role change or removal is signed by the owner key and takes effect on each
-        laptop as it arrives: a removed device's later changes reach nobody who had the removal
-        first; what it wrote before stays. DEVICE is a device id, an id prefix (4+ characters)
-        or its exact name.
+        laptop. An invite admits one device once; any other request waits here: 'approve'
+        admits it (with the role its invite named unless --role says), 'decline' refuses it for
+        good (a new invite is needed). 'approve --all' never brings back a removed device, never
+        raises a demoted one and never grants more than a request's invite named. A role change
+        or removal is signed by the owner key and takes effect on each laptop as it arrives: a
+        removed device's later changes reach nobody who had the removal first; what it wrote
+        before stays. DEVICE is a device id, an id prefix (4+ characters) or its exact name.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -27,8 +31,8 @@ enum MembersCommand: Command {
         try parser.parse(arguments)
         let words = parser.positionals
         let action = words.first ?? "list"
-        func role() throws -> MemberRole {
-            guard let text = parser.value("--role") else { return .editor }
+        func role() throws -> MemberRole? {
+            guard let text = parser.value("--role") else { return nil }
             guard let role = MemberRole(rawValue: text), role == .editor || role == .viewer else {
                 throw CLIError.usage("--role expects editor or viewer, found '\(text)'", command: name)
             }
@@ -41,8 +45,8 @@ enum MembersCommand: Command {
         switch action {
         case "list":
             guard words.count <= 1 else { throw CLIError.usage("unknown members action '\(words[1])'", command: name) }
-        case "claim", "approve", "set", "remove": break
-        default: throw CLIError.usage("unknown members action '\(action)' (claim, approve, set, remove)", command: name)
+        case "claim", "approve", "decline", "set", "remove": break
+        default: throw CLIError.usage("unknown members action '\(action)' (claim, approve, decline, set, remove)", command: name)
         }
         // Listing only reads: a home that does not exist is refused, not made.
         if action == "list" { try HomeAccess.requireExisting(global) }
@@ -64,13 +68,22 @@ enum MembersCommand: Command {
                     let done = try store.approveAll(role: try role())
                     Console.out(done.isEmpty ? "no pending device with a known key" : "approved \(plural(done.count, "device")); they take part from their next sync:")
                     for entry in done { Console.out("  " + line(entry)) }
+                    let left = try store.members().filter(\.pending)
+                    if !left.isEmpty {
+                        Console.out(
+                            "\(plural(left.count, "device")) still pending (a removed or demoted device, or no key yet): tripsync members approve DEVICE or members decline DEVICE")
+                        for entry in left { Console.out("  " + line(entry)) }
+                    }
                 } else {
                     let entry = try store.approve(try device(), role: try role())
                     Console.out("approved \(entry.name) (\(entry.device.description.prefix(8))) as \(entry.role?.rawValue ?? ""); publish with tripsync sync FOLDER")
                 }
+            case "decline":
+                let entry = try store.decline(try device())
+                Console.out("declined \(entry.name) (\(entry.device.description.prefix(8))): its request stays refused; a new invite is needed for it to ask again")
             case "set":
-                guard parser.value("--role") != nil else { throw CLIError.usage("members set needs --role editor|viewer", command: name) }
-                let entry = try store.setRole(try device(), try role())
+                guard let newRole = try role() else { throw CLIError.usage("members set needs --role editor|viewer", command: name) }
+                let entry = try store.setRole(try device(), newRole)
                 Console.out("\(entry.name) (\(entry.device.description.prefix(8))) is now \(entry.role?.rawValue ?? ""); publish with tripsync sync FOLDER")
             case "remove":
                 let entry = try store.setRole(try device(), .removed)
