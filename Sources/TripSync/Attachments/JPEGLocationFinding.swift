@@ -6,11 +6,11 @@ extension JPEGLocation {
         /// The bytes are no photo whose location is read (JPEG, PNG, WebP, HEIC/HEIF): what
         /// `PhotoLocation` says of a GIF, a PDF or anything else.
         case notPhoto
-        /// A JPEG that records no location.
+        /// A photo that records no location.
         case none
-        /// A JPEG that records this latitude and longitude.
+        /// A photo that records this latitude and longitude.
         case location(Coordinate)
-        /// A JPEG with location data (or data that may hold it) whose position does not decode;
+        /// A photo with location data (or data that may hold it) whose position does not decode;
         /// the text says where and why.
         case unreadable(String)
 
