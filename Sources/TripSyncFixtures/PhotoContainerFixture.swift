@@ -149,7 +149,7 @@ public enum PhotoContainerFixture {
     }
 
     /// `data` deflated by zlib (a zlib stream, as a compressed iTXt holds).
-    static func deflate(_ data: [UInt8]) -> [UInt8] {
+    public static func deflate(_ data: [UInt8]) -> [UInt8] {
         var length = compressBound(uLong(data.count))
         var out = [UInt8](repeating: 0, count: Int(length))
         let status = data.withUnsafeBufferPointer { input in compress(&out, &length, input.baseAddress, uLong(input.count)) }

@@ -103,9 +103,9 @@ import TripSyncFixtures
         }
     }
 
-    /// A PNG chunk that cannot be edited in place (compressed XMP, Exif without a TIFF header,
-    /// ImageMagick's hex profile) is reported as possibly recording a location and left out of
-    /// the copy; every other chunk is the same bytes.
+    /// A PNG chunk that cannot be edited in place (compressed XMP with GPS, Exif without a TIFF
+    /// header, ImageMagick's hex profile, compressed XMP that does not inflate) is reported and
+    /// left out of the copy; every other chunk is the same bytes.
     @Test func aPNGChunkThatCannotBeEditedIsLeftOut() throws {
         let compressed = Fixture.png(exif: nil, xmp: JPEGFixture.xmpElements(), xmpChunk: .compressedITXt)
         let broken = Fixture.png(exif: Array("not a TIFF header".utf8))
@@ -113,16 +113,28 @@ import TripSyncFixtures
         let tail = Fixture.pngChunk("IDAT", [0x78, 0x9C, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01]) + Fixture.pngChunk("IEND", [])
         let signature = Array(compressed.prefix(8))
         let raw = signature + ihdr + Fixture.pngChunk("zTXt", Array("Raw profile type exif".utf8) + [0, 0, 0x78, 0x9C]) + tail
-        for (name, input) in [("compressed XMP", compressed), ("broken Exif", broken), ("raw profile", raw)] {
-            guard case .unreadable = PhotoLocation.find(in: input) else {
-                Issue.record("\(name): \(PhotoLocation.find(in: input))")
-                continue
+        let cut = signature + ihdr + Fixture.pngChunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0, 0x78, 0x9C, 0x63]) + tail
+        #expect(Self.coordinate(PhotoLocation.find(in: compressed))?.source == .xmp, "compressed XMP is inflated and read")
+        for (name, input) in [("compressed XMP", compressed), ("broken Exif", broken), ("raw profile", raw), ("cut zlib stream", cut)] {
+            if name != "compressed XMP" {
+                guard case .unreadable = PhotoLocation.find(in: input) else {
+                    Issue.record("\(name): \(PhotoLocation.find(in: input))")
+                    continue
+                }
             }
             let stripped = try PhotoLocation.strip(input)
             #expect(stripped.bytes == signature + ihdr + tail, "\(name)")
             #expect(!stripped.keptOtherMetadata && stripped.changes.count == 1, "\(name): \(stripped.changes)")
             #expect(PhotoLocation.find(in: stripped.bytes) == JPEGLocation.Finding.none)
         }
+    }
+
+    /// Compressed XMP without GPS is inflated, found to record nothing, and kept as it is.
+    @Test func compressedXMPWithoutGPSIsNoLocation() throws {
+        let input = Fixture.png(exif: Self.tiff(gps: false), xmp: "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><dc:title>Tram 28</dc:title></x:xmpmeta>", xmpChunk: .compressedITXt)
+        #expect(PhotoLocation.find(in: input) == JPEGLocation.Finding.none)
+        #expect(try PhotoLocation.strip(input).bytes == input)
+        #expect(Zlib.inflate(Fixture.deflate(Array(repeating: 0x41, count: 1 << 20))[...], limit: 1000) == nil, "stops at the limit")
     }
 
     /// A WebP chunk left out: the RIFF size counts what is left, and the VP8X Exif flag is

@@ -3,8 +3,9 @@ import CZlib
 /// Where a PNG says it was taken: its `eXIf` chunk (Exif, read by the same code as a JPEG's
 /// APP1 segment) and its XMP packet (an `iTXt`, `tEXt` or `zTXt` chunk with the keyword
 /// "XML:com.adobe.xmp"), removed in a copy whose edited chunks get their CRC again (zlib's
-/// crc32). A chunk that cannot be edited in place (compressed XMP, Exif that does not read,
-/// ImageMagick's hex "Raw profile type exif/xmp/APP1" text) is left out of the copy instead.
+/// crc32). A chunk that cannot be edited in place (compressed XMP with GPS, read after zlib
+/// inflates it; Exif that does not read; ImageMagick's hex "Raw profile type exif/xmp/APP1"
+/// text) is left out of the copy instead.
 ///
 /// Both functions take any bytes: bounds are checked on every read and the work is linear in
 /// the input. See docs/DESIGN.md, "Attachments: location in photos".
@@ -49,7 +50,8 @@ enum PNGLocation {
         let keyword = bytes[payload.lowerBound..<keywordEnd]
         if keyword.elementsEqual(xmpKeyword) {
             if chunk.is("tEXt") { return JPEGXMPLocation.scan(bytes, packet: keywordEnd + 1..<payload.upperBound, at: chunk.offset) }
-            if chunk.is("zTXt") { return .unreadable("\(place) holds compressed XMP, which is not read here, so it may record a location") }
+            // zTXt: a compression method byte, then the zlib stream.
+            if chunk.is("zTXt") { return compressed(bytes[min(keywordEnd + 2, payload.upperBound)..<payload.upperBound], place: place, at: chunk.offset) }
             // iTXt: compression flag and method, a language tag and a translated keyword (each
             // ended by a zero byte), then the text.
             let flag = keywordEnd + 1
@@ -57,9 +59,7 @@ enum PNGLocation {
                   let languageEnd = bytes[flag + 2..<payload.upperBound].firstIndex(of: 0),
                   let translatedEnd = bytes[languageEnd + 1..<payload.upperBound].firstIndex(of: 0)
             else { return .unreadable("\(place) holds XMP whose header does not read, so it may record a location") }
-            guard bytes[flag] == 0 else {
-                return .unreadable("\(place) holds compressed XMP, which is not read here, so it may record a location")
-            }
+            guard bytes[flag] == 0 else { return compressed(bytes[translatedEnd + 1..<payload.upperBound], place: place, at: chunk.offset) }
             return JPEGXMPLocation.scan(bytes, packet: translatedEnd + 1..<payload.upperBound, at: chunk.offset)
         }
         // ImageMagick keeps a JPEG's Exif, XMP or APP1 as hex text ("Raw profile type exif").
@@ -68,6 +68,26 @@ enum PNGLocation {
             return .unreadable("\(place) holds Exif or XMP as hex text (\"\(profile)\"), which is not read here, so it may record a location")
         }
         return nil
+    }
+
+    /// The most bytes compressed XMP may inflate to before it counts as unreadable.
+    static let maxInflatedXMP = 16 << 20
+
+    /// What compressed XMP records: inflated by zlib (at most `maxInflatedXMP` bytes) and read
+    /// by the XMP code. With GPS properties the chunk is left out of a copy as a whole rather
+    /// than recompressed; a stream that does not inflate may record a location.
+    static func compressed(_ stream: ArraySlice<UInt8>, place: String, at offset: Int) -> JPEGLocationScan {
+        guard let text = Zlib.inflate(stream, limit: maxInflatedXMP) else {
+            return .unreadable("\(place) holds compressed XMP that does not inflate (or inflates past \(maxInflatedXMP >> 20) MiB), so it may record a location")
+        }
+        var scan = JPEGXMPLocation.scan(text, packet: text.indices, at: offset)
+        guard scan.present else { return JPEGLocationScan() }
+        // The edits are offsets into the inflated text: the chunk goes as a whole instead.
+        scan.edits = []
+        scan.change = nil
+        scan.blankWhole = true
+        if scan.coordinate != nil || scan.problem == nil { scan.problem = "\(place) holds compressed XMP with GPS properties, left out rather than recompressed" }
+        return scan
     }
 
     /// Writes the CRC of `chunk` (over its type and data) after its data; a chunk cut short has none.
