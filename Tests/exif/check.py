@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Strip real JPEGs, PNGs and WebPs made by Pillow through TripSync and check the copies with Pillow and exifread.
+"""Strip real JPEGs, PNGs, WebPs and HEICs made by Pillow through TripSync and check the copies with Pillow and exifread.
 
     python3 Tests/exif/check.py [--bench PATH] [--keep DIR]
 
@@ -35,8 +35,15 @@ WebP: `xmp=`), 64x48 lossless pixels. For every copy:
 - a PNG without location comes back byte for byte, and a GIF is refused (exit 1, nothing
   written), naming its type.
 
-Pillow and exifread are installed into Tests/exif/.venv (ignored by git) the first time; when
-`import PIL, exifread` fails, the script makes that environment and runs itself again inside it.
+And HEICs made by pillow-heif (libheif: an Exif item and an XMP item in mdat), Exif in both byte
+orders, with and without XMP: the same length (edited in place), the pixels pillow-heif decodes
+identical, no GPS directory for Pillow and none for exifread (given the Exif item's TIFF data,
+found by its header bytes, as a TIFF file: exifread 3.5 requires an "Exif\0\0" prefix libheif
+does not write), make, model and capture time kept, the GPS rationals and XMP GPS texts gone.
+
+Pillow, exifread and pillow-heif are installed into Tests/exif/.venv (ignored by git) the first
+time; when `import PIL, exifread, pillow_heif` fails, the script makes that environment and runs
+itself again inside it.
 The bench binary defaults to .build/debug/tripsync-bench (built with `swift build --product
 tripsync-bench` when missing). Ends with "N passed, M failed"; exits 1 on any failure.
 """
@@ -57,22 +64,23 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 VENV = HERE / ".venv"
-PACKAGES = ["pillow==13.0.0", "exifread==3.5.1"]
+PACKAGES = ["pillow==13.0.0", "exifread==3.5.1", "pillow-heif==1.8.1"]
 
 
 def ensure_packages() -> None:
     try:
         import exifread  # noqa: F401
         import PIL  # noqa: F401
+        import pillow_heif  # noqa: F401
         return
     except ImportError:
         pass
     if os.environ.get("TRIPSYNC_EXIF_VENV") == "1":
-        sys.exit(f"Pillow or exifread is still missing in {VENV}")
+        sys.exit(f"Pillow, exifread or pillow-heif is still missing in {VENV}")
     python = VENV / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    if subprocess.run([str(python), "-c", "import PIL, exifread"], capture_output=True).returncode != 0:
+    if subprocess.run([str(python), "-c", "import PIL, exifread, pillow_heif"], capture_output=True).returncode != 0:
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PACKAGES], check=True)
     env = dict(os.environ, TRIPSYNC_EXIF_VENV="1")
     os.execve(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]], env)
@@ -81,7 +89,10 @@ def ensure_packages() -> None:
 ensure_packages()
 
 import exifread  # noqa: E402
+import pillow_heif  # noqa: E402
 from PIL import Image, PngImagePlugin  # noqa: E402
+
+pillow_heif.register_heif_opener()
 
 XMP_GPS = b"""<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -270,6 +281,50 @@ def check_containers(bench: Path, folder: Path, out: "Checker", image: Image.Ima
                 kept_tags = {k: v for k, v in before_tags.items() if k not in gps_before}
                 out.check(f"{name}: exifread reads every other tag the same", kept_tags == after_tags and "Image Orientation" in after_tags,
                           str({k for k in set(kept_tags) | set(after_tags) if kept_tags.get(k) != after_tags.get(k)}))
+
+    for endian in ("<", ">"):
+        for xmp in (False, True):
+            files += 1
+            name = f"heic-{'le' if endian == '<' else 'be'}{'-xmp' if xmp else ''}"
+            source, copy = folder / f"{name}.heic", folder / f"{name}-stripped.heic"
+            options = {"exif": exif_bytes(endian, True, None), "quality": 90}
+            if xmp:
+                options["xmp"] = XMP_GPS
+            image.save(source, "HEIF", **options)
+            result = subprocess.run([str(bench), "strip-location", str(source), str(copy)], capture_output=True, text=True)
+            out.check(f"{name}: strip-location exits 0", result.returncode == 0, result.stderr.strip())
+            if result.returncode != 0:
+                continue
+            out.check(f"{name}: reports the location", "location 38.707900, -9.136533 (Exif GPS)" in result.stdout, result.stdout)
+            original, stripped = source.read_bytes(), copy.read_bytes()
+            out.check(f"{name}: same length", len(original) == len(stripped))
+            with Image.open(source) as a, Image.open(copy) as b:
+                out.check(f"{name}: pixels identical", a.tobytes() == b.tobytes() and a.size == b.size)
+                before, after = a.getexif(), b.getexif()
+                out.check(f"{name}: Pillow saw GPS in the original", 0x8825 in before and len(before.get_ifd(0x8825)) >= 4, str(dict(before)))
+                out.check(f"{name}: Pillow finds no GPS directory", 0x8825 not in after and not after.get_ifd(0x8825), str(dict(after)))
+                out.check(f"{name}: make, model and capture time kept", after.get(0x010F) == "TripSyncCam" and after.get(0x0110) == "Model Z"
+                          and after.get_ifd(0x8769).get(0x9003) == "2027:06:10 12:30:00", str(dict(after)))
+                if xmp:
+                    packet = b.info.get("xmp") or b""
+                    out.check(f"{name}: Pillow reads the other XMP", all(t in packet for t in XMP_KEPT_TEXTS), repr(packet[:80]))
+            header = b"II*\0" if endian == "<" else b"MM\0*"
+            at = original.find(header)
+            before_tags = tiff_tags(original[at:], folder, f"{name}-exif") if at >= 0 else {}
+            after_tags = tiff_tags(stripped[at:], folder, f"{name}-stripped-exif") if at >= 0 else {}
+            gps_before = sorted(k for k in before_tags if k.startswith("GPS ") or k == "Image GPSInfo")
+            gps_after = sorted(k for k in after_tags if k.startswith("GPS ") or k == "Image GPSInfo")
+            out.check(f"{name}: exifread saw GPS in the original", len(gps_before) >= 5, str(gps_before))
+            out.check(f"{name}: exifread sees no GPS in the copy", gps_after == [], str(gps_after))
+            kept_tags = {k: v for k, v in before_tags.items() if k not in gps_before}
+            out.check(f"{name}: exifread reads every other tag the same", kept_tags == after_tags and "Image Make" in after_tags,
+                      str({k for k in set(kept_tags) | set(after_tags) if kept_tags.get(k) != after_tags.get(k)}))
+            for numerator, denominator in SECONDS:
+                value = struct.pack(endian + "II", numerator, denominator)
+                out.check(f"{name}: GPS value {numerator}/{denominator} gone", value in original and value not in stripped)
+            if xmp:
+                for text in XMP_GPS_TEXTS:
+                    out.check(f"{name}: XMP {text.decode()} gone", text in original and text not in stripped)
 
     # No location: byte for byte, and said so.
     files += 1
