@@ -49,7 +49,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(staticStdlib, linuxRelease)],
             linkerSettings: [.unsafeFlags(staticStdlib, linuxRelease)]
         ),
-        .target(name: "TripSyncFixtures", dependencies: ["TripSync"]),
+        // CZlib: the PNG fixtures' chunk CRCs (zlib's crc32).
+        .target(name: "TripSyncFixtures", dependencies: ["TripSync", "CZlib"]),
         .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncFixtures"], exclude: ["Snapshots"]),

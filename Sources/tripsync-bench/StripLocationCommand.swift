@@ -1,11 +1,12 @@
 import TripSync
 
-/// `tripsync-bench strip-location IN OUT [--repeat R]`: writes a copy of the JPEG `IN` without
-/// its location to `OUT` (`JPEGLocation.stripFile`) and prints what `IN` recorded and what was
-/// removed; with `--repeat`, also the median time of finding and of stripping in memory.
+/// `tripsync-bench strip-location IN OUT [--repeat R]`: writes a copy of the photo `IN` (JPEG,
+/// PNG, WebP, HEIC) without its location to `OUT` (`PhotoLocation.stripFile`, the code `tripsync
+/// attach --strip-location` runs) and prints what `IN` recorded and what was removed; with
+/// `--repeat`, also the median time of finding and of stripping in memory. A file it cannot
+/// strip (another type, some HEIC files) is refused, exit 1, nothing written.
 ///
-/// The path `Tests/exif/check.py` strips real JPEGs through, until `tripsync attach
-/// --strip-location` exists.
+/// The path `Tests/exif/check.py` strips real photos made by Pillow through.
 enum StripLocationCommand {
     static let usage = "usage: tripsync-bench strip-location IN OUT [--repeat R]"
     /// The attachments' default size limit (issue 17).
@@ -25,14 +26,14 @@ enum StripLocationCommand {
             }
         }
         guard paths.count == 2 else { throw UsageError(message: "expected IN and OUT", usage: usage) }
-        let stripped = try JPEGLocation.stripFile(paths[0], to: paths[1], maxBytes: maxBytes)
+        let stripped = try PhotoLocation.stripFile(paths[0], to: paths[1], maxBytes: maxBytes)
         print("\(paths[0]): \(stripped.finding)")
         for change in stripped.changes { print("  \(change)") }
         print("wrote \(paths[1]) (\(stripped.bytes.count) bytes, \(stripped.changes.isEmpty ? "unchanged" : "without location"))")
         guard repeats > 0 else { return }
         let bytes = try FileIO.readFile(paths[0], maxBytes: maxBytes)
-        let find = Stats.medianSeconds(repeats: repeats) { blackHole(JPEGLocation.find(in: bytes)) }
-        let strip = Stats.medianSeconds(repeats: repeats) { blackHole(JPEGLocation.strip(bytes)) }
+        let find = Stats.medianSeconds(repeats: repeats) { blackHole(PhotoLocation.find(in: bytes)) }
+        let strip = Stats.medianSeconds(repeats: repeats) { blackHole(Result { () throws(PhotoLocationError) in try PhotoLocation.strip(bytes) }) }
         print("find \(Stats.format(find * 1e6)) µs, strip \(Stats.format(strip * 1e6)) µs (median of \(repeats), \(bytes.count) bytes)")
     }
 }

@@ -13,7 +13,7 @@ let topUsage = """
       phases A B                                   where the time of one merge goes
       gzip FILE... [--repeat R]                    TripSync's gzip encoder next to zlib's fastest level
       signatures [--sizes A,B] [--repeat R]        what checking and making signed files cost, next to a merge
-      strip-location IN OUT [--repeat R]           a copy of the JPEG IN without its location (issue 17)
+      strip-location IN OUT [--repeat R]           a copy of the photo IN (JPEG, PNG, WebP, HEIC) without its location
       attachments [--megabytes N] [--repeat R] [--dir DIR]
                                                    blob hashing and copying next to openssl dgst and cp
       blob-copy SRC DESTDIR                        the library's resumable verified blob copy (Tests/killcopy)

@@ -79,7 +79,8 @@ extension AttachmentEntry {
 public struct AttachOutcome: Hashable, Sendable {
     /// The attachment, staged (shown on this laptop as not yet shared).
     public var entry: AttachmentEntry
-    /// Where the photo says it was taken (a JPEG's Exif or XMP GPS), before any strip.
+    /// Where the photo says it was taken (Exif or XMP GPS of a JPEG, PNG, WebP or HEIC), before
+    /// any strip; `.notPhoto` for other types.
     public var location: JPEGLocation.Finding
     /// Whether the stored copy is without the location (`stripLocation`).
     public var stripped: Bool
@@ -99,9 +100,10 @@ extension TripStore {
     /// Attaches the file at `path` to the live item `item` (docs/DESIGN.md, "Attachments"):
     /// the bytes are copied into this home at once (hashed while copied, refused above the
     /// home's limit) and the attachment is staged; the next sync puts the bytes into the trip
-    /// folder and only then writes it into the trip. A JPEG recording where it was taken is
-    /// reported; with `stripLocation` the stored copy has no location. Refused on a laptop
-    /// that may not change the trip.
+    /// folder and only then writes it into the trip. A photo (JPEG, PNG, WebP, HEIC) recording
+    /// where it was taken is reported; with `stripLocation` the stored copy has no location, and
+    /// a file whose location cannot be removed (another type, some HEIC files) is refused.
+    /// Refused on a laptop that may not change the trip.
     public func attach(file path: String, to item: ItemID, caption: String?, stripLocation: Bool, limit: Int64 = BlobStore.defaultLimit) throws -> AttachOutcome {
         try locked {
             try checkMayEdit()
@@ -118,16 +120,26 @@ extension TripStore {
                 if error.reason == .missing { throw AttachmentError("\(path): no such file; nothing was attached") }
                 throw error
             }
-            var location = JPEGLocation.Finding.notJPEG
+            // Every photo type whose location is read (JPEG, PNG, WebP, HEIC) is reported; with
+            // stripLocation, a type that cannot be stripped is refused rather than stored as is.
+            let type = stored.type ?? .octetStream
+            let isPhoto = PhotoLocation.readTypes.contains(type)
+            let bytes = isPhoto ? try store.bytes(of: stored.blob) : []
+            let location = isPhoto ? PhotoLocation.find(in: bytes) : .notPhoto
             var stripped = false
-            if stored.type == .jpeg {
-                let bytes = try store.bytes(of: stored.blob)
-                location = JPEGLocation.find(in: bytes)
-                if stripLocation, location.recordsLocation {
-                    let result = JPEGLocation.strip(bytes)
+            if stripLocation {
+                let original = stored.blob
+                let result: JPEGLocation.Stripped
+                do throws(PhotoLocationError) {
+                    guard isPhoto else { throw PhotoLocationError(type: type, finding: .notPhoto) }
+                    result = try PhotoLocation.strip(bytes)
+                } catch {
+                    try discardUnnamed(original, in: store)
+                    throw AttachmentError("\(path): --strip-location: \(error); nothing was attached (attach it without --strip-location to share it as it is)")
+                }
+                if !result.changes.isEmpty {
                     // result.finding is what the input recorded; the copy is read again.
-                    let left = JPEGLocation.find(in: result.bytes)
-                    let original = stored.blob
+                    let left = PhotoLocation.find(in: result.bytes)
                     guard !left.recordsLocation else {
                         try discardUnnamed(original, in: store)
                         throw AttachmentError("\(path): the location could not be removed safely (\(left)); not attached")

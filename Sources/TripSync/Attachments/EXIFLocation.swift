@@ -8,7 +8,15 @@ enum EXIFLocation {
     /// What the Exif segment `segment` records, or nil when the segment is not Exif.
     static func scan(_ bytes: [UInt8], _ segment: JPEGSegment) -> JPEGLocationScan? {
         guard let data = EXIFTIFF.exifPayload(bytes, segment.payload) else { return nil }
-        let place = "the Exif data at offset \(segment.offset)"
+        return scan(bytes, tiff: data, at: segment.offset)
+    }
+
+    /// What the TIFF data `data` of `bytes` records: the one reading of Exif GPS for every
+    /// container (a JPEG's APP1 segment, a PNG `eXIf` chunk, a WebP `EXIF` chunk, a HEIF Exif
+    /// item). `offset` is where its segment or chunk starts, for the messages and the change.
+    /// The edits only overwrite bytes inside `data`.
+    static func scan(_ bytes: [UInt8], tiff data: Range<Int>, at offset: Int) -> JPEGLocationScan {
+        let place = "the Exif data at offset \(offset)"
         guard let tiff = EXIFTIFF(bytes, tiff: data) else {
             return .unreadable("\(place) has no TIFF header (expected \"II*\\0\" or \"MM\\0*\"), so it may record a location")
         }
@@ -66,7 +74,7 @@ enum EXIFLocation {
         for range in zeros {
             scan.edits.append(.init(offset: tiff.start + range.lowerBound, bytes: [UInt8](repeating: 0, count: range.count)))
         }
-        scan.change = .exifGPSRemoved(segmentOffset: segment.offset)
+        scan.change = .exifGPSRemoved(segmentOffset: offset)
         return scan
     }
 

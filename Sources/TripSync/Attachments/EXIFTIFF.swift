@@ -43,6 +43,12 @@ struct EXIFTIFF {
         return payload.lowerBound + 6..<payload.upperBound
     }
 
+    /// The TIFF data of a PNG `eXIf` or WebP `EXIF` chunk's payload: the payload itself, or
+    /// what follows "Exif\0\0" when a writer kept a JPEG's prefix (readers accept both).
+    static func chunkTIFF(_ bytes: [UInt8], _ payload: Range<Int>) -> Range<Int> {
+        exifPayload(bytes, payload) ?? payload
+    }
+
     /// Reads the TIFF header at the start of `tiff`; nil when it is neither "II*\0" nor "MM\0*".
     init?(_ bytes: [UInt8], tiff: Range<Int>) {
         guard tiff.count >= 8 else { return nil }

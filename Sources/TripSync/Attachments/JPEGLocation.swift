@@ -79,7 +79,12 @@ public enum JPEGLocation {
 
     /// The finding that sums up the scans.
     private static func finding(of scans: [([JPEGSegment], JPEGLocationScan)]) -> Finding {
-        let present = scans.map(\.1).filter(\.present)
+        finding(of: scans.map(\.1))
+    }
+
+    /// The finding that sums up the scans of one file, whatever its container.
+    static func finding(of scans: [JPEGLocationScan]) -> Finding {
+        let present = scans.filter(\.present)
         let coordinates = present.compactMap(\.coordinate)
         if let best = coordinates.first(where: { $0.source == .exif }) ?? coordinates.first { return .location(best) }
         if let first = present.first { return .unreadable(first.problem ?? "location data that cannot be read") }

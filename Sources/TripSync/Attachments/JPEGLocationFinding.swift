@@ -3,18 +3,21 @@ extension JPEGLocation {
     public enum Finding: Hashable, Sendable, CustomStringConvertible {
         /// The bytes are not a JPEG (no start-of-image marker).
         case notJPEG
-        /// A JPEG that records no location.
+        /// The bytes are no photo whose location is read (JPEG, PNG, WebP, HEIC/HEIF): what
+        /// `PhotoLocation` says of a GIF, a PDF or anything else.
+        case notPhoto
+        /// A photo that records no location.
         case none
-        /// A JPEG that records this latitude and longitude.
+        /// A photo that records this latitude and longitude.
         case location(Coordinate)
-        /// A JPEG with location data (or data that may hold it) whose position does not decode;
+        /// A photo with location data (or data that may hold it) whose position does not decode;
         /// the text says where and why.
         case unreadable(String)
 
         /// Whether the file records, or may record, where the photo was taken.
         public var recordsLocation: Bool {
             switch self {
-            case .notJPEG, .none: false
+            case .notJPEG, .notPhoto, .none: false
             case .location, .unreadable: true
             }
         }
@@ -23,6 +26,7 @@ extension JPEGLocation {
         public var description: String {
             switch self {
             case .notJPEG: "not a JPEG"
+            case .notPhoto: "not a JPEG, PNG, WebP or HEIC photo"
             case .none: "no location"
             case .location(let coordinate): "location \(coordinate)"
             case .unreadable(let reason): "location data that cannot be read: \(reason)"
@@ -32,9 +36,9 @@ extension JPEGLocation {
 
     /// Where the location was found.
     public enum Source: String, Hashable, Sendable {
-        /// The Exif GPS directory (APP1 "Exif").
+        /// The Exif GPS directory (a JPEG's APP1 "Exif", a PNG's eXIf, a WebP's EXIF, a HEIF Exif item).
         case exif
-        /// An XMP packet (exif:GPSLatitude, exif:GPSLongitude).
+        /// An XMP packet (exif:GPSLatitude, exif:GPSLongitude), in any container.
         case xmp
     }
 

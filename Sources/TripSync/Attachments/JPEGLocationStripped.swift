@@ -8,9 +8,15 @@ extension JPEGLocation {
         /// What was changed, in file order; empty when the copy equals the input.
         public var changes: [Change]
 
-        /// Whether everything but the location was kept: no segment had to be blanked whole.
+        /// Whether everything but the location was kept: no segment had to be blanked or
+        /// chunk removed whole.
         public var keptOtherMetadata: Bool {
-            !changes.contains { if case .segmentBlanked = $0 { true } else { false } }
+            !changes.contains {
+                switch $0 {
+                case .segmentBlanked, .chunkRemoved: true
+                case .exifGPSRemoved, .xmpPropertiesRemoved: false
+                }
+            }
         }
     }
 
@@ -23,12 +29,16 @@ extension JPEGLocation {
         /// The segment at this offset was turned into a comment of zeros, for this reason.
         case segmentBlanked(segmentOffset: Int, reason: String)
 
+        /// The chunk (of a PNG or WebP) at this offset was left out of the copy, for this reason.
+        case chunkRemoved(chunkOffset: Int, reason: String)
+
         /// A line for a person.
         public var description: String {
             switch self {
             case .exifGPSRemoved(let offset): "removed the Exif GPS directory (segment at offset \(offset))"
             case .xmpPropertiesRemoved(let offset, let count): "removed \(count) XMP GPS propert\(count == 1 ? "y" : "ies") (segment at offset \(offset))"
             case .segmentBlanked(let offset, let reason): "blanked the segment at offset \(offset): \(reason)"
+            case .chunkRemoved(let offset, let reason): "removed the chunk at offset \(offset): \(reason)"
             }
         }
     }

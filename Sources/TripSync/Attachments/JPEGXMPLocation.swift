@@ -20,15 +20,22 @@ enum JPEGXMPLocation {
     /// What the GPS properties of a standard XMP segment record, or nil when it is not XMP.
     static func scan(_ bytes: [UInt8], _ segment: JPEGSegment) -> JPEGLocationScan? {
         guard bytes[segment.payload].starts(with: packetHeader) else { return nil }
-        let packet = segment.payload.lowerBound + packetHeader.count..<segment.payload.upperBound
-        let place = "the XMP packet at offset \(segment.offset)"
+        return scan(bytes, packet: segment.payload.lowerBound + packetHeader.count..<segment.payload.upperBound, at: segment.offset)
+    }
+
+    /// What the GPS properties of the XMP packet `packet` of `bytes` record: the one reading of
+    /// XMP GPS for every container (a JPEG's APP1 segment, a PNG `iTXt` chunk, a WebP `XMP `
+    /// chunk, a HEIF XMP item). `offset` is where its segment or chunk starts. The edits only
+    /// overwrite bytes inside `packet`.
+    static func scan(_ bytes: [UInt8], packet: Range<Int>, at offset: Int) -> JPEGLocationScan {
+        let place = "the XMP packet at offset \(offset)"
         guard let properties = properties(in: bytes, packet) else {
             return .unreadable("\(place) has a GPS property that cannot be delimited, so it may record a location")
         }
         guard !properties.isEmpty else { return JPEGLocationScan() }
         var scan = JPEGLocationScan(present: true)
         scan.edits = properties.map { .init(offset: $0.range.lowerBound, bytes: [UInt8](repeating: 0x20, count: $0.range.count)) }
-        scan.change = .xmpPropertiesRemoved(segmentOffset: segment.offset, count: properties.count)
+        scan.change = .xmpPropertiesRemoved(segmentOffset: offset, count: properties.count)
         decode(properties, bytes, into: &scan, place: place)
         return scan
     }

@@ -14,8 +14,10 @@ enum AttachCommand: Command {
         the attachment to the trip, so companions never see one whose bytes are not there.
         The type comes from the file's first bytes, never its name.
 
-        A JPEG that records where it was taken (Exif or XMP GPS) is reported;
-        --strip-location stores a copy without the location (orientation and the rest kept).
+        A photo (JPEG, PNG, WebP, HEIC) that records where it was taken (Exif or XMP GPS)
+        is reported; --strip-location stores a copy without the location (orientation and the
+        rest kept). A file whose location cannot be removed (a GIF, a PDF, a HEIC whose Exif
+        cannot be edited in place) is refused with --strip-location, naming its type.
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
