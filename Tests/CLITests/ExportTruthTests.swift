@@ -86,7 +86,7 @@ import Testing
         let show = try CLI.run(["--home", home, "show"])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout.contains("Casa do Príncipe Real  → Thu 2027-06-10 (3 nights)"), "\(show.stdout)")
-        #expect(show.stdout.contains("The Jane  → 11:00 WEST on Sun 2027-06-13 (3 nights)"), "\(show.stdout)")
+        #expect(show.stdout.contains("The Jane  → 11:00 WEST (10:00 UTC your time) on Sun 2027-06-13 (3 nights)"), "\(show.stdout)")
         #expect(!show.stdout.contains("68 h"))
         let page = try CLI.run(["--home", home, "export", "--html", "-"])
         #expect(page.stdout.contains("<span class=\"tag\">3 nights</span>"))
