@@ -9,13 +9,17 @@ exits 3 (`.ci/run` installs it with `python3 -m pip install icalendar`). Prints 
     {"calendar": {"version", "prodid", "calscale", "name"},
      "events": [{"uid", "summary", "location", "description", "allDay",
                  "dtstart", "dtstartTzid", "dtstartUtc", "dtstartUtcByVtimezone",
-                 "dtend", "dtendTzid", "dtendUtc", "dtendUtcByVtimezone"}],
+                 "dtend", "dtendTzid", "dtendUtc", "dtendUtcByVtimezone", "status", "durationSeconds",
+                 "lengthSeconds", "lengthDays"}],
      "timezones": [{"tzid", "observances": [{"kind", "dtstart", "offsetFrom", "offsetTo", "tzname"}]}],
      "problems": ["..."]}
 
 `dtstart`/`dtend` are ISO 8601 as parsed (with the offset for zoned times, naive for floating
 ones, a date for all-day events); `...Utc` is the instant through the tz database icalendar
-uses, `...UtcByVtimezone` the instant through the file's own VTIMEZONE definition. `problems`
+uses, `...UtcByVtimezone` the instant through the file's own VTIMEZONE definition. `status` is
+STATUS (null when absent), `durationSeconds` DURATION's length; `lengthSeconds` is how long a
+timed event lasts by icalendar's reading (DTEND or DURATION; 0 when it has neither) and
+`lengthDays` how many days an all-day event covers. `problems`
 lists what breaks RFC 5545's framing (line endings, lines longer than 75 octets, invalid
 UTF-8, a TZID without a VTIMEZONE). Exit status: 0 when the file parses and `problems` is empty,
 1 when there are problems, 2 when the file cannot be read or parsed, 3 when `icalendar` is not
@@ -150,6 +154,28 @@ def summarize(argv):
             if required not in event:
                 problems.append(f"{event.get('UID')}: no {required}")
         start_value = event.decoded("DTSTART") if "DTSTART" in event else None
+        end_value = event.decoded("DTEND") if "DTEND" in event else None
+        duration = event.decoded("DURATION") if "DURATION" in event else None
+        if "DTEND" in event and "DURATION" in event:
+            problems.append(f"{event.get('UID')}: both DTEND and DURATION")
+        length_seconds = length_days = None
+        if isinstance(start_value, datetime.datetime):
+            if end_value is not None:
+                if start_value.tzinfo is not None and end_value.tzinfo is not None:
+                    length_seconds = int((end_value - start_value).total_seconds())
+                else:
+                    length_seconds = int((end_value.replace(tzinfo=None) - start_value.replace(tzinfo=None)).total_seconds())
+            elif duration is not None:
+                length_seconds = int(duration.total_seconds())
+            else:
+                length_seconds = 0
+        elif isinstance(start_value, datetime.date):
+            if end_value is not None:
+                length_days = (end_value - start_value).days
+            elif duration is not None:
+                length_days = duration.days
+            else:
+                length_days = 1
         events.append(
             {
                 "uid": str(event.get("UID")),
@@ -165,6 +191,10 @@ def summarize(argv):
                 "dtendTzid": end_tzid,
                 "dtendUtc": end_utc,
                 "dtendUtcByVtimezone": end_own,
+                "status": str(event["STATUS"]) if "STATUS" in event else None,
+                "durationSeconds": int(duration.total_seconds()) if duration is not None else None,
+                "lengthSeconds": length_seconds,
+                "lengthDays": length_days,
             }
         )
 

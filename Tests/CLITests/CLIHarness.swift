@@ -27,6 +27,9 @@ enum CLI {
     /// Runs `tripsync ARGS` with the given environment additions and standard input closed.
     static func run(_ arguments: [String], environment: [String: String] = [:], cwd: String? = nil) throws -> CLIResult {
         var env = ProcessInfo.processInfo.environment
+        // The machine's zone shows in `show` ("your time"): UTC unless a test names another, so
+        // snapshots read the same on every machine.
+        env["TZ"] = "UTC"
         for (key, value) in environment { env[key] = value }
         let (status, outData, errData) = try spawn(binary, arguments, environment: env, cwd: cwd ?? root)
         return CLIResult(status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))

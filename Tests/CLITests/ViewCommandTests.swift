@@ -200,7 +200,7 @@ import Testing
         }
         for (zone, seen) in outputs { #expect(seen.count == 1, "\(zone) differs between TZ values") }
         #expect(outputs["UTC"]?.first?.contains(#""viewerZone":"UTC""#) == true)
-        #expect(outputs["UTC text"]?.first?.contains("(times in UTC)") == true)
+        #expect(outputs["UTC text"]?.first?.contains("(your time: UTC, beside each time where it differs)") == true)
         #expect(outputs["UTC text"]?.first?.contains("GMT") == false)
     }
 

@@ -33,6 +33,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import zoneinfo
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -311,6 +312,13 @@ def check_item(c, li, item):
         durations = [squash(d.text()) for d in li.find_all(cls="duration")]
         # A stay (several days in one zone) says how many days; everything else its exact duration.
         c.expect(li.attrs.get("data-kind") == "stay" or any(duration_text(minutes) in d for d in durations), f"{item['id'][:8]}: duration {duration_text(minutes)!r} not shown (found {durations})")
+    # A place links to its OpenStreetMap search, percent-encoded (a hostile place stays text).
+    place = item.get("place")
+    if place and place.strip():
+        link = li.find("a", cls="map")
+        expected = "https://www.openstreetmap.org/search?query=" + urllib.parse.quote(place, safe="")
+        c.expect(link is not None and link.attrs.get("href") == expected, f"{item['id'][:8]}: map link {link.attrs.get('href') if link else None!r}, expected {expected!r}")
+        c.expect(link is not None and squash(link.text()) == squash(place), f"{item['id'][:8]}: the map link's text is not the place")
     if start and end and start.get("zone") and end.get("zone") and start["zone"] != end["zone"]:
         route = li.find("div", cls="route")
         c.expect(route is not None, f"{item['id'][:8]}: a flight across zones is not drawn as a route")

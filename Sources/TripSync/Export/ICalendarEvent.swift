@@ -3,10 +3,14 @@
 /// The rules (also in `ICalendarExporter`'s documentation):
 /// - Timed start in a known zone: `DTSTART;TZID=zone:local`. A timed end gets its own TZID (a
 ///   Lisbon → New York flight ends in New York); an end that is a day means "until that day is
-///   over": midnight after it, in the start's zone. No end: no DTEND (RFC 5545: the event is the
-///   start instant). A time in a DST gap is written moved forward by the gap, with a notice.
-/// - A day: `DTSTART;VALUE=DATE:day`, `DTEND;VALUE=DATE:` the day after the end's day (the end's
-///   date when the end is timed), or the day after the start with no end.
+///   over": midnight after it, in the start's zone. No usable end: `DURATION` of
+///   `defaultDuration` (a dinner is not a zero-length event), with a notice. A time in a DST gap
+///   is written moved forward by the gap, with a notice.
+/// - A day: `DTSTART;VALUE=DATE:day`; a later day as the end is a stay counted in nights, so
+///   `DTEND;VALUE=DATE:` is that day (checkout, exclusive); a timed end's day is included (the
+///   day after it); no end, or the start's own day: the day after the start.
+/// - A conflicted start, end, title or place: SUMMARY begins with `conflictMark`, `STATUS:TENTATIVE`,
+///   and DESCRIPTION lists every value with the device that wrote it (the event uses the shown one).
 /// - A zone this machine does not know: DTSTART and DTEND become floating local times (RFC 5545
 ///   needs both in the same form and a VTIMEZONE for every TZID) and DESCRIPTION says so.
 /// - An end that is not after the start is left out (RFC 5545 requires DTEND to be later) and
@@ -24,8 +28,16 @@ struct ICalendarEvent {
     /// Every TZID the event refers to, with the instant it refers to.
     var zoneUses: [(zone: String, instant: Int64)]
 
-    /// The event of a live item; nil when the item has no start (unscheduled).
-    init?(id: ItemID, fields: ItemFields, zones: ZoneRules) {
+    /// The length given to a timed item with no usable end: one hour.
+    static let defaultDurationSeconds = 3600
+    /// What SUMMARY begins with when the start, end, title or place holds conflicting values.
+    static let conflictMark = "⚠ conflict: "
+    /// The fields whose conflicts make an event tentative: those a calendar shows.
+    static let markedFields: [ItemField] = [.start, .end, .title, .place]
+
+    /// The event of a live item; nil when the item has no start (unscheduled). `deviceName`
+    /// names the writer of each value of a conflict.
+    init?(id: ItemID, fields: ItemFields, zones: ZoneRules, deviceName: (DeviceID) -> String = { "device \($0.description.prefix(8))" }) {
         guard let startRegister = fields.start, let start = startRegister.value else { return nil }
         let end = fields.end?.value ?? nil
         self.id = id
@@ -53,24 +65,24 @@ struct ICalendarEvent {
                 let writtenStart = Self.existing(startLocal, zone: startZone, startInstant, notices: &notices)
                 timeLines.append("DTSTART;TZID=\(startZone):" + ICalendarValue.dateTime(writtenStart))
                 zoneUses.append((startZone, startInstant.secondsSinceEpoch))
-                if let endLocal, let endInstant {
-                    if endInstant.secondsSinceEpoch > startInstant.secondsSinceEpoch {
-                        let writtenEnd = Self.existing(endLocal, zone: endZone, endInstant, notices: &notices)
-                        timeLines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(writtenEnd))
-                        zoneUses.append((endZone, endInstant.secondsSinceEpoch))
-                    } else {
-                        notices.append(Self.droppedEndNotice(end))
-                    }
+                if let endLocal, let endInstant, endInstant.secondsSinceEpoch > startInstant.secondsSinceEpoch {
+                    let writtenEnd = Self.existing(endLocal, zone: endZone, endInstant, notices: &notices)
+                    timeLines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(writtenEnd))
+                    zoneUses.append((endZone, endInstant.secondsSinceEpoch))
+                } else {
+                    if endLocal != nil { notices.append(Self.droppedEndNotice(end)) }
+                    timeLines.append(Self.defaultDurationLine)
+                    notices.append(Self.defaultDurationNotice)
                 }
                 sortSeconds = startInstant.secondsSinceEpoch
             } else {
                 timeLines.append("DTSTART:" + ICalendarValue.dateTime(startLocal))
-                if let endLocal {
-                    if endLocal > startLocal {
-                        timeLines.append("DTEND:" + ICalendarValue.dateTime(endLocal))
-                    } else {
-                        notices.append(Self.droppedEndNotice(end))
-                    }
+                if let endLocal, endLocal > startLocal {
+                    timeLines.append("DTEND:" + ICalendarValue.dateTime(endLocal))
+                } else {
+                    if endLocal != nil { notices.append(Self.droppedEndNotice(end)) }
+                    timeLines.append(Self.defaultDurationLine)
+                    notices.append(Self.defaultDurationNotice)
                 }
                 let unknown = [startZone, endZone].filter { !zones.isKnown($0) }
                 var seen = Set<String>()
@@ -84,29 +96,46 @@ struct ICalendarEvent {
 
         case .date(let startDay):
             timeLines.append("DTSTART;VALUE=DATE:" + ICalendarValue.date(startDay))
-            var lastDay = startDay
-            if let end {
-                if end.localDate >= startDay {
-                    lastDay = end.localDate
-                    if case .local = end { notices.append("[TripSync] Ends " + Self.describe(end) + ".") }
-                } else {
-                    notices.append(Self.droppedEndNotice(end))
-                }
+            // The first day after the event (DTEND is exclusive): the day after the start, the
+            // checkout day of a stay (a later day as the end), the day after a timed end's day.
+            var endDay = startDay.daysSinceEpoch + 1
+            switch end {
+            case .date(let day)? where day > startDay:
+                endDay = day.daysSinceEpoch
+                let nights = StayNights.text(day.daysSinceEpoch - startDay.daysSinceEpoch)
+                notices.append("[TripSync] \(nights): \(startDay) to \(day).")
+            case .date(let day)? where day == startDay:
+                break
+            case .local(let local, let zone)? where local.date >= startDay:
+                endDay = local.date.daysSinceEpoch + 1
+                notices.append("[TripSync] Ends " + Self.describe(.local(local, zone: zone)) + ".")
+            case let end?:
+                notices.append(Self.droppedEndNotice(end))
+            case nil:
+                break
             }
-            if let dayAfter = LocalDate(daysSinceEpoch: lastDay.daysSinceEpoch + 1) {
+            if let dayAfter = LocalDate(daysSinceEpoch: endDay) {
                 timeLines.append("DTEND;VALUE=DATE:" + ICalendarValue.date(dayAfter))
             }
             sortSeconds = Int64(startDay.daysSinceEpoch) * 86_400
         }
 
+        let conflicts = Self.markedFields.compactMap { FieldConflict(item: id, field: $0, in: fields) }
         var lines = ["BEGIN:VEVENT", "UID:\(id)@tripsync", "DTSTAMP:" + Self.stamp(fields)]
         lines += timeLines
-        if let title = fields.title?.value { lines.append("SUMMARY:" + ICalendarText.escape(title)) }
+        let mark = conflicts.isEmpty ? "" : Self.conflictMark
+        if let title = fields.title?.value {
+            lines.append("SUMMARY:" + ICalendarText.escape(mark + title))
+        } else if !mark.isEmpty {
+            lines.append("SUMMARY:" + ICalendarText.escape(mark))
+        }
+        if !conflicts.isEmpty { lines.append("STATUS:TENTATIVE") }
         if let place = fields.place?.value ?? nil, !place.isEmpty {
             lines.append("LOCATION:" + ICalendarText.escape(place))
         }
         var description: [String] = []
         if let note = fields.note?.value ?? nil, !note.isEmpty { description.append(note) }
+        if !conflicts.isEmpty { description.append(Self.conflictNotice(conflicts, item: id, deviceName: deviceName)) }
         description += notices
         if !description.isEmpty {
             lines.append("DESCRIPTION:" + ICalendarText.escape(description.joined(separator: "\n\n")))
@@ -141,6 +170,27 @@ struct ICalendarEvent {
         case .local(let local, let zone): return "\(local) \(zone)"
         case .date(let day): return "\(day) (whole day)"
         }
+    }
+
+    /// `DURATION` of the default length, for a timed item with no usable end.
+    static let defaultDurationLine = "DURATION:PT\(defaultDurationSeconds / 3600)H"
+
+    /// The DESCRIPTION remark for a default length.
+    static let defaultDurationNotice = "[TripSync] No end is planned; shown as 1 hour."
+
+    /// The DESCRIPTION part for conflicting values: every value of each conflicted field, who
+    /// wrote it, which one the event shows, and the command that keeps one.
+    static func conflictNotice(_ conflicts: [FieldConflict], item: ItemID, deviceName: (DeviceID) -> String) -> String {
+        var lines = ["[TripSync] ⚠ Not settled: changed on more than one device."]
+        for conflict in conflicts {
+            let values = conflict.distinctVersions.enumerated().map { index, version in
+                "\(version.text) (by \(deviceName(version.device))" + (index == 0 ? ", shown here)" : ")")
+            }
+            lines.append("\(conflict.field.rawValue): " + values.joined(separator: "; "))
+        }
+        let short = item.description.prefix(8)
+        lines.append("Keep one: tripsync resolve \(short) FIELD --keep current|mine|N")
+        return lines.joined(separator: "\n")
     }
 
     /// The DESCRIPTION line for an end that could not be written as DTEND.

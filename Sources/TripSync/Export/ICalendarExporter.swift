@@ -17,15 +17,21 @@ import Foundation
 ///   changed and never depends on when the export ran.
 /// - A timed item: `DTSTART;TZID=Europe/Lisbon:20270610T100000`. A timed end is written in its
 ///   own zone (`DTEND;TZID=America/New_York:20270610T130000` for a flight). An end that is a day
-///   becomes midnight after that day in the start's zone. With no end there is no DTEND and no
-///   DURATION: RFC 5545 then reads the event as the start instant, and nothing is invented.
+///   becomes midnight after that day in the start's zone. With no end (or one not after the
+///   start) the event gets `DURATION:PT1H` and DESCRIPTION says the hour is a default: a dinner
+///   is not a zero-length event.
 ///   A local time in a DST overlap is written as stored: RFC 5545 reads it as the first
 ///   occurrence, as `ZoneRules` does. A local time in a DST gap (which RFC 5545 reads with the
 ///   offset before the gap, as `ZoneRules` does) is written as the existing local time of that
 ///   instant, moved forward by the gap, so readers that skip RFC 5545's gap rule agree, and
 ///   DESCRIPTION says so.
-/// - A date-only item is an all-day event: `DTSTART;VALUE=DATE:20270610` and `DTEND;VALUE=DATE:`
-///   the day after its last day (the end's date, or the start's date when there is no end).
+/// - A date-only item is an all-day event: `DTSTART;VALUE=DATE:20270610`. A later day as its end
+///   is a stay counted in nights (June 7 to June 10 is 3 nights): `DTEND;VALUE=DATE:20270610`,
+///   the checkout day, exclusive. With no end, or the start's day: the day after the start.
+///   A timed end's day is included.
+/// - A start, end, title or place holding conflicting values (`FieldConflict`): SUMMARY begins
+///   with "⚠ conflict: ", `STATUS:TENTATIVE`, and DESCRIPTION lists every value with the device
+///   that wrote it and the `resolve` command. The event is placed by the value shown.
 /// - A zone unknown to this machine: no VTIMEZONE can be written for it, so the event's DTSTART
 ///   and DTEND are floating local times (no TZID; RFC 5545 requires both in the same form) and
 ///   DESCRIPTION names the zone and the times as stored.
@@ -68,7 +74,7 @@ public struct ICalendarExporter: Sendable {
         var leftOut: [ItemID] = []
         var events: [ICalendarEvent] = []
         for (id, fields) in document.items {
-            if let event = ICalendarEvent(id: id, fields: fields, zones: zones) { events.append(event) } else { leftOut.append(id) }
+            if let event = ICalendarEvent(id: id, fields: fields, zones: zones, deviceName: document.deviceName) { events.append(event) } else { leftOut.append(id) }
         }
         events.sort { ($0.sortSeconds, $0.id) < ($1.sortSeconds, $1.id) }
         leftOut.sort { (document.items[$0]?.sortKey?.value ?? "", $0) < (document.items[$1]?.sortKey?.value ?? "", $1) }

@@ -100,14 +100,16 @@ extension ItineraryPage {
         out += ">\n<div class=\"when\">"
         switch (kind, entry.start) {
         case (_, nil): out += "<span class=\"tag\">Any day</span>"
-        case (.allDay, _): out += "<span class=\"tag\">" + (days > 1 ? PageText.count(days, "day", "days") : "All day") + "</span>"
+        case (.allDay, let start?):
+            let nights = entry.end.flatMap { StayNights.count(start: start.time, end: $0.time) }
+            out += "<span class=\"tag\">" + (days > 1 ? nights.map(StayNights.text) ?? PageText.count(days, "day", "days") : "All day") + "</span>"
         case (_, let start?): out += clockHTML(start, day: day)
         }
         out += "</div>\n<div class=\"card\">\n"
         out += "<h3 class=\"title\" dir=\"auto\">" + HTMLText.escape(entry.fields.title?.value ?? "") + "</h3>\n"
         out += spanHTML(entry, kind: kind, days: days, day: day)
         if let place = entry.fields.place?.value ?? nil, !place.isEmpty {
-            out += "<p class=\"place\" dir=\"auto\">" + HTMLText.escape(place) + "</p>\n"
+            out += "<p class=\"place\" dir=\"auto\">" + placeHTML(place) + "</p>\n"
         }
         if let note = entry.fields.note?.value ?? nil, !note.isEmpty {
             out += "<p class=\"note\" dir=\"auto\">" + HTMLText.escape(note) + "</p>\n"
@@ -117,6 +119,14 @@ extension ItineraryPage {
         for remark in remarks(entry) { out += "<p class=\"remark\">" + remark + "</p>\n" }
         if !entry.conflictedFields.isEmpty { out += conflictsHTML(entry, numbered: !numbered) }
         return out + "</div>\n</li>\n"
+    }
+
+    /// A place as text linked to its map (`MapLink`: an OpenStreetMap search, percent-encoded, so
+    /// the place cannot leave the attribute or name another scheme).
+    func placeHTML(_ place: String) -> String {
+        guard let url = MapLink.url(for: place) else { return HTMLText.escape(place) }
+        return "<a class=\"map\"" + HTMLText.attribute("href", url) + " rel=\"noopener noreferrer\" title=\"Map (OpenStreetMap)\">"
+            + HTMLText.escape(place) + "</a>"
     }
 
     /// The item's shown attachments, by name: what each is, its size and caption, how to get it
@@ -194,7 +204,8 @@ extension ItineraryPage {
         case .stay:
             // The end's date is written out, so its time is marked only when a zone moves it off that date.
             return "<p class=\"span\">until " + PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate)) + " "
-                + clockHTML(end, day: end.time.localDate) + " · " + PageText.count(days, "day", "days") + "</p>\n"
+                + clockHTML(end, day: end.time.localDate) + " · "
+                + (StayNights.count(start: start.time, end: end.time).map(StayNights.text) ?? PageText.count(days, "day", "days")) + "</p>\n"
         case .timed:
             if case .date(let date) = end.time {
                 return "<p class=\"span\">until " + PageText.dateTag(date, PageText.shortDate(date)) + "</p>\n"

@@ -26,6 +26,13 @@ public struct ItemDetailReport: Encodable, Sendable {
         try container.put(detail.conflicted.count, "conflicts")
         try container.put(detail.editsWhileDeleted.map { Field(field: $0.field, value: $0.value, alternatives: nil) }, "editedWhileDeleted")
         try container.put(attachments, "attachments")
+        try container.put(mapURL, "mapURL")
+    }
+
+    /// The current place's map link (`MapLink`), nil without a place.
+    public var mapURL: String? {
+        guard let place = detail.fields.first(where: { $0.field == .place }), case .text(let text?) = place.current.value else { return nil }
+        return MapLink.url(for: text)
     }
 
     struct Delete: Encodable {

@@ -18,8 +18,9 @@ enum ItemText {
         field == .sortKey ? "order" : field.rawValue
     }
 
-    /// A value as a person reads it: a time with its weekday and zone, text as typed.
-    static func text(_ value: FieldValue, zones: ZoneRules) -> [String] {
+    /// A value as a person reads it: a time with its weekday and zone (and the viewer's reading
+    /// where it differs), text as typed.
+    static func text(_ value: FieldValue, zones: ZoneRules, viewer: ViewerZone? = machine) -> [String] {
         switch value {
         case .text(nil), .time(nil): return ["(empty)"]
         case .text(let text?): return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -29,11 +30,12 @@ enum ItemText {
             let shown = Itinerary.shownTime(time, zones)
             let day = ItineraryText.shortDay(local.date) + " " + LocalTimeFormat.hhmm(time)
             if shown.zoneUnknown { return [day + " (\(zone), unknown here)"] }
-            return [day + " " + (shown.abbreviation ?? "") + " (\(zone))"] + (shown.note.map { ["time: " + $0] } ?? [])
+            let yours = ItineraryText.yours(shown, viewer: viewer, zones: zones).map { " " + $0 } ?? ""
+            return [day + " " + (shown.abbreviation ?? "") + " (\(zone))" + yours] + (shown.note.map { ["time: " + $0] } ?? [])
         }
     }
 
-    static func lines(_ detail: ItemDetail, _ document: TripDocument, zones: ZoneRules) -> [String] {
+    static func lines(_ detail: ItemDetail, _ document: TripDocument, zones: ZoneRules, viewer: ViewerZone? = machine) -> [String] {
         let short = detail.id.description.prefix(8)
         let title: String
         if case .text(let text?)? = detail.fields.first(where: { $0.field == .title })?.current.value { title = text } else { title = "(untitled)" }
@@ -46,12 +48,15 @@ enum ItemText {
         let indent = "           "
         for field in detail.fields {
             let name = label(field.field)
-            let values = text(field.current.value, zones: zones)
+            let values = text(field.current.value, zones: zones, viewer: viewer)
             lines.append("  " + name + String(repeating: " ", count: max(1, 9 - name.count)) + (values.first ?? ""))
             for more in values.dropFirst() { lines.append(indent + more) }
+            if field.field == .place, case .text(let place?) = field.current.value, let url = MapLink.url(for: place) {
+                lines.append(indent + "map: " + url)
+            }
             lines.append(indent + writer(field.current))
             for (number, alternative) in field.alternatives.enumerated() {
-                let shown = text(alternative.value, zones: zones)
+                let shown = text(alternative.value, zones: zones, viewer: viewer)
                 lines.append(indent + "⚠ conflict, alternative \(number + 1): " + (shown.first ?? ""))
                 for more in shown.dropFirst() { lines.append(indent + "  " + more) }
                 lines.append(indent + "  " + writer(alternative))

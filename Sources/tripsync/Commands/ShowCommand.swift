@@ -7,24 +7,27 @@ enum ShowCommand: Command {
     static let summary = "the itinerary by day (or one item whole, or the deleted items)"
     static let help = """
         usage: tripsync show [--in ZONE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json] [--trip T]
-               tripsync show ITEM [--json] [--trip T]
+               tripsync show ITEM [--in ZONE] [--json] [--trip T]
                tripsync show --deleted [--json] [--trip T]
 
         Prints the itinerary grouped by each item's own local date, each time in its own zone
         with the zone's abbreviation, the item's short id first on its line (so 'show | grep'
         keeps it); items with an end show its time and the duration (by instants: Lisbon 10:00
         to New York 13:00 is 8 h), a multi-day item its last day; a note's first line is shown
-        under its item. Conflicts and DST notes are marked.
+        under its item. Conflicts and DST notes are marked. A stay (a later date in the same
+        zone, or whole days) counts nights: June 7 to June 10 is 3 nights. Where your zone
+        (this machine's, or --in) reads a time differently, it is shown beside it:
+        "10:00 WEST (05:00 EDT your time)". `show ITEM` links its place to a map.
 
         options:
-          --in ZONE     show every time in the viewer's zone (items stay under their own dates;
-                        an end on another day in that zone shows that day); with --json, each
-                        time also has "viewer": {"local", "zone", "abbreviation"}
+          --in ZONE     your zone, instead of this machine's (items stay under their own dates);
+                        with --json, each time also has "viewer": {"local", "zone", "abbreviation"}
           --from D, --to D   only the days from D and/or through D (unscheduled items have no
                         day, so they are left out)
           ITEM          one item whole, live or deleted (id or id prefix): every field, the
                         whole note, who wrote each value and when (in this machine's zone),
-                        its conflicts, and the edits made while it was deleted
+                        its conflicts, the edits made while it was deleted, and the place's map
+                        link (an OpenStreetMap search; "mapURL" in --json)
           --deleted     the deleted items, newest first, each restorable (tripsync restore ID)
           --json        one JSON value on stdout
         """
@@ -44,8 +47,8 @@ enum ShowCommand: Command {
             return zone
         }
         if let item = parser.positionals.first {
-            guard viewer == nil, from == nil, to == nil, !parser.has("--deleted") else {
-                throw CLIError.usage("show ITEM takes only --json and --trip", command: name)
+            guard from == nil, to == nil, !parser.has("--deleted") else {
+                throw CLIError.usage("show ITEM takes only --in, --json and --trip", command: name)
             }
             let document = try Session.read(global, trip: parser.value("--trip")).trip.document
             let detail = try detail(item, in: document)
@@ -53,7 +56,7 @@ enum ShowCommand: Command {
             if json {
                 try Console.json(ItemDetailReport(detail, attachments: attachments))
             } else {
-                Console.out(lines: ItemText.lines(detail, document, zones: zones) + ItemText.attachments(attachments))
+                Console.out(lines: ItemText.lines(detail, document, zones: zones, viewer: viewer ?? ItemText.machine) + ItemText.attachments(attachments))
             }
             return
         }
@@ -71,7 +74,7 @@ enum ShowCommand: Command {
         } else {
             var lines = header(document, viewer: viewer)
             if from != nil || to != nil { lines.append("(days \(from.map(\.description) ?? "…") to \(to.map(\.description) ?? "…"))") }
-            lines += ItineraryText(viewer: viewer, zones: zones, attachments: document.shownAttachmentCounts).lines(itinerary)
+            lines += ItineraryText(viewer: viewer ?? ItemText.machine, zones: zones, attachments: document.shownAttachmentCounts).lines(itinerary)
             if itinerary.isEmpty {
                 lines.append(
                     from != nil || to != nil ? "(no items on those days)" : "(no items yet: tripsync add TITLE --day YYYY-MM-DD --at HH:MM)")
@@ -92,7 +95,7 @@ enum ShowCommand: Command {
         let name = document.trip.name
         let others = name.conflicts.filter { $0.value != name.value }.map { "\"\($0.value)\" (\(document.deviceName($0.rev.device)))" }
         let conflict = others.isEmpty ? "" : "  [conflict: also named \(others.joined(separator: ", ")); 'tripsync rename NAME' settles it]"
-        return [name.value + conflict] + (viewer.map { ["(times in \($0.id))"] } ?? [])
+        return [name.value + conflict] + (viewer.map { ["(your time: \($0.id), beside each time where it differs)"] } ?? [])
     }
 
     /// The live or deleted item `text` names.
