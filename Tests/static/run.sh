@@ -158,11 +158,12 @@ check "show --in America/New_York converts with the tz database (21:00 Lisbon is
 ts A backup -o "$IN/backup.trip.json.gz"
 check "backup -o FILE" "wrote"
 [ "$(head -c 2 "$WORK/backup.trip.json.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ] && pass "the backup is gzip (libdeflate)" || fail "the backup is gzip (libdeflate)"
-# README's main job: the same samples as its first command.
-SAMPLES=$(cd "$WORK" && ls -- samples/*.trip.json* samples/warnings/*.trip.json samples/v1/*.trip.json samples/v3/*.trip.json* samples/v4/*.trip.json* samples/v4/warnings/*.trip.json | sed "s|^|$IN/|")
+# README's main job: every bundled sample that is not under an invalid/ folder (README's first
+# command lists the same folders).
+SAMPLES=$(cd "$WORK" && find samples -name '*.trip.json*' -not -path '*/invalid/*' | sort | sed "s|^|$IN/|")
 # shellcheck disable=SC2086
 ts A validate "$IN/backup.trip.json.gz" $SAMPLES
-check "validate the backup and README's bundled samples ($(echo $SAMPLES | wc -w) files)" ""
+check "validate the backup and the bundled samples ($(echo $SAMPLES | wc -w) files)" ""
 
 ts A attach "$ITEM" "$IN/backup.trip.json.gz" --caption "a file"
 check "attach a small file" "attached"
