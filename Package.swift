@@ -4,6 +4,25 @@ import PackageDescription
 let staticStdlib = ["-static-stdlib"]
 let linuxRelease = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
 
+// The C libraries TripSync calls (libsodium, libdeflate, OpenSSL's libcrypto, zlib). Their module
+// maps name no library: a module map's `link` puts `-lsodium` first on every link line, where the
+// shared library wins. So the link is chosen here, per configuration. Linux release builds take
+// Debian's static archives by file name (`-l:libsodium.a`, from the -dev packages), so the release
+// `tripsync` needs only glibc and GCC's runtime on the machine it runs on (Tests/static/run.sh);
+// debug builds, tests and every other platform link the shared libraries as before.
+let cLibraries = ["sodium", "deflate", "crypto", "z"]
+let notLinux: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS, .driverKit, .android, .windows, .wasi, .openbsd]
+let cLibraryLinks: [LinkerSetting] =
+    cLibraries.flatMap { name -> [LinkerSetting] in
+        [
+            .linkedLibrary(name, .when(platforms: notLinux)),
+            .linkedLibrary(name, .when(platforms: [.linux], configuration: .debug)),
+            .linkedLibrary(":lib\(name).a", linuxRelease),
+        ]
+    }
+    // libcrypto.a's own needs (glibc 2.34 and later keep both inside libc; older ones do not).
+    + [.linkedLibrary("dl", linuxRelease), .linkedLibrary("pthread", linuxRelease)]
+
 let package = Package(
     name: "TripSync",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -38,7 +57,10 @@ let package = Package(
         ),
         // System calls Swift's Glibc does not expose (a folder's birth time: docs/DESIGN.md, "Forks").
         .target(name: "CSystem", path: "Sources/CSystem"),
-        .target(name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "COpenSSL", "CSystem"]),
+        .target(
+            name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "COpenSSL", "CSystem"],
+            linkerSettings: cLibraryLinks
+        ),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
         // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
         // (no shared libraries to load and relocate; README, first section). The flag goes to the
