@@ -52,6 +52,11 @@ public struct SyncReport: Sendable {
         public var removed: [String] = []
         /// Conflicts (`ConflictList` entries) that the merged files brought.
         public var newConflicts = 0
+        /// What other devices changed in this home's replica, device by device
+        /// (`SyncReport.changes(before:after:me:)`).
+        public var changes: [DeviceChanges] = []
+        /// This device's changes that no published file held before and ours now does.
+        public var sharedChanges = 0
         /// Forks of other devices found while merging (both values kept).
         public var forks: [Fork] = []
         /// What membership decided that a person should know: devices admitted, join requests
