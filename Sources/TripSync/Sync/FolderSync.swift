@@ -220,8 +220,14 @@ public struct FolderSync {
         trip.name = local?.trip.name.value
         guard let folder else { throw FileSystemError(path: root.display(tripName), message: blocked ?? "cannot be opened") }
         let conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
-        // This device's changes no published file held yet: what publishing shares.
-        let unsharedBefore = local.map { DeliveryStatus($0, me: identity.deviceID, now: UTCTimestamp(millisecondsSinceEpoch: now)).unpublished } ?? 0
+        // What this device changed that no published file held yet (each item, or the trip's or
+        // a device's name, counted once however many fields): what publishing shares.
+        let unsharedBefore = local.map { local in
+            Set(
+                DeliveryStatus(local, me: identity.deviceID, now: UTCTimestamp(millisecondsSinceEpoch: now)).changes.filter { !$0.published }
+                    .map { $0.item.map { "item \($0)" } ?? "\($0.field) \($0.title)" }
+            ).count
+        } ?? 0
         var document = local
         var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
         var ownCopies: [(name: EntryName, digest: [UInt8])] = []

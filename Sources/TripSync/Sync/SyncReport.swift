@@ -55,7 +55,8 @@ public struct SyncReport: Sendable {
         /// What other devices changed in this home's replica, device by device
         /// (`SyncReport.changes(before:after:me:)`).
         public var changes: [DeviceChanges] = []
-        /// This device's changes that no published file held before and ours now does.
+        /// What this device changed that no published file held before and ours now does: each
+        /// item (or the trip's or a device's name) counted once, however many of its fields.
         public var sharedChanges = 0
         /// Forks of other devices found while merging (both values kept).
         public var forks: [Fork] = []
