@@ -28,8 +28,8 @@ enum CommandHint {
         }
     }
 
-    /// `line` with `--home DIR` (and `--trip T` for a command that takes one and where the
-    /// hint names no trip itself) after each `tripsync` that starts a command, outside double
+    /// `line` with `--home DIR` (where the hint names no home itself) and `--trip T` (for a
+    /// command that takes one and where the hint names no trip itself) after each `tripsync` that starts a command, outside double
     /// quotes (a quoted title or name is shown as it is).
     static func complete(_ line: String) -> String {
         guard home != nil || trip != nil, line.contains("tripsync ") else { return line }
@@ -48,7 +48,7 @@ enum CommandHint {
             guard !quoted, !precededByWord, word != "help", let command = command(named: word) else { continue }
             let next = rest.range(of: "tripsync ").map { rest[..<$0.lowerBound] } ?? rest
             var options: [String] = []
-            if let home { options += ["--home", shellWord(home)] }
+            if let home, !next.contains("--home") { options += ["--home", shellWord(home)] }
             if let trip, command.help.contains("--trip"), !next.contains("--trip") { options += ["--trip", shellWord(trip)] }
             if !options.isEmpty { result += options.joined(separator: " ") + " " }
         }

@@ -55,9 +55,10 @@ enum Console {
     }
 
     /// Writes one line to stderr, escaped (`PrintableText.line`); `newline: false` for a
-    /// question whose answer follows on the same line.
-    static func err(_ line: String, newline: Bool = true) {
-        raw(PrintableText.line(CommandHint.complete(line)) + (newline ? "\n" : ""))
+    /// question whose answer follows on the same line; `forAnotherLaptop` for a line whose
+    /// commands run on another laptop (this one's `--home` is not added to them).
+    static func err(_ line: String, newline: Bool = true, forAnotherLaptop: Bool = false) {
+        raw(PrintableText.line(forAnotherLaptop ? line : CommandHint.complete(line)) + (newline ? "\n" : ""))
     }
 
     /// Writes each of `lines` as one escaped line to stderr.

@@ -124,19 +124,24 @@ enum SyncCommand: Command {
             try Console.json(report)
         } else if !watching || report.didSomething {
             // What changed, by whom, in words; the files after it, as a detail.
+            // What changed, by whom, in words; the files after it, as a detail (on the same line
+            // while watching: one line per round).
+            // Trips by name (then by what is told), not by their random ids.
             let told = report.trips.map { (trip: $0, parts: changeParts($0)) }.filter { !$0.parts.isEmpty }
-            if report.trips.count <= 1 || told.isEmpty {
-                Console.out("\(stamp)synced with \(sync.folder): " + (told.first.map { $0.parts.joined(separator: "; ") } ?? "nothing new"))
-            } else {
-                Console.out("\(stamp)synced with \(sync.folder):")
-                for (trip, parts) in told { Console.out("\(stamp)  \(trip.name.map { "\"\($0)\"" } ?? trip.tripID.description): " + parts.joined(separator: "; ")) }
-            }
-            var files = "\(stamp)  files: published \(report.published.count), merged \(report.merged.count), "
+                .sorted { ($0.trip.name ?? $0.trip.tripID.description, $0.parts.joined()) < ($1.trip.name ?? $1.trip.tripID.description, $1.parts.joined()) }
+            var files = "files: published \(report.published.count), merged \(report.merged.count), "
                 + "\(report.unchanged.count) unchanged, \(report.skipped.count) skipped"
                 + (report.joined.isEmpty ? "" : ", joined \(plural(report.joined.count, "trip"))")
                 + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))")
             if !report.failed.isEmpty { files += "; \(plural(report.failed.count, "trip")) not synced" }
-            Console.out(files)
+            if report.trips.count <= 1 || told.isEmpty {
+                let line = "\(stamp)synced with \(sync.folder): " + (told.first.map { $0.parts.joined(separator: "; ") } ?? "nothing new")
+                Console.out(watching ? line + " (\(files))" : line)
+            } else {
+                Console.out("\(stamp)synced with \(sync.folder):" + (watching ? " (\(files))" : ""))
+                for (trip, parts) in told { Console.out("\(stamp)  \(trip.name.map { "\"\($0)\"" } ?? trip.tripID.description): " + parts.joined(separator: "; ")) }
+            }
+            if !watching { Console.out("  " + files) }
             for trip in report.trips where trip.newConflicts > 0 {
                 Console.out("\(stamp)\(plural(trip.newConflicts, "new conflict")) in \(trip.name ?? trip.tripID.description): tripsync conflicts --trip \(trip.tripID.description.prefix(8))")
             }
