@@ -56,7 +56,8 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                throw CLIError.usage("unknown option \(name) for '\(command)'", command: command)
+                let hint = Suggestion.hint(for: name, in: (valueOptions.union(flagOptions)).filter { $0.hasPrefix("--") }.sorted())
+                throw CLIError.usage("unknown option \(name) for '\(command)'" + (hint.map { "\n" + $0 } ?? ""), command: command)
             }
         }
     }

@@ -15,6 +15,24 @@ enum Confirm {
         return true
     }
 
+    /// Shows `prompt` on the terminal and waits for a line (or end of input).
+    static func waitForEnter(_ prompt: String) {
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else { return }
+        defer { close(tty) }
+        _ = prompt.withCString { write(tty, $0, strlen($0)) }
+        var byte: UInt8 = 0
+        while true {
+            let count = read(tty, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                _ = write(tty, "\n", 1)
+                return
+            }
+            if byte == 0x0A || byte == 0x0D { return }
+        }
+    }
+
     /// Asks `question` (ending in "? ") and returns true only for "y" or "yes" (any case); an
     /// empty line, end of input or no terminal is no.
     static func ask(_ question: String) -> Bool {

@@ -15,9 +15,9 @@ import TripSync
 /// `verbatim`.
 enum Console {
     /// Writes one line to stdout, escaped (`PrintableText.line`: a newline in it is shown as
-    /// `\x0a`).
+    /// `\x0a`), its hints completed with the options the person gave (`CommandHint`).
     static func out(_ line: String) {
-        emit(PrintableText.line(line))
+        emit(PrintableText.line(CommandHint.complete(line)))
     }
 
     /// Writes each of `lines` as one escaped line to stdout.
@@ -55,9 +55,10 @@ enum Console {
     }
 
     /// Writes one line to stderr, escaped (`PrintableText.line`); `newline: false` for a
-    /// question whose answer follows on the same line.
-    static func err(_ line: String, newline: Bool = true) {
-        raw(PrintableText.line(line) + (newline ? "\n" : ""))
+    /// question whose answer follows on the same line; `forAnotherLaptop` for a line whose
+    /// commands run on another laptop (this one's `--home` is not added to them).
+    static func err(_ line: String, newline: Bool = true, forAnotherLaptop: Bool = false) {
+        raw(PrintableText.line(forAnotherLaptop ? line : CommandHint.complete(line)) + (newline ? "\n" : ""))
     }
 
     /// Writes each of `lines` as one escaped line to stderr.

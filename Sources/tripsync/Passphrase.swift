@@ -9,7 +9,8 @@ import TripSync
 enum Passphrase {
     /// The passphrase for `command`: the first line of `file` when given, else asked on
     /// `/dev/tty` (twice when `confirm`), never echoed. A new passphrase (`confirm`) must pass
-    /// `OwnerKeyExport.passphraseProblem`, the one rule, whichever way it came. The caller
+    /// `OwnerKeyExport.passphraseProblem`, the one rule, whichever way it came: a file that
+    /// breaks it is refused, a terminal says why and asks again (`maxTries` in all). The caller
     /// wipes the result (`SecretBytes.wipe`); every other copy is wiped here.
     static func get(file: String?, confirm: Bool, command: String) throws -> [UInt8] {
         if let file {
@@ -34,9 +35,15 @@ enum Passphrase {
         }
         defer { close(tty) }
         var first = try ask(tty, "Passphrase: ")
-        if confirm, let problem = OwnerKeyExport.passphraseProblem(first) {
+        // A new passphrase that breaks the rule is asked again (3 tries in all), saying why.
+        var tries = 1
+        while confirm, let problem = OwnerKeyExport.passphraseProblem(first) {
             SecretBytes.wipe(&first)
-            throw CLIError.refused("\(problem); nothing was written")
+            guard tries < maxTries else { throw CLIError.refused("\(problem) (\(maxTries) tries); nothing was written") }
+            tries += 1
+            let why = "\(problem); try again (\(tries) of \(maxTries))\n"
+            _ = why.withCString { write(tty, $0, strlen($0)) }
+            first = try ask(tty, "Passphrase: ")
         }
         if confirm {
             var again = try ask(tty, "Passphrase again: ")
@@ -48,6 +55,9 @@ enum Passphrase {
         }
         return first
     }
+
+    /// How many times a terminal asks for a new passphrase that breaks the rule.
+    static let maxTries = 3
 
     /// One line read from `tty` with echo off (restored even when reading fails). Echo goes off
     /// before the prompt is shown: what is typed once the prompt is there is neither echoed nor

@@ -133,6 +133,12 @@ func command(named name: String) -> (any Command.Type)? {
     Registry.commands.first { $0.name == name }
 }
 
+/// A usage error for a command name that is not one, with the closest names as a hint.
+func unknownCommand(_ name: String) -> CLIError {
+    let hint = Suggestion.hint(for: name, in: Registry.commands.map { $0.name } + ["help"], prefix: "tripsync ")
+    return .usage("unknown command '\(name)'" + (hint.map { "\n" + $0 } ?? ""), command: nil)
+}
+
 /// Runs the tool and returns the exit status; the one place errors become messages.
 func runTool(_ rawArguments: [String]) -> Int32 {
     var arguments = rawArguments
@@ -154,22 +160,21 @@ func runTool(_ rawArguments: [String]) -> Int32 {
         }
         // Global options are taken after the command too (up to a "--").
         arguments = try takeHome(from: arguments, into: &global)
+        CommandHint.remember(global, arguments: arguments)
         if name == "help" || name == "--help" || name == "-h" {
             if arguments.first == "help" {
                 Console.verbatim(helpHelp)
                 return 0
             }
             if let topic = arguments.first {
-                guard let command = command(named: topic) else { throw CLIError.usage("unknown command '\(topic)'", command: nil) }
+                guard let command = command(named: topic) else { throw unknownCommand(topic) }
                 Console.verbatim(command.help)
             } else {
                 Console.verbatim(usageText())
             }
             return 0
         }
-        guard let command = command(named: name) else {
-            throw CLIError.usage("unknown command '\(name)'", command: nil)
-        }
+        guard let command = command(named: name) else { throw unknownCommand(name) }
         // -h / --help anywhere before a "--" asks for the command's usage.
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             Console.verbatim(command.help)

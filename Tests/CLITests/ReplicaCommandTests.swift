@@ -233,7 +233,7 @@ import Testing
         let result = try run(home, ["import", CLI.root + "/samples/lisbon-new-york.trip.json"])
         #expect(result.status == 2)
         #expect(result.stdout.contains("19 items, 2 deleted items, 2 conflicts (1 field, 1 item edited while deleted)"), "it shows what the file holds first")
-        #expect(result.stderr.contains("give --merge or --replace together with --yes"))
+        #expect(result.stderr.contains("give --merge, or --replace together with --yes"), "\(result.stderr)")
         let newer = try run(home, ["import", CLI.root + "/samples/invalid/schema-version-newer.trip.json", "--merge", "--yes"])
         #expect(newer.status == 1)
         #expect(newer.stderr.contains("written by a newer TripSync: schema 6, this build reads up to 5"))

@@ -239,7 +239,7 @@ import Testing
         let lines = watching.stdout.dropFirst(before.count).split(separator: "\n")
         #expect(lines.count == 1, "one line for the one round that merged: \(lines)")
         #expect(lines.allSatisfy(SyncWatchTests.startsWithTime), "\(lines)")
-        #expect(lines.first?.contains("merged 1 file") == true, "\(lines)")
+        #expect(lines.first?.contains("changed 1 item") == true && lines.first?.contains("merged 1,") == true, "\(lines)")
         #expect(watching.terminate() == 0)
         #expect(watching.stderr.hasSuffix("stopped watching\n"), "\(watching.stderr)")
     }

@@ -5,7 +5,8 @@ Runs the built binary (TRIPSYNC=path, default .build/debug/tripsync) in fresh ho
 dir: laptop A owns a trip, laptop B is admitted as editor through a shared folder. Then `owner
 export` is driven through pty.fork() as a person meets it: each answer is typed as soon as the
 prompt is on the screen. Checks: the prompt appears, the typed passphrase is never echoed, a
-mismatch on the second prompt (or a short passphrase) writes nothing, a matching pair writes a
+mismatch on the second prompt writes nothing, a short passphrase is asked again (3 tries, then
+nothing is written; a short --passphrase-file is refused), a matching pair writes a
 file (mode 0600) that `owner import --passphrase-file` opens on laptop B; without a terminal
 the command asks for --passphrase-file (exit 2). Output: PASS/FAIL per check, then one line
 "N passed, M failed"; exit 0 only when nothing failed. Standard library only.
@@ -45,10 +46,28 @@ def run(tmp):
     check("mismatch: exit 1, says the two differ, and no file is written",
           status == 1 and "differ" in screen and not os.path.exists(key), "exit %d: %s" % (status, screen))
 
-    status, screen = on_terminal(["--home", a, "owner", "export", "-o", key], ["short"])
-    check("a passphrase under 8 characters is refused (exit 1), nothing written, not echoed",
-          status == 1 and "at least 8" in screen and "short\n" not in screen.split("Passphrase: ", 1)[-1] and not os.path.exists(key),
+    status, screen = on_terminal(["--home", a, "owner", "export", "-o", key], ["short", "tiny", "nope"])
+    check("a passphrase under 8 characters: says why and asks again, 3 tries in all",
+          screen.count("Passphrase: ") == 3 and "at least 8" in screen and "try again (2 of 3)" in screen and "try again (3 of 3)" in screen,
           "exit %d: %s" % (status, screen))
+    check("three short passphrases: exit 1, nothing written, none echoed",
+          status == 1 and "3 tries" in screen and not os.path.exists(key)
+          and not any(word in screen for word in ("short\n", "tiny", "nope")),
+          "exit %d: %s" % (status, screen))
+
+    retry_key = os.path.join(tmp, "retry.key")
+    status, screen = on_terminal(["--home", a, "owner", "export", "-o", retry_key], ["short", secret, secret])
+    check("a short passphrase, then a good pair: exit 0, the key is written",
+          status == 0 and "try again" in screen and "wrote the owner key" in screen and os.path.exists(retry_key),
+          "exit %d: %s" % (status, screen))
+
+    short_file = os.path.join(tmp, "short.txt")
+    with open(short_file, "w") as f:
+        f.write("short\n")
+    result = ts(a, "owner", "export", "-o", key, "--passphrase-file", short_file)
+    check("a short --passphrase-file is still refused (exit 1), nothing written",
+          result.returncode == 1 and "at least 8" in result.stderr and not os.path.exists(key),
+          "exit %d: %s" % (result.returncode, result.stderr))
 
     status, screen = on_terminal(["--home", a, "owner", "export", "-o", key], [secret, secret])
     check("matching pair: exit 0, says it wrote the key", status == 0 and "wrote the owner key" in screen, "exit %d: %s" % (status, screen))

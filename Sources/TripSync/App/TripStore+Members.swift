@@ -137,13 +137,20 @@ extension TripStore {
     /// Changes a member's role (by id, id prefix or exact name).
     @discardableResult
     public func setRole(_ selector: String, _ role: MemberRole) throws -> MemberEntry {
+        try changeRole(selector, role).entry
+    }
+
+    /// Changes a member's role as `setRole` does, and says whether it changed: a member that
+    /// already has `role` is left as it is (nothing is written).
+    public func changeRole(_ selector: String, _ role: MemberRole) throws -> (entry: MemberEntry, changed: Bool) {
         let entry = try memberEntry(selector)
+        if entry.role == role { return (entry, false) }
         guard let key = entry.key else { throw MembershipError("\(entry.name) has no key yet") }
         if role != .owner, entry.device == deviceID, entry.role == .owner {
             throw MembershipError("this laptop holds the owner role; give another laptop of yours the owner key first (tripsync owner export / owner import)")
         }
         try setGrant(entry.device, key: key, role: role)
-        return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
+        return (MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil), true)
     }
 
     /// The exported owner key, sealed with `passphrase` (refused when

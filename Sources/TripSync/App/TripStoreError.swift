@@ -4,7 +4,7 @@
 public enum TripStoreError: Error, Sendable, CustomStringConvertible {
     /// The home holds no trip yet.
     case noTrips(home: String)
-    /// No trip has that id, id prefix or name.
+    /// No trip has that id, id prefix, name or name start.
     case noMatch(String)
     /// Several trips fit (`selector` nil: the home holds several and none was named); `unreadable`
     /// of them cannot be read.
@@ -25,7 +25,7 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
         case .noMatch(let selector): return "no trip matches '\(selector)'"
         case .ambiguous(nil, let count, let unreadable):
             return "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); pick one with --trip"
-        case .ambiguous(let selector?, let count, _): return "'\(selector)' matches \(count) trips; give more of the id"
+        case .ambiguous(let selector?, let count, _): return "'\(selector)' matches \(count) trips; give more of the id or the name"
         case .sameName(let name, let trips):
             let list = trips.map { "\($0.id) (\($0.items) item\($0.items == 1 ? "" : "s"))" }.joined(separator: ", ")
             return "\(trips.count) trips of this home are named '\(name)': \(list); pick one with --trip ID (and 'tripsync rename' one of them)"
@@ -40,8 +40,8 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
 }
 
 extension HomeTrips {
-    /// The trip `selector` names: an id, an id prefix of at least 4 characters, or an exact
-    /// name; nil picks the only trip. An unreadable file counts as a trip of the home: naming
+    /// The trip `selector` names: an id, an id prefix of at least 4 characters, an exact name,
+    /// or else the start of one name (in any case); nil picks the only trip. An unreadable file counts as a trip of the home: naming
     /// it, or leaving the selector out when it could be the one meant, is `.unreadable`.
     public func choose(_ selector: String?, home: String) -> Result<LoadedTrip, TripStoreError> {
         guard let selector else {
@@ -65,7 +65,13 @@ extension HomeTrips {
             if let file = broken.first { return .failure(.unreadable(file)) }
         }
         if trips.isEmpty && unreadable.isEmpty { return .failure(.noTrips(home: home)) }
-        if readable.isEmpty && broken.isEmpty { return .failure(.noMatch(selector)) }
+        if readable.isEmpty && broken.isEmpty {
+            // Last, the start of a name, in any case ("lis" for "Lisbon 2027").
+            let started = trips.filter { HomeTrips.startsName($0.document.trip.name.value, selector) }
+            if started.count == 1, let trip = started.first { return .success(trip) }
+            if started.count > 1 { return .failure(.ambiguous(selector: selector, count: started.count, unreadable: 0)) }
+            return .failure(.noMatch(selector))
+        }
         return .failure(.ambiguous(selector: selector, count: readable.count + broken.count, unreadable: broken.count))
     }
 }

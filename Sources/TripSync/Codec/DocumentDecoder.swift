@@ -167,6 +167,17 @@ struct DocumentDecoder {
         self.clockBeforeItems = clockBeforeItems
         schema5Pointers = schema5
         guard isObject else { return nil }
+        guard mask != 0 else {
+            // An object with none of a trip's keys (a package.json, another tool's file) is one
+            // answer, not a list of every missing and unknown key.
+            context.issues = [
+                ValidationIssue(
+                    .error, pointer: "",
+                    message: "not a trip file: the JSON object has none of a trip file's keys (schemaVersion, tripId, deviceId, trip, items, clock, ...)")
+            ]
+            context.droppedIssues = 0
+            return nil
+        }
         if case .missing = version {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
         }

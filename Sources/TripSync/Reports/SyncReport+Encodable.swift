@@ -1,7 +1,7 @@
 extension SyncReport: Encodable {
     /// `sync --json`: `{"published", "merged", "unchanged", "skipped": [{"file", "reason"}],
-    /// "joined", "removed", "conflicts" (new ones), "failed", "trips": [...], "warnings",
-    /// "rekeyed"}`; every list is always a list.
+    /// "joined", "removed", "conflicts" (new ones), "changes" (every trip's, `DeviceChanges`),
+    /// "failed", "trips": [...], "warnings", "rekeyed"}`; every list is always a list.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ReportKey.self)
         try container.put(published, "published")
@@ -11,6 +11,7 @@ extension SyncReport: Encodable {
         try container.put(joined.map(\.description), "joined")
         try container.put(removed, "removed")
         try container.put(trips.map(\.newConflicts).reduce(0, +), "conflicts")
+        try container.put(trips.flatMap(\.changes), "changes")
         try container.put(failed.map(\.tripID.description), "failed")
         try container.put(trips, "trips")
         try container.put(warnings, "warnings")
@@ -20,7 +21,8 @@ extension SyncReport: Encodable {
 
 extension SyncReport.Trip: Encodable {
     /// One trip's outcome: `{"tripId", "name", "synced", "error", "published", "wrote",
-    /// "merged", "skipped", "newConflicts", "forks"}`.
+    /// "merged", "skipped", "newConflicts", "changes": [{"device", "name", "added", "changed",
+    /// "deleted"}], "sharedChanges", "forks", "notices", "waitingToJoin"}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ReportKey.self)
         try container.put(tripID.description, "tripId")
@@ -32,6 +34,8 @@ extension SyncReport.Trip: Encodable {
         try container.put(merged, "merged")
         try container.put(skipped, "skipped")
         try container.put(newConflicts, "newConflicts")
+        try container.put(changes, "changes")
+        try container.put(sharedChanges, "sharedChanges")
         try container.put(forks, "forks")
         try container.put(notices, "notices")
         try container.put(waitingToJoin, "waitingToJoin")
@@ -64,5 +68,17 @@ extension SyncReport.Rekey: Encodable {
         try container.put(old.description, "old")
         try container.put(new.description, "new")
         try container.put(reason, "reason")
+    }
+}
+
+extension SyncReport.DeviceChanges: Encodable {
+    /// `{"device", "name", "added", "changed", "deleted"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ReportKey.self)
+        try container.put(device.description, "device")
+        try container.put(name, "name")
+        try container.put(added, "added")
+        try container.put(changed, "changed")
+        try container.put(deleted, "deleted")
     }
 }

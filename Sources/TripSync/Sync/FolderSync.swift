@@ -220,6 +220,14 @@ public struct FolderSync {
         trip.name = local?.trip.name.value
         guard let folder else { throw FileSystemError(path: root.display(tripName), message: blocked ?? "cannot be opened") }
         let conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
+        // What this device changed that no published file held yet (each item, or the trip's or
+        // a device's name, counted once however many fields): what publishing shares.
+        let unsharedBefore = local.map { local in
+            Set(
+                DeliveryStatus(local, me: identity.deviceID, now: UTCTimestamp(millisecondsSinceEpoch: now)).changes.filter { !$0.published }
+                    .map { $0.item.map { "item \($0)" } ?? "\($0.field) \($0.title)" }
+            ).count
+        } ?? 0
         var document = local
         var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
         var ownCopies: [(name: EntryName, digest: [UInt8])] = []
@@ -536,6 +544,7 @@ public struct FolderSync {
             return
         }
         trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
+        trip.changes = SyncReport.changes(before: local, after: document, me: [startID, identity.deviceID])
         // The replica's stamp is recorded only once our file is published (below): a publish
         // that failed must not let the next sync take this trip for unchanged.
         state.files[replica.path] = nil
@@ -554,6 +563,7 @@ public struct FolderSync {
         if !upToDate {
             try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
             trip.wrote = true
+            trip.sharedChanges = unsharedBefore
         }
         let published = folder.display(ownName)
         if let (_, stamp) = folder.kind(of: ownName) { state.files[published] = .init(stamp: stamp, clock: document.clock) }

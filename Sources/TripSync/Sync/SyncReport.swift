@@ -52,6 +52,12 @@ public struct SyncReport: Sendable {
         public var removed: [String] = []
         /// Conflicts (`ConflictList` entries) that the merged files brought.
         public var newConflicts = 0
+        /// What other devices changed in this home's replica, device by device
+        /// (`SyncReport.changes(before:after:me:)`).
+        public var changes: [DeviceChanges] = []
+        /// What this device changed that no published file held before and ours now does: each
+        /// item (or the trip's or a device's name) counted once, however many of its fields.
+        public var sharedChanges = 0
         /// Forks of other devices found while merging (both values kept).
         public var forks: [Fork] = []
         /// What membership decided that a person should know: devices admitted, join requests

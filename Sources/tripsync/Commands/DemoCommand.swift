@@ -4,73 +4,120 @@ import TripSync
 /// `tripsync demo`: the whole idea in one command, in temporary homes.
 enum DemoCommand: Command {
     static let name = "demo"
-    static let summary = "two laptops in temporary homes: plan offline, exchange files, merge, settle a conflict"
+    static let summary = "two laptops in temporary homes: invite, join, sync, settle a conflict"
     static let help = """
         usage: tripsync demo [--keep]
 
-        Builds a sample trip on "Alex's laptop", copies it to "Sam's laptop", lets both edit
-        offline (two fields, the same title, a delete against an edit), exchanges backups both
-        ways, shows the merged itinerary and its conflicts, and settles one with --keep mine.
-        Everything happens in a temporary folder (kept with --keep); your own home is untouched.
+        Alex plans a trip, invites Sam's laptop, Sam joins through a shared folder, both edit
+        offline (the same title twice, a delete, a new item), both sync, and Alex settles the
+        conflict: every command as you would type it, in two temporary homes and a shared
+        folder it names; your own home is untouched. At the end it prints commands to try on
+        those homes and, on a terminal, keeps them until you press Enter. --keep keeps them and
+        exits; without a terminal and without --keep they are removed (and it says so).
         """
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, flags: ["--keep"])
         try parser.parse(arguments)
-        let root = NSTemporaryDirectory() + "tripsync-demo-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
+        let root = temporary + "tripsync-demo-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let alex = GlobalOptions(home: root + "/alex")
         let sam = GlobalOptions(home: root + "/sam")
-        defer {
-            if parser.has("--keep") {
-                Console.out("")
-                Console.out("(the demo homes are kept in \(root))")
-            } else {
-                try? FileManager.default.removeItem(atPath: root)
-            }
+        let shared = root + "/shared"
+        do {
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError.refused("\(shared): cannot create the demo's folder (\(error))")
         }
+        do {
+            try play(root: root, alex: alex, sam: sam, shared: shared)
+        } catch {
+            // A demo that stopped is cleaned up as one that ran, and says where it was.
+            finish(root: root, keep: parser.has("--keep"), ask: false)
+            throw error
+        }
+        Console.out("")
+        Console.out("Try it yourself on these homes (the shared folder stands for a synced Dropbox or Syncthing folder):")
+        let a = "tripsync --home " + CommandHint.shellWord(root + "/alex")
+        let b = "tripsync --home " + CommandHint.shellWord(root + "/sam")
+        let folder = CommandHint.shellWord(shared)
+        for line in [
+            "\(a) show", "\(b) status", "\(b) add \"Tram 28\" --day 2027-06-09 --at 15:00", "\(b) sync \(folder)",
+            "\(a) sync \(folder)", "\(a) show",
+        ] { Console.out("  " + line) }
+        finish(root: root, keep: parser.has("--keep"), ask: true)
+    }
+
+    /// The demo's steps, each shown as the command a person types and what it printed.
+    static func play(root: String, alex: GlobalOptions, sam: GlobalOptions, shared: String) throws {
         func step(_ who: String, _ words: [String], _ options: GlobalOptions) throws -> String {
             let shown = words.map { $0.contains(" ") || $0.contains("'") ? "\"\($0)\"" : $0 }.joined(separator: " ")
             Console.out("")
             Console.out("\(who)$ tripsync \(shown)")
             guard let command = Registry.commands.first(where: { $0.name == words[0] }) else { return "" }
+            // Hints the command prints name the home it ran in.
+            let saved = (CommandHint.home, CommandHint.trip)
+            CommandHint.home = options.home
+            CommandHint.trip = nil
+            defer { (CommandHint.home, CommandHint.trip) = saved }
             let capture = OutputCapture()
             try capture.run { try command.run(Array(words.dropFirst()), global: options) }
             for line in capture.lines { Console.verbatim(line) }
             return capture.lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        Console.out("TripSync demo: two laptops, no server. Homes in \(root).")
+        Console.out("TripSync demo: two laptops, no server. Alex's home: \(root)/alex; Sam's home: \(root)/sam;")
+        Console.out("the folder both sync with (a Dropbox or Syncthing folder in real life): \(shared)")
         _ = try step("alex", ["init", "--device-name", "Alex's laptop"], alex)
-        _ = try step("alex", ["new", "Lisbon & New York 2027", "--zone", "Europe/Lisbon", "--open"], alex)
+        _ = try step("alex", ["new", "Lisbon 2027", "--zone", "Europe/Lisbon"], alex)
         let lunch = try step("alex", ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30", "--place", "Mercado da Ribeira"], alex)
         _ = try step("alex", ["add", "Fado night", "--day", "2027-06-08", "--at", "21:00", "--place", "Alfama"], alex)
         let museum = try step("alex", ["add", "Gulbenkian Museum", "--day", "2027-06-09", "--at", "10:00"], alex)
-        _ = try step("alex", ["add", "TP 201 Lisbon → New York", "--day", "2027-06-10", "--at", "10:00", "--end", "2027-06-10T13:00", "--end-zone", "America/New_York"], alex)
-        _ = try step("alex", ["backup", "-o", root + "/alex.trip.json.gz"], alex)
-        _ = try step("sam", ["init", "--device-name", "Sam's laptop"], sam)
-        _ = try step("sam", ["import", root + "/alex.trip.json.gz", "--merge", "--yes"], sam)
+        _ = try step("alex", ["sync", shared], alex)
         Console.out("")
-        Console.out("# Offline, both edit. Different fields merge by themselves; the same title twice is a conflict;")
-        Console.out("# Sam deletes the museum while Alex adds a note to it.")
+        Console.out("# Alex invites Sam's laptop; the code goes to Sam by message or mail.")
+        let code = try step("alex", ["invite", "--role", "editor"], alex)
+        _ = try step("sam", ["init", "--device-name", "Sam's laptop"], sam)
+        _ = try step("sam", ["join", code, shared], sam)
+        _ = try step("alex", ["sync", shared], alex)
+        _ = try step("sam", ["sync", shared], sam)
+        Console.out("")
+        Console.out("# Offline, both edit: the same title twice is a conflict; Sam also deletes the museum and adds a dinner.")
         let shortLunch = String(lunch.prefix(8))
         let shortMuseum = String(museum.prefix(8))
         _ = try step("alex", ["edit", shortLunch, "--title", "Lunch at Time Out Market"], alex)
-        _ = try step("alex", ["edit", shortMuseum, "--note", "Closed on Tuesdays"], alex)
         _ = try step("sam", ["edit", shortLunch, "--title", "Lunch at Cervejaria Ramiro", "--note", "Book for 4"], sam)
         _ = try step("sam", ["delete", shortMuseum], sam)
-        _ = try step("alex", ["backup", "-o", root + "/alex.trip.json.gz", "--force"], alex)
-        _ = try step("sam", ["backup", "-o", root + "/sam.trip.json.gz"], sam)
-        _ = try step("alex", ["import", root + "/sam.trip.json.gz", "--merge", "--yes"], alex)
-        _ = try step("alex", ["show"], alex)
+        _ = try step("sam", ["add", "Dinner at Zé da Mouraria", "--day", "2027-06-09", "--at", "20:00"], sam)
+        _ = try step("sam", ["sync", shared], sam)
+        _ = try step("alex", ["sync", shared], alex)
         _ = try step("alex", ["conflicts"], alex)
         _ = try step("alex", ["resolve", shortLunch, "title", "--keep", "mine"], alex)
-        _ = try step("alex", ["restore", shortMuseum], alex)
-        _ = try step("alex", ["backup", "-o", root + "/alex.trip.json.gz", "--force"], alex)
-        _ = try step("sam", ["import", root + "/alex.trip.json.gz", "--merge", "--yes"], sam)
+        _ = try step("alex", ["sync", shared], alex)
+        _ = try step("sam", ["sync", shared], sam)
         _ = try step("sam", ["show"], sam)
         let a = try step("alex", ["fingerprint"], alex)
         let s = try step("sam", ["fingerprint"], sam)
         Console.out("")
         Console.out((a == s ? "Both laptops hold the same trip: nothing anyone typed was lost." : "The laptops differ (this is a bug)."))
+    }
+
+    /// Keeps the demo's homes (with `keep`, or until Enter on a terminal when `ask`) or removes
+    /// them, and says which.
+    static func finish(root: String, keep: Bool, ask: Bool) {
+        Console.out("")
+        if keep {
+            Console.out("The demo's homes are kept in \(root) (remove them with: rm -r \(CommandHint.shellWord(root)))")
+            return
+        }
+        if ask && Confirm.canAsk {
+            Confirm.waitForEnter("Press Enter to remove the demo's homes in \(root) (Ctrl-C keeps them)... ")
+        }
+        do {
+            try FileManager.default.removeItem(atPath: root)
+            Console.out("Removed the demo's homes in \(root) (tripsync demo --keep keeps them).")
+        } catch {
+            Console.warning("\(root): cannot remove the demo's homes (\(error)); remove them by hand")
+        }
     }
 }
 

@@ -10,8 +10,9 @@ enum ImportCommand: Command {
 
         Reads FILE as untrusted input and shows what it holds (schema, trip, items, deleted
         items, conflicts, devices, newest change). On a terminal it then asks
-        "[m]erge, [r]eplace or [c]ancel (default: cancel)?" (an empty answer cancels); elsewhere
-        give --merge or --replace with --yes. --merge merges it into this home's copy of the
+        "[m]erge, [r]eplace or [c]ancel (default: cancel)?" (an empty answer cancels). --merge,
+        which loses nothing, is never asked about; --replace needs --yes where there is no
+        terminal. --merge merges it into this home's copy of the
         trip (or adds the trip); --replace makes it the local copy: it first lists the changes
         of this device that were never published and that FILE does not hold (on a terminal
         you type 'replace' to discard them), then keeps the local copy in
@@ -47,18 +48,25 @@ enum ImportCommand: Command {
         if let notice = plan.notice { Console.warning(notice) }
         for unreadable in plan.skipped { HomeAccess.warn(unreadable) }
         describe(plan)
-        let interactive = Console.stdinIsTerminal && !parser.has("--yes")
+        // --merge loses nothing, so it is never asked about; --replace can discard changes, so
+        // it is confirmed on a terminal and needs --yes elsewhere.
+        let interactive = !parser.has("--merge") && Console.stdinIsTerminal && !parser.has("--yes")
         let mode: TripImport.Mode
-        if interactive {
+        if parser.has("--merge") {
+            mode = .merge
+        } else if interactive {
             guard let answer = ImportPrompt.choose(existing: plan.existing != nil) else {
                 Console.out("cancelled: nothing was changed")
                 return
             }
             mode = answer
-        } else if parser.has("--yes"), parser.has("--merge") || parser.has("--replace") {
-            mode = parser.has("--merge") ? .merge : .replace
+        } else if parser.has("--replace") {
+            guard parser.has("--yes") else {
+                throw CLIError.usage("not on a terminal: --replace needs --yes (it can discard changes; nothing was changed)", command: name)
+            }
+            mode = .replace
         } else {
-            throw CLIError.usage("not on a terminal: give --merge or --replace together with --yes (nothing was changed)", command: name)
+            throw CLIError.usage("not on a terminal: give --merge, or --replace together with --yes (nothing was changed)", command: name)
         }
         if mode == .replace, case let discarded = plan.discardedByReplace, !discarded.isEmpty {
             Console.warning(

@@ -32,7 +32,7 @@ enum InviteCommand: Command {
             let code = try store.invite(role: role, expiresInDays: days)
             Console.out(code.text)
             Console.err("invite for \(role.rawValue) of \"\(store.document.trip.name.value)\", valid until \(code.expires), usable once;")
-            Console.err("on the new laptop: tripsync join CODE FOLDER, then your next sync admits it")
+            Console.err("on the new laptop: tripsync join CODE FOLDER, then your next sync admits it", forAnotherLaptop: true)
         }
     }
 }

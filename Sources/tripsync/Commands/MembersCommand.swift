@@ -83,10 +83,18 @@ enum MembersCommand: Command {
                 Console.out("declined \(entry.name) (\(entry.device.description.prefix(8))): its request stays refused; a new invite is needed for it to ask again")
             case "set":
                 guard let newRole = try role() else { throw CLIError.usage("members set needs --role editor|viewer", command: name) }
-                let entry = try store.setRole(try device(), newRole)
+                let (entry, changed) = try store.changeRole(try device(), newRole)
+                guard changed else {
+                    Console.out("\(entry.name) (\(entry.device.description.prefix(8))) is already \(article(newRole)) \(newRole.rawValue); nothing changed")
+                    return
+                }
                 Console.out("\(entry.name) (\(entry.device.description.prefix(8))) is now \(entry.role?.rawValue ?? ""); publish with tripsync sync FOLDER")
             case "remove":
-                let entry = try store.setRole(try device(), .removed)
+                let (entry, changed) = try store.changeRole(try device(), .removed)
+                guard changed else {
+                    Console.out("\(entry.name) (\(entry.device.description.prefix(8))) is already removed; nothing changed")
+                    return
+                }
                 Console.out("removed \(entry.name) (\(entry.device.description.prefix(8))); each laptop stops taking its files once this arrives (publish with tripsync sync FOLDER)")
             default:
                 let entries = try store.members()
@@ -106,6 +114,11 @@ enum MembersCommand: Command {
     }
 
     /// `1234abcd  Sam's laptop  editor  key 3f2a 91c0 77de 0b14`.
+    /// "an" before owner and editor, "a" before viewer.
+    static func article(_ role: MemberRole) -> String {
+        role == .viewer ? "a" : "an"
+    }
+
     static func line(_ entry: MemberEntry) -> String {
         let role = entry.pending ? "pending (\(entry.source ?? "request"))" : entry.role?.rawValue ?? "writer"
         return "\(entry.device.description.prefix(8))  \(entry.name)  \(role)  key \(entry.key?.fingerprint ?? "unknown")"

@@ -7,11 +7,11 @@ enum StatusCommand: Command {
     static let help = """
         usage: tripsync status [--json] [--trip T]
 
-        Says what each change of this device has reached: only this device (not yet published
-        to a shared folder), published, and seen by each other device (by their published files),
+        Says what each of your changes has reached: only this laptop (not shared yet through a
+        shared folder), shared, and seen by each other laptop (by the files they shared),
         plus conflicts and deleted items whose body is close to the 90-day retention, and the
         numbers a team watches: conflicts per 1,000 changes, the share of open conflicts that
-        show this device's value, the age of its oldest unpublished change, and the devices not
+        show your value (the "keep-mine share" of --json), the age of its oldest unpublished change, and the devices not
         heard from for longer than the retention (README, "What a team watches"). Devices that
         share a name are shown with their short ids. Attachments are counted by state: shared
         (bytes here), arriving (bytes not here yet), staged (not yet shared), quarantined.
@@ -47,26 +47,29 @@ enum StatusCommand: Command {
             let name = names[device] ?? document.deviceName(device)
             return repeated.contains(name) ? "\(name) (\(device.description.prefix(8)))" : name
         }
-        if status.unpublished == 0 {
-            Console.out(status.ours == 1 ? "  the 1 change of this device is published" : "  all \(plural(status.ours, "change")) of this device are published")
+        if status.ours == 0 {
+            Console.out("  you have not changed anything yet")
+        } else if status.unpublished == 0 {
+            Console.out(status.ours == 1 ? "  your 1 change is shared" : "  all \(status.ours) of your changes are shared")
         } else {
-            Console.out("  \(plural(status.unpublished, "change")) only on this device (not yet published: tripsync sync FOLDER)")
+            let verb = status.unpublished == 1 ? "is" : "are"
+            Console.out("  \(status.unpublished) of your changes \(verb) not shared yet (share them: tripsync sync FOLDER)")
         }
         Console.out("  \(status.conflictSummary)" + (status.conflicts > 0 ? ": tripsync conflicts" : ""))
         if status.devices.isEmpty { Console.out("  no other device known yet") }
         for device in status.devices {
             let seen = device.missingOurs == 0 ? "has seen all your changes" : "has not seen \(plural(device.missingOurs, "change")) of yours"
-            let when = device.lastPublished.map { "; last published \($0)" } ?? "; has not published yet"
+            let when = device.lastPublished.map { "; last shared its changes \($0)" } ?? "; has not shared anything yet"
             Console.out("  \(label(device.id)): \(seen)\(when)")
         }
         if !status.changes.isEmpty {
-            Console.out("  recent changes of this device:")
+            Console.out("  your recent changes:")
             for change in status.changes.prefix(10) {
                 let reach: String
                 if !change.published {
-                    reach = "only on this device"
+                    reach = "not shared yet"
                 } else if change.seenBy.isEmpty {
-                    reach = "published, not yet seen by another device"
+                    reach = "shared, not yet seen by anyone else"
                 } else {
                     reach = "seen by " + change.seenBy.map(label).joined(separator: ", ")
                 }
@@ -96,15 +99,16 @@ enum StatusCommand: Command {
         Console.out("  team metrics:")
         let rate = metrics.conflictsPer1000Changes.map { number($0) } ?? "-"
         Console.out("    conflicts per 1,000 changes: \(rate) (\(plural(metrics.conflicts.total, "open conflict")) in \(plural(metrics.changes, "change")) the trip holds)")
-        if let share = metrics.keepMineShare {
-            Console.out("    open conflicts showing this device's value: \(metrics.openConflictsShowingMine) of \(metrics.openConflictsWithMine) (keep-mine share \(number(share)))")
+        if metrics.keepMineShare != nil {
+            Console.out(
+                "    conflicts that hold a value of yours and show yours for now: \(metrics.openConflictsShowingMine) of \(metrics.openConflictsWithMine)")
         } else {
-            Console.out("    keep-mine share: - (no open conflict holds a value of this device)")
+            Console.out("    conflicts that hold a value of yours: none")
         }
         if let age = metrics.oldestUnpublishedChangeSeconds, let made = metrics.oldestUnpublishedChange {
-            Console.out("    oldest unpublished change: \(ageText(age)) old (made \(made))")
+            Console.out("    your oldest change not shared yet: \(ageText(age)) old (made \(made))")
         } else {
-            Console.out("    oldest unpublished change: none (everything is published)")
+            Console.out("    your oldest change not shared yet: none (everything is shared)")
         }
         let days = metrics.retentionSeconds / 86_400
         if metrics.staleDevices.isEmpty {

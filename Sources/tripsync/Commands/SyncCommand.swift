@@ -16,10 +16,13 @@ enum SyncCommand: Command {
         Another device's file is never changed; our own conflicted copies are removed once
         merged and published. With --watch, syncs again after every change until interrupted.
         Without FOLDER, the folder this home last synced with (recorded for each trip at each
-        sync, or the folder of a pending join) is used, and named.
+        sync, or the folder of a pending join) is used, and named. It says what changed and by
+        whom ("Sam's laptop added 2 items, changed 1, deleted 1"; "you shared 3 changes"), then
+        the files it published, merged and skipped.
 
         options:
-          --json     print {"published", "merged", "skipped": [{"file", "reason"}], ...}
+          --json     print {"published", "merged", "skipped": [{"file", "reason"}], "changes":
+                     [{"device", "name", "added", "changed", "deleted"}], ...}
           --watch    keep syncing on change (inotify on Linux, polling elsewhere); Ctrl-C stops
         """
 
@@ -120,12 +123,25 @@ enum SyncCommand: Command {
         if json {
             try Console.json(report)
         } else if !watching || report.didSomething {
-            var line = "\(stamp)synced with \(sync.folder): published \(plural(report.published.count, "file")), merged \(plural(report.merged.count, "file")), "
+            // What changed, by whom, in words; the files after it, as a detail.
+            // What changed, by whom, in words; the files after it, as a detail (on the same line
+            // while watching: one line per round).
+            // Trips by name (then by what is told), not by their random ids.
+            let told = report.trips.map { (trip: $0, parts: changeParts($0)) }.filter { !$0.parts.isEmpty }
+                .sorted { ($0.trip.name ?? $0.trip.tripID.description, $0.parts.joined()) < ($1.trip.name ?? $1.trip.tripID.description, $1.parts.joined()) }
+            var files = "files: published \(report.published.count), merged \(report.merged.count), "
                 + "\(report.unchanged.count) unchanged, \(report.skipped.count) skipped"
                 + (report.joined.isEmpty ? "" : ", joined \(plural(report.joined.count, "trip"))")
                 + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))")
-            if !report.failed.isEmpty { line += "; \(plural(report.failed.count, "trip")) not synced" }
-            Console.out(line)
+            if !report.failed.isEmpty { files += "; \(plural(report.failed.count, "trip")) not synced" }
+            if report.trips.count <= 1 || told.isEmpty {
+                let line = "\(stamp)synced with \(sync.folder): " + (told.first.map { $0.parts.joined(separator: "; ") } ?? "nothing new")
+                Console.out(watching ? line + " (\(files))" : line)
+            } else {
+                Console.out("\(stamp)synced with \(sync.folder):" + (watching ? " (\(files))" : ""))
+                for (trip, parts) in told { Console.out("\(stamp)  \(trip.name.map { "\"\($0)\"" } ?? trip.tripID.description): " + parts.joined(separator: "; ")) }
+            }
+            if !watching { Console.out("  " + files) }
             for trip in report.trips where trip.newConflicts > 0 {
                 Console.out("\(stamp)\(plural(trip.newConflicts, "new conflict")) in \(trip.name ?? trip.tripID.description): tripsync conflicts --trip \(trip.tripID.description.prefix(8))")
             }
@@ -135,6 +151,22 @@ enum SyncCommand: Command {
                 "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were")
         }
         return report
+    }
+
+    /// What a sync did to one trip, in words: "joined", "Sam's laptop added 2 items, changed 1,
+    /// deleted 1" for each other device, "you shared 3 changes".
+    static func changeParts(_ trip: SyncReport.Trip) -> [String] {
+        guard trip.failure == nil else { return [] }
+        var parts: [String] = trip.joined ? ["joined"] : []
+        for device in trip.changes {
+            var verbs: [String] = []
+            for (count, verb) in [(device.added, "added"), (device.changed, "changed"), (device.deleted, "deleted")] where count > 0 {
+                verbs.append(verbs.isEmpty ? "\(verb) \(plural(count, "item"))" : "\(verb) \(count)")
+            }
+            parts.append("\(device.name) " + verbs.joined(separator: ", "))
+        }
+        if trip.sharedChanges > 0 { parts.append("you shared \(plural(trip.sharedChanges, "change"))") }
+        return parts
     }
 
     /// The local time of day, `HH:MM:SS`.

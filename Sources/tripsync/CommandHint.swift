@@ -1,0 +1,66 @@
+/// The global options a person gave, carried into every hint that names a command: a line
+/// saying "run tripsync sync FOLDER" to someone who typed `--home /tmp/alex` says
+/// "run tripsync --home /tmp/alex sync FOLDER", so the command it names works when pasted.
+///
+/// The one place this happens is `Console.out`/`Console.err` (every human line passes there), so
+/// the hints the library words (which cannot know the options) get them too.
+enum CommandHint {
+    /// `--home DIR` as given (not `$TRIPSYNC_HOME`, which the next command sees as well).
+    nonisolated(unsafe) static var home: String?
+    /// `--trip T` as given, before or after the command.
+    nonisolated(unsafe) static var trip: String?
+
+    /// Notes the options of this run: `global` and a `--trip` among the command's `arguments`
+    /// (before a `--`; the last one wins, as the command's parser takes it).
+    static func remember(_ global: GlobalOptions, arguments: [String]) {
+        home = global.home
+        trip = global.trip
+        var index = 0
+        let options = Array(arguments.prefix { $0 != "--" })
+        while index < options.count {
+            if options[index] == "--trip", index + 1 < options.count {
+                trip = options[index + 1]
+                index += 1
+            } else if options[index].hasPrefix("--trip=") {
+                trip = String(options[index].dropFirst("--trip=".count))
+            }
+            index += 1
+        }
+    }
+
+    /// `line` with `--home DIR` (where the hint names no home itself) and `--trip T` (for a
+    /// command that takes one and where the hint names no trip itself) after each `tripsync` that starts a command, outside double
+    /// quotes (a quoted title or name is shown as it is).
+    static func complete(_ line: String) -> String {
+        guard home != nil || trip != nil, line.contains("tripsync ") else { return line }
+        var result = ""
+        var rest = Substring(line)
+        var quoted = false
+        while let range = rest.range(of: "tripsync ") {
+            let before = rest[..<range.lowerBound]
+            quoted = before.reduce(quoted) { $1 == "\"" ? !$0 : $0 }
+            result += before
+            result += "tripsync "
+            rest = rest[range.upperBound...]
+            // The command's words up to the next hint (which gets its own options).
+            let word = String(rest.prefix { $0.isLetter })
+            let precededByWord = before.last.map { $0.isLetter || $0.isNumber || $0 == "-" } ?? false
+            guard !quoted, !precededByWord, word != "help", let command = command(named: word) else { continue }
+            let next = rest.range(of: "tripsync ").map { rest[..<$0.lowerBound] } ?? rest
+            var options: [String] = []
+            if let home, !next.contains("--home") { options += ["--home", shellWord(home)] }
+            if let trip, command.help.contains("--trip"), !next.contains("--trip") { options += ["--trip", shellWord(trip)] }
+            if !options.isEmpty { result += options.joined(separator: " ") + " " }
+        }
+        return result + rest
+    }
+
+    /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            (scalar.value < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))))
+                || "/._-+:,@%=~".unicodeScalars.contains(scalar)
+        }
+        return safe ? text : "'" + text.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
+    }
+}
