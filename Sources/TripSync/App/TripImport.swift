@@ -114,7 +114,7 @@ public struct TripImport: Sendable {
         let document = incoming.document
         switch mode {
         case .merge:
-            let writer = document.devices[document.deviceID]?.name.value ?? document.deviceID.description
+            let writer = document.deviceName(document.deviceID)
             let name = "\(writer) (\(document.deviceID.description.prefix(8)))"
             switch Membership(local: existing, trusted: nil, inputs: [document]).verdict(for: document, signedBy: incoming.signedBy, name: name) {
             case .whole: return nil

@@ -92,7 +92,7 @@ public struct FileMerger: Sendable {
             for index in loaded.indices.dropFirst() {
                 let (file, trip) = loaded[index]
                 let document = trip.document
-                let writer = document.devices[document.deviceID]?.name.value ?? document.deviceID.description
+                let writer = document.deviceName(document.deviceID)
                 switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
                 case .whole: break
                 case .acksOnly: acksOnly.insert(index)

@@ -347,7 +347,7 @@ public struct FolderSync {
             return
         }
         for claim in membership.pendingClaims {
-            let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.devices[$0.input.deviceID]?.name.value ?? $0.input.deviceID.description }
+            let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.deviceName($0.input.deviceID) }
             trip.notices.append(
                 "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file. If the trip is yours, run tripsync members claim on your own laptop; if you trust the claimant, ask them for an invite and run tripsync join CODE \(self.folder)")
         }

@@ -32,7 +32,7 @@ extension SyncReport {
         var counts: [DeviceID: DeviceChanges] = [:]
         func bump(_ device: DeviceID, _ body: (inout DeviceChanges) -> Void) {
             guard !me.contains(device) else { return }
-            var entry = counts[device] ?? DeviceChanges(device: device, name: after.devices[device]?.name.value ?? "device \(device.description.prefix(8))")
+            var entry = counts[device] ?? DeviceChanges(device: device, name: after.deviceName(device))
             body(&entry)
             counts[device] = entry
         }
