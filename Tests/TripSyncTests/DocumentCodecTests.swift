@@ -53,7 +53,7 @@ import TripSyncFixtures
     /// rest holds (here items of another shape, and a truncated end); a file whose version
     /// cannot be read plainly goes to the strict decoder, which says why.
     @Test(arguments: [
-        (#"{"acks":{},"items":{"x":{"shape":"of schema 5"}},"schemaVersion":5,"trip":{"#, 5),
+        (#"{"acks":{},"items":{"x":{"shape":"of schema 6"}},"schemaVersion":6,"trip":{"#, 6),
         (#"{ "schemaVersion" : 7 }"#, 7),
     ])
     func aNewerVersionIsRefusedBeforeTheRestIsDecoded(text: String, version: Int) throws {
@@ -83,7 +83,7 @@ import TripSyncFixtures
 
     /// The probe finds the version the strict decoder finds in every sample, gzip or not.
     @Test func theProbeAgreesWithTheReaderOnEverySample() throws {
-        let folders = ["", "/invalid", "/warnings", "/v1", "/v1/invalid", "/v3", "/v3/invalid", "/v4", "/v4/invalid", "/v4/warnings"].map { PackagePaths.samples + $0 }
+        let folders = ["", "/invalid", "/warnings", "/v1", "/v1/invalid", "/v3", "/v3/invalid", "/v4", "/v4/invalid", "/v4/warnings", "/v5", "/v5/invalid"].map { PackagePaths.samples + $0 }
         var compared = 0
         for folder in folders {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.contains(".trip.json") {

@@ -12,7 +12,7 @@ import TripSync
     }
 
     static func invalidSamples() -> [InvalidSample] {
-        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid"].flatMap { invalidSamples(folder: $0) }
+        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid", "v5/invalid"].flatMap { invalidSamples(folder: $0) }
     }
 
     static func invalidSamples(folder: String) -> [InvalidSample] {
@@ -27,7 +27,7 @@ import TripSync
         }
     }
 
-    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22)])
+    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22), ("v5/invalid", 13)])
     func indexCoversEveryInvalidFile(folder: String, atLeast: Int) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/" + folder)
             .filter { $0 != "index.json" }.map { folder + "/" + $0 }
@@ -53,10 +53,11 @@ import TripSync
         #expect(loaded.document.items.count >= 15)
         #expect(loaded.document.items.values.contains { $0.title?.hasVisibleConflict == true })
         #expect(!loaded.document.tombstones.isEmpty)
-        // Schema 2, migrated to an open schema 4 trip: exactly samples/v4/open-trip.trip.json.
+        // Schema 2, migrated to an open schema 5 trip: exactly samples/v5/open-trip.trip.json.
         #expect(loaded.sourceSchemaVersion == 2)
         #expect(loaded.document.owner == nil && loaded.document.members.isEmpty && loaded.document.attachments.isEmpty)
-        let open = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v4/open-trip.trip.json"))
+        #expect(loaded.document.trip.zone == nil && loaded.document.successions.isEmpty)
+        let open = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v5/open-trip.trip.json"))
         #expect(loaded.document.canonicalJSON() == Array(open))
     }
 
@@ -81,11 +82,11 @@ import TripSync
             if file.hasPrefix("porto") { #expect(owner.derives(loaded.document.tripID)) }
             if file.hasPrefix("lisbon") { #expect(!owner.derives(loaded.document.tripID)) }
         }
-        #expect(loaded.migration?.steps == ["3→4: no attachments yet"])
+        #expect(loaded.migration?.steps == ["3→4: no attachments yet", "4→5: no trip zone, member names or successions yet"])
         #expect(loaded.document.attachments.isEmpty)
-        // Migrated 3 → 4, it is the v4 sample: byte for byte when unsigned, its document when signed
-        // (a signature covers the bytes of its own version).
-        let v4Path = PackagePaths.samples + "/v4/" + file
+        // Migrated 3 → 5, it is the v5 sample (the v4 one migrated): byte for byte when unsigned,
+        // its document when signed (a signature covers the bytes of its own version).
+        let v4Path = PackagePaths.samples + "/v5/" + file
         if signed {
             let v4 = try TripFileReader().read(path: v4Path)
             #expect(loaded.document.canonicalJSON() == v4.document.canonicalJSON())
@@ -96,12 +97,40 @@ import TripSync
         }
     }
 
-    /// Schema 4 samples (scripts/make-samples-v4.py): the migrated ones and the trip with attachments.
-    @Test(arguments: schema3Samples + [("porto-attachments.trip.json", true), ("porto-attachments-backup.trip.json", false)])
-    func schema4SamplePassesWithItsSigner(file: String, signed: Bool) throws {
+    static let schema4Samples = schema3Samples + [("porto-attachments.trip.json", true), ("porto-attachments-backup.trip.json", false)]
+
+    /// Schema 4 samples (scripts/make-samples-v4.py): the migrated ones and the trip with
+    /// attachments; each one's migration 4 → 5 is the v5 sample of the same name (scripts/make-samples-v5.py).
+    @Test(arguments: schema4Samples)
+    func schema4SamplePassesWithItsSignerAndMigratesToTheV5Sample(file: String, signed: Bool) throws {
         let path = PackagePaths.samples + "/v4/" + file
         let loaded = try TripFileReader().read(path: path)
         #expect(loaded.sourceSchemaVersion == 4)
+        #expect(loaded.migration?.steps == ["4→5: no trip zone, member names or successions yet"])
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.document.trip.zone == nil && loaded.document.successions.isEmpty)
+        #expect(loaded.document.members.values.allSatisfy { $0.name == nil })
+        let v5Path = PackagePaths.samples + "/v5/" + file
+        if signed {
+            let signer = try #require(loaded.signedBy)
+            #expect(loaded.document.members[loaded.document.deviceID]?.key == signer)
+            let v5 = try TripFileReader().read(path: v5Path)
+            #expect(loaded.document.canonicalJSON() == v5.document.canonicalJSON())
+            #expect(v5.signedBy == signer)
+        } else {
+            #expect(loaded.signedBy == nil)
+            let bytes = try #require(FileManager.default.contents(atPath: v5Path))
+            #expect(loaded.document.canonicalJSON() == Array(bytes))
+        }
+    }
+
+    /// Schema 5 samples (scripts/make-samples-v5.py): the migrated ones and the trip with a zone,
+    /// named grants and a succession.
+    @Test(arguments: schema4Samples + [("porto-zone.trip.json", true), ("porto-zone-backup.trip.json", false)])
+    func schema5SamplePassesWithItsSigner(file: String, signed: Bool) throws {
+        let path = PackagePaths.samples + "/v5/" + file
+        let loaded = try TripFileReader().read(path: path)
+        #expect(loaded.sourceSchemaVersion == 5)
         #expect(loaded.migration == nil)
         #expect(loaded.warnings.isEmpty)
         if signed {
@@ -114,6 +143,24 @@ import TripSync
             let bytes = try #require(FileManager.default.contents(atPath: path))
             #expect(loaded.document.canonicalJSON() == Array(bytes))
         }
+    }
+
+    /// The schema 5 sample holds what samples/v5/README.md says: the trip's zone, a name in every
+    /// grant (signed over the v2 message), Sam's laptop's succession to a new device.
+    @Test func zoneSampleHoldsEachAddition() throws {
+        let document = try TripFileReader().read(path: PackagePaths.samples + "/v5/porto-zone.trip.json").document
+        #expect(document.trip.zone?.value == "Europe/Lisbon")
+        #expect(Set(document.members.values.compactMap(\.name)) == ["Alex's laptop", "Sam's laptop", "Rita's phone"])
+        // (The reader has checked each grant's signature over its name: grant-name-not-signed in v5/invalid.)
+        let owner = try #require(document.owner)
+        #expect(document.successions.count == 1)
+        let (to, succession) = try #require(document.successions.first)
+        let old = try #require(document.members[succession.from])
+        #expect(succession.isSigned(by: old.key, trip: document.tripID, to: to))
+        #expect(!succession.isSigned(by: owner.key, trip: document.tripID, to: to))
+        // The canonical writer gives back the unsigned sample byte for byte.
+        let backup = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v5/porto-zone-backup.trip.json"))
+        #expect(document.canonicalJSON() == Array(backup))
     }
 
     /// The attachment sample holds what samples/v4/README.md says: a photo and a ticket shown, a
@@ -134,11 +181,12 @@ import TripSync
         #expect(ofDeletedItems.count == 1 && ofDeletedItems.allSatisfy { !$0.isDetached })
     }
 
-    /// The signed sample without its signature is the backup sample, byte for byte (the v3 pair
-    /// reads migrated: `schema3SamplePassesWithItsSignerAndMigratesToTheV4Sample`).
+    /// The signed sample without its signature is the backup sample, byte for byte (the v3 and v4
+    /// pairs read migrated: `schema3SamplePassesWithItsSignerAndMigratesToTheV4Sample`).
     @Test(arguments: [
-        ("v4/porto-owned.trip.json", "v4/porto-backup.trip.json"),
-        ("v4/porto-attachments.trip.json", "v4/porto-attachments-backup.trip.json"),
+        ("v5/porto-owned.trip.json", "v5/porto-backup.trip.json"),
+        ("v5/porto-attachments.trip.json", "v5/porto-attachments-backup.trip.json"),
+        ("v5/porto-zone.trip.json", "v5/porto-zone-backup.trip.json"),
     ])
     func signedSampleIsTheBackupSigned(signedFile: String, backupFile: String) throws {
         let signed = try TripFileReader().read(path: PackagePaths.samples + "/" + signedFile)

@@ -155,6 +155,10 @@ struct CanonicalWriter: ~Copyable {
             out.append(identifier: device)
             out.append(":{\"key\":")
             out.append(string: grant.key.base64)
+            if let name = grant.name {
+                out.append(",\"name\":")
+                out.append(string: name)
+            }
             out.append(",\"rev\":")
             write(grant.rev)
             out.append(",\"role\":")
@@ -186,6 +190,23 @@ struct CanonicalWriter: ~Copyable {
             for byte in FileSignature.placeholder { out.append(byte) }
             out.append(UInt8(ascii: "\""))
         }
+        if !document.successions.isEmpty {
+            out.append(",\"successions\":{")
+            first = true
+            for (to, succession) in document.successions.sorted(by: { $0.key < $1.key }) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(identifier: to)
+                out.append(":{\"from\":")
+                out.append(identifier: succession.from)
+                out.append(",\"key\":")
+                out.append(string: succession.key.base64)
+                out.append(",\"signature\":")
+                out.append(string: Base64.encode(succession.signature))
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
         out.append(",\"tombstones\":{")
         first = true
         for (id, tombstone) in document.tombstones.sorted(by: { $0.key < $1.key }) {
@@ -200,6 +221,10 @@ struct CanonicalWriter: ~Copyable {
         }
         out.append("},\"trip\":{\"name\":")
         write(document.trip.name, CanonicalWriter.writeText)
+        if let zone = document.trip.zone {
+            out.append(",\"zone\":")
+            write(zone, CanonicalWriter.writeOptionalText)
+        }
         out.append("},\"tripId\":")
         out.append(identifier: document.tripID)
         out.append(UInt8(ascii: "}"))

@@ -45,7 +45,7 @@ struct DocumentDecoder {
     /// Top-level keys in canonical order (the mask bit of each is its index).
     private static let topKeys: [StaticString] = [
         "acks", "attachments", "clock", "deviceId", "deviceKey", "devices", "items", "members", "owner", "schemaVersion",
-        "signature", "tombstones", "trip", "tripId",
+        "signature", "successions", "tombstones", "trip", "tripId",
     ]
     /// Bits of the keys schema 3 added (`members`, `owner`), of the optional pair
     /// (`deviceKey`, `signature`), and of the key schema 4 added (`attachments`).
@@ -53,6 +53,12 @@ struct DocumentDecoder {
     private static let signatureBits: UInt32 = 1 << 4 | 1 << 10
     private static let schema4Bits: UInt32 = 1 << 1
     private static let schemaVersionBit: UInt32 = 1 << 9
+    /// The bit of the optional top-level key schema 5 added (`successions`).
+    private static let successionsBit: UInt32 = 1 << 11
+
+    /// Where the keys schema 5 added inside other objects were found (`trip.zone`,
+    /// `members.*.name`): refused at the end when the file declares an older version.
+    var schema5Pointers: [String] = []
 
     /// The writer's key and where the signature's 88 characters are in the input, when the
     /// file is signed (`FileSignature` checks them against the bytes).
@@ -71,6 +77,7 @@ struct DocumentDecoder {
         var owner: TripOwner??
         var members: [DeviceID: MemberGrant]?
         var attachments: [AttachmentID: Attachment]?
+        var successions: [DeviceID: Succession]?
         var deviceKey: PublicKey?
         var signatureValue: (bytes: [UInt8], range: Range<Int>)?
         var mask: UInt32 = 0
@@ -79,6 +86,7 @@ struct DocumentDecoder {
         var deferred: [ItemID: Int] = [:]
         var spans: [(id: ItemID, bytes: Range<Int>)] = []
         var clockBeforeItems = false
+        var schema5: [String] = []
         let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
             if key.equals("items") {
                 try c.member(key, 6, &mask, "items") { c in
@@ -93,7 +101,7 @@ struct DocumentDecoder {
                     }
                 }
             } else if key.equals("tombstones") {
-                try c.member(key, 11, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
+                try c.member(key, 12, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
             } else if key.equals("clock") {
                 try c.member(key, 2, &mask, "clock") { c in
                     clock = try DocumentDecoder.decodeClock(&c)
@@ -114,17 +122,25 @@ struct DocumentDecoder {
                     }
                 }
             } else if key.equals("tripId") {
-                try c.member(key, 13, &mask, "tripId") { c in tripID = try c.readIdentifier() }
+                try c.member(key, 14, &mask, "tripId") { c in tripID = try c.readIdentifier() }
             } else if key.equals("deviceId") {
                 try c.member(key, 3, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
             } else if key.equals("trip") {
-                try c.member(key, 12, &mask, "trip") { c in trip = try DocumentDecoder.decodeTripInfo(&c) }
+                try c.member(key, 13, &mask, "trip") { c in
+                    var found: [String] = []
+                    trip = try DocumentDecoder.decodeTripInfo(&c, schema5: &found)
+                    schema5 += found
+                }
             } else if key.equals("devices") {
                 try c.member(key, 5, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
             } else if key.equals("acks") {
                 try c.member(key, 0, &mask, "acks") { c in acks = try DocumentDecoder.decodeAcks(&c) }
             } else if key.equals("members") {
-                try c.member(key, 7, &mask, "members") { c in members = try DocumentDecoder.decodeMembers(&c) }
+                try c.member(key, 7, &mask, "members") { c in
+                    var found: [String] = []
+                    members = try DocumentDecoder.decodeMembers(&c, schema5: &found)
+                    schema5 += found
+                }
             } else if key.equals("attachments") {
                 try c.member(key, 1, &mask, "attachments") { c in
                     // Checked against the clock at the end (they precede it): `DocumentValidator.finalIssues`.
@@ -139,6 +155,8 @@ struct DocumentDecoder {
                 try c.member(key, 4, &mask, "deviceKey") { c in deviceKey = try DocumentDecoder.decodeKey(&c) }
             } else if key.equals("signature") {
                 try c.member(key, 10, &mask, "signature") { c in signatureValue = try DocumentDecoder.decodeSignatureValue(&c) }
+            } else if key.equals("successions") {
+                try c.member(key, 11, &mask, "successions") { c in successions = try DocumentDecoder.decodeSuccessions(&c) }
             } else {
                 try c.unknownKey(key)
             }
@@ -147,6 +165,7 @@ struct DocumentDecoder {
         deferredItems = deferred
         itemSpans = spans
         self.clockBeforeItems = clockBeforeItems
+        schema5Pointers = schema5
         guard isObject else { return nil }
         if case .missing = version {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
@@ -154,7 +173,23 @@ struct DocumentDecoder {
         // Schema 2 has none of the keys schema 3 added and schema 3 none schema 4 added; schema 3
         // needs `members` and `owner`, schema 4 `attachments`, and `deviceKey` and `signature`
         // come together or not at all.
-        var optional = DocumentDecoder.signatureBits
+        var optional = DocumentDecoder.signatureBits | DocumentDecoder.successionsBit
+        if case .number(let number) = version, number < 5 {
+            // Schema 5's keys: `successions` at the top, `zone` in `trip`, `name` in a grant.
+            if mask & DocumentDecoder.successionsBit != 0 {
+                context.report(
+                    "unexpected key \"successions\", a schema 5 key in a schema \(number) file (a schema 5 writer writes schemaVersion 5)",
+                    at: .key("successions"))
+            }
+            for pointer in schema5 {
+                let key = pointer.hasSuffix("/zone") ? "zone" : "name"
+                context.errorCount += 1
+                context.append(
+                    ValidationIssue(
+                        .error, pointer: pointer,
+                        message: "unexpected key \"\(key)\", a schema 5 key in a schema \(number) file (a schema 5 writer writes schemaVersion 5)"))
+            }
+        }
         if case .number(let number) = version, number < 4 {
             optional |= DocumentDecoder.schema4Bits
             if mask & DocumentDecoder.schema4Bits != 0 {
@@ -181,7 +216,7 @@ struct DocumentDecoder {
         return TripDocument(
             tripID: tripID, deviceID: deviceID, clock: clock, trip: trip, devices: devices,
             items: items, tombstones: tombstones, acks: acks, owner: owner ?? nil, members: members ?? [:],
-            attachments: attachments ?? [:])
+            attachments: attachments ?? [:], successions: successions ?? [:])
     }
 
     // MARK: Attachments (schema 4)
@@ -365,12 +400,14 @@ struct DocumentDecoder {
         return .some(TripOwner(key: key, claim: claim))
     }
 
-    private static let grantKeys: [StaticString] = ["key", "rev", "role", "seen", "sig"]
+    private static let grantKeys: [StaticString] = ["key", "name", "rev", "role", "seen", "sig"]
 
     /// Reads `members`: device id → grant; signatures and clocks are checked by `MemberRules`.
-    static func decodeMembers(_ c: inout DecodeContext) throws -> [DeviceID: MemberGrant]? {
+    /// The pointer of each grant's `name` (a schema 5 key) is added to `schema5`.
+    static func decodeMembers(_ c: inout DecodeContext, schema5: inout [String]) throws -> [DeviceID: MemberGrant]? {
         try decodeIDMap(&c, expected: "members (an object of device id → grant)", limit: maxClockEntries, what: "members") { c in
             var key: PublicKey?
+            var grantName: String?
             var rev: Rev?
             var role: MemberRole?
             var seen: VersionVector?
@@ -381,28 +418,34 @@ struct DocumentDecoder {
                 try c.readObject("a grant (an object with \"key\", \"rev\", \"role\", \"sig\")", { c, name in
                     if name.equals("key") {
                         try c.member(name, 0, &mask, "key") { c in key = try decodeKey(&c) }
+                    } else if name.equals("name") {
+                        try c.member(name, 1, &mask, "name") { c in
+                            schema5.append(c.pointer)
+                            grantName = try decodeName(&c)
+                            if grantName == nil { ok = false }
+                        }
                     } else if name.equals("rev") {
-                        try c.member(name, 1, &mask, "rev") { c in rev = try decodeRev(&c) }
+                        try c.member(name, 2, &mask, "rev") { c in rev = try decodeRev(&c) }
                     } else if name.equals("role") {
-                        try c.member(name, 2, &mask, "role") { c in
+                        try c.member(name, 3, &mask, "role") { c in
                             guard let text = try c.readString("a role (owner, editor, viewer or removed)")?.text else { return }
                             role = MemberRole(rawValue: text)
                             if role == nil { c.report("expected a role: owner, editor, viewer or removed, found \"\(text.prefix(40))\"") }
                         }
                     } else if name.equals("seen") {
-                        try c.member(name, 3, &mask, "seen") { c in
+                        try c.member(name, 4, &mask, "seen") { c in
                             seen = try decodeClock(&c)
                             if seen == nil { ok = false }
                         }
                     } else if name.equals("sig") {
-                        try c.member(name, 4, &mask, "sig") { c in signature = try decodeSignature(&c) }
+                        try c.member(name, 5, &mask, "sig") { c in signature = try decodeSignature(&c) }
                     } else {
                         ok = false
                         try c.unknownKey(name)
                     }
                 })
             else { return nil }
-            c.requireKeys(grantKeys, seen: mask | 1 << 3)
+            c.requireKeys(grantKeys, seen: mask | 1 << 1 | 1 << 4)
             guard ok, let key, let rev, let role, let signature else { return nil }
             if role.carriesSeen != (seen != nil) {
                 if role.carriesSeen {
@@ -412,7 +455,7 @@ struct DocumentDecoder {
                 }
                 return nil
             }
-            return MemberGrant(key: key, role: role, rev: rev, seen: seen, signature: signature)
+            return MemberGrant(key: key, name: grantName, role: role, rev: rev, seen: seen, signature: signature)
         }
     }
 
@@ -489,20 +532,90 @@ struct DocumentDecoder {
         }
     }
 
-    static func decodeTripInfo(_ c: inout DecodeContext) throws -> TripInfo? {
+    /// Reads `trip`: the `name` register and, in schema 5, the optional `zone` register (its
+    /// pointer is added to `schema5`, for the version check at the end).
+    static func decodeTripInfo(_ c: inout DecodeContext, schema5: inout [String]) throws -> TripInfo? {
         var name: Register<String>?
+        var zone: Register<String?>?
+        var ok = true
         var mask: UInt32 = 0
         guard
-            try c.readObject("trip (an object with \"name\")", { c, key in
+            try c.readObject("trip (an object with \"name\" and, in schema 5, \"zone\")", { c, key in
                 if key.equals("name") {
                     try c.member(key, 0, &mask, "name") { c in name = try decodeRegister(&c, decodeName) }
+                } else if key.equals("zone") {
+                    try c.member(key, 1, &mask, "zone") { c in
+                        schema5.append(c.pointer)
+                        zone = try decodeRegister(&c, decodeZone)
+                        if zone == nil { ok = false }
+                    }
                 } else {
                     try c.unknownKey(key)
                 }
             })
         else { return nil }
         c.requireKeys(["name"], seen: mask)
-        return name.map { TripInfo(name: $0) }
+        guard ok else { return nil }
+        return name.map { TripInfo(name: $0, zone: zone) }
+    }
+
+    /// Reads the trip's zone: an IANA-shaped zone id (`ZoneID.isWellFormed`), or null (cleared).
+    static func decodeZone(_ c: inout DecodeContext) throws -> String?? {
+        if c.scanner.peekKind() == .literal, c.scanner.consumeNull() { return .some(nil) }
+        guard let text = try c.readString("a zone id string (or null)")?.text else { return nil }
+        guard ZoneID.isWellFormed(text) else {
+            c.report(ZoneID.expectation(found: text))
+            return nil
+        }
+        return .some(text)
+    }
+
+    // MARK: Successions (schema 5)
+
+    private static let successionKeys: [StaticString] = ["from", "key", "signature"]
+
+    /// Reads `successions`: NEW device id → `{"from", "key", "signature"}`. The shape only: ids
+    /// canonical, a 32-byte key, a 64-byte signature, `from` not the new id. The signature needs
+    /// `from`'s member key and is checked where a succession is accepted.
+    static func decodeSuccessions(_ c: inout DecodeContext) throws -> [DeviceID: Succession]? {
+        try decodeIDMap(&c, expected: "successions (an object of new device id → succession)", limit: maxClockEntries, what: "successions") { c in
+            guard case .id(let to)? = c.path.last else { return nil }
+            var from: Identifier?
+            var key: PublicKey?
+            var signature: [UInt8]?
+            var ok = true
+            var mask: UInt32 = 0
+            guard
+                try c.readObject("a succession (an object with \"from\", \"key\" and \"signature\")", { c, name in
+                    if name.equals("from") {
+                        try c.member(name, 0, &mask, "from") { c in
+                            from = try c.readIdentifier()
+                            if from == nil { ok = false }
+                        }
+                    } else if name.equals("key") {
+                        try c.member(name, 1, &mask, "key") { c in
+                            key = try decodeKey(&c)
+                            if key == nil { ok = false }
+                        }
+                    } else if name.equals("signature") {
+                        try c.member(name, 2, &mask, "signature") { c in
+                            signature = try decodeSignature(&c)
+                            if signature == nil { ok = false }
+                        }
+                    } else {
+                        ok = false
+                        try c.unknownKey(name)
+                    }
+                })
+            else { return nil }
+            c.requireKeys(successionKeys, seen: mask)
+            guard ok, let from, let key, let signature else { return nil }
+            if from == to {
+                c.report("a succession from device \(from) to itself, expected \"from\" to name the old device, not the new one", at: .key("from"))
+                return nil
+            }
+            return Succession(from: from, key: key, signature: signature)
+        }
     }
 
     static func decodeItems(_ c: inout DecodeContext) throws -> [ItemID: ItemFields]? {

@@ -84,6 +84,13 @@ public enum DocumentMerger {
             // Both names were replaced by writes neither holds: impossible for consistent inputs.
             result.trip.name = a.trip.name.rev > b.trip.name.rev ? a.trip.name : b.trip.name
         }
+        // The trip's zone (schema 5): the register rule. Absent means never set (a zone once
+        // set is cleared by writing null, never removed), so one side's register is kept whole.
+        if let zoneA = a.trip.zone, let zoneB = b.trip.zone {
+            result.trip.zone = context.merge(zoneA, zoneB, pointer: "/trip/zone")
+        } else {
+            result.trip.zone = a.trip.zone ?? b.trip.zone
+        }
         // Devices.
         for id in Set(a.devices.keys).union(b.devices.keys) {
             let name = context.merge(a.devices[id]?.name, b.devices[id]?.name, pointer: "/devices/\(id)/name")
@@ -112,6 +119,9 @@ public enum DocumentMerger {
         } else {
             result.members = result.owner?.key == a.owner?.key ? a.members : b.members
         }
+        // Successions (schema 5): the union by new id; one new id with two different
+        // successions keeps the greater signature bytes, the same choice everywhere.
+        result.successions = a.successions.merging(b.successions, uniquingKeysWith: Succession.winner)
         // Attachments (docs/DESIGN.md, "Attachments"): few, merged id by id like items.
         result.attachments = a.attachments
         for (id, attachment) in b.attachments {

@@ -5,7 +5,9 @@ enum VersionedDocument {
     case v2(TripDocument)
     /// Schema 3: a `TripDocument` without attachments.
     case v3(TripDocument)
+    /// Schema 4: a `TripDocument` without trip zone, member names or successions.
     case v4(TripDocument)
+    case v5(TripDocument)
 
     var version: Int {
         switch self {
@@ -13,6 +15,7 @@ enum VersionedDocument {
         case .v2: return 2
         case .v3: return 3
         case .v4: return 4
+        case .v5: return 5
         }
     }
 }

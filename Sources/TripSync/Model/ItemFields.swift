@@ -273,10 +273,14 @@ public struct Tombstone: Hashable, Sendable {
 public struct TripInfo: Hashable, Sendable {
     /// The trip's name.
     public var name: Register<String>
+    /// The trip's zone (schema 5): the IANA zone id that times without one are read in, or null
+    /// when cleared; nil when never set (a trip migrated from schema 4). A register like `name`.
+    public var zone: Register<String?>?
 
     /// Creates trip-level registers.
-    public init(name: Register<String>) {
+    public init(name: Register<String>, zone: Register<String?>? = nil) {
         self.name = name
+        self.zone = zone
     }
 }
 

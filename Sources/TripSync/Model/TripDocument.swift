@@ -4,7 +4,7 @@
 /// read it and change it only through `TripStore.edit` (its setters are `package`).
 public struct TripDocument: Hashable, Sendable {
     /// The schema version this build writes and the newest it reads.
-    public static let currentSchemaVersion = 4
+    public static let currentSchemaVersion = 5
 
     /// The trip's id.
     public package(set) var tripID: TripID
@@ -28,6 +28,8 @@ public struct TripDocument: Hashable, Sendable {
     public package(set) var members: [DeviceID: MemberGrant]
     /// Photos, tickets and PDFs, live and detached, by id (docs/DESIGN.md, "Attachments").
     public package(set) var attachments: [AttachmentID: Attachment]
+    /// Hand-overs to new device ids, by the NEW id (schema 5; docs/FORMAT.md, "Schema 5").
+    public package(set) var successions: [DeviceID: Succession]
 
     /// Creates a document.
     public init(
@@ -35,7 +37,7 @@ public struct TripDocument: Hashable, Sendable {
         devices: [DeviceID: DeviceInfo] = [:], items: [ItemID: ItemFields] = [:],
         tombstones: [ItemID: Tombstone] = [:], acks: [DeviceID: VersionVector] = [:],
         owner: TripOwner? = nil, members: [DeviceID: MemberGrant] = [:],
-        attachments: [AttachmentID: Attachment] = [:]
+        attachments: [AttachmentID: Attachment] = [:], successions: [DeviceID: Succession] = [:]
     ) {
         self.tripID = tripID
         self.deviceID = deviceID
@@ -48,5 +50,6 @@ public struct TripDocument: Hashable, Sendable {
         self.owner = owner
         self.members = members
         self.attachments = attachments
+        self.successions = successions
     }
 }

@@ -184,7 +184,7 @@ enum DeferredItems {
         }
         var document = file.document
         document.items = file.index.mapValues { fields[$0] }
-        let issues = DocumentValidator.ordered(warnings + DocumentValidator.finalIssues(in: document))
+        let issues = DocumentValidator.ordered(warnings + DocumentValidator.finalIssues(in: document, zones: reader.zones))
         return reader.finish(
             document, issues: issues, file: file.file, sourceVersion: TripDocument.currentSchemaVersion, wasGzip: file.wasGzip,
             size: file.json.count

@@ -70,6 +70,8 @@ public struct DocumentValidator {
         }
 
         checkRegister(document.trip.name) { "/trip/name" }
+        checkRegister(document.trip.zone) { "/trip/zone" }
+        issues += DocumentValidator.tripZoneWarnings(in: document, zones: zones)
         for (device, info) in document.devices {
             checkRegister(info.name) { "/devices/\(device)/name" }
         }
@@ -103,8 +105,9 @@ public struct DocumentValidator {
     }
 
     /// The rules the decoder leaves for the end (they need two maps, or `acks`, which precedes
-    /// `clock` in canonical order): ids in both maps, acks above the clock.
-    static func finalIssues(in document: TripDocument) -> [ValidationIssue] {
+    /// `clock` in canonical order): ids in both maps, acks above the clock, the members' and
+    /// attachments' rules, the trip zone's warnings.
+    static func finalIssues(in document: TripDocument, zones: ZoneRules = ZoneRules()) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         // Tombstones are few: look each one up among the items.
         for id in document.tombstones.keys where document.items.index(forKey: id) != nil {
@@ -117,5 +120,22 @@ public struct DocumentValidator {
             }
         }
         return issues + MemberRules.issues(in: document) + AttachmentRules.issues(in: document)
+            + tripZoneWarnings(in: document, zones: zones)
+    }
+
+    /// A warning for each zone of the trip's zone register (winner and conflicts) this
+    /// machine's zone database does not know (the file is still valid).
+    static func tripZoneWarnings(in document: TripDocument, zones: ZoneRules) -> [ValidationIssue] {
+        guard let register = document.trip.zone else { return [] }
+        var issues: [ValidationIssue] = []
+        if let zone = register.value, !zones.isKnown(zone) {
+            issues.append(DocumentIssues.unknownZone(zone, pointer: "/trip/zone/value"))
+        }
+        for (index, conflict) in register.conflicts.enumerated() {
+            if let zone = conflict.value, !zones.isKnown(zone) {
+                issues.append(DocumentIssues.unknownZone(zone, pointer: "/trip/zone/conflicts/\(index)/value"))
+            }
+        }
+        return issues
     }
 }
