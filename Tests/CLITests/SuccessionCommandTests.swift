@@ -164,4 +164,85 @@ import Testing
         let later = try laptops.ok("B", "sync", "shared")
         #expect(!later.stderr.contains("ahead of ours"), "\(later.stderr)")
     }
+
+    // MARK: Issue 25, finding 3
+
+    /// `cp -a homeFROM homeTO`: a copied (or restored) home at a new path.
+    func copyHome(_ laptops: Laptops, from: String, to: String) throws {
+        let (status, _, err) = try CLI.spawn("/bin/cp", ["-a", laptops.home(from), laptops.home(to)], cwd: laptops.root)
+        #expect(status == 0, "cp -a: \(String(decoding: err, as: UTF8.self))")
+    }
+
+    /// An editor's home copied to a new path (a restored laptop) keeps editing: its edit reaches
+    /// the owner and the others, `members` shows the new device as the old one's successor with
+    /// the editor role, and nobody is asked to approve anything.
+    @Test func aCopiedEditorHomeKeepsItsSeat() throws {
+        let laptops = try Laptops()
+        try laptops.ownedTrip(withB: "editor")
+        try copyHome(laptops, from: "B", to: "C")
+        let old = try laptops.deviceID("B")
+        let edit = try laptops.ok("C", "add", "Typed on the restored laptop", "--day", "2027-06-09")
+        #expect(edit.stderr.contains("keeps the seat"), "\(edit.stderr)")
+        let new = try laptops.deviceID("C")
+        #expect(new != old)
+        try laptops.ok("C", "sync", "shared")
+        let sync = try laptops.ok("A", "sync", "shared")
+        #expect(!sync.stderr.contains("not a member"), "\(sync.stderr)")
+        #expect(try laptops.ok("A", "show").stdout.contains("Typed on the restored laptop"))
+        let members = try laptops.ok("A", "members").stdout
+        let line = members.split(separator: "\n").first { $0.contains(new.prefix(8)) }.map(String.init) ?? ""
+        #expect(line.contains("editor (successor of \(old.prefix(8)))"), "\(members)")
+        #expect(!members.contains("pending"), "\(members)")
+        #expect(try laptops.ok("A", "members", "approve", "--all").stdout.contains("no pending device"))
+        // The original laptop and the copy both go on; everyone converges.
+        try laptops.ok("B", "add", "Typed on the original", "--day", "2027-06-10")
+        for laptop in ["B", "C", "A", "B", "C"] { try laptops.ok(laptop, "sync", "shared") }
+        let fingerprints = Set(try ["A", "B", "C"].map { try laptops.ok($0, "fingerprint").stdout })
+        #expect(fingerprints.count == 1, "\(fingerprints)")
+        let shown = try laptops.ok("B", "show").stdout
+        #expect(shown.contains("Typed on the restored laptop") && shown.contains("Typed on the original"), "\(shown)")
+    }
+
+    /// The owner copying their home to a new laptop keeps the trip: the copy holds the owner
+    /// key, grants itself owner at once, edits and invites; the others take its files.
+    @Test func theOwnersHomeCopiedToANewLaptopStaysOwner() throws {
+        let laptops = try Laptops()
+        try laptops.ownedTrip(withB: "editor")
+        try copyHome(laptops, from: "A", to: "D")
+        try laptops.ok("D", "add", "Typed on the new laptop", "--day", "2027-06-09")
+        try laptops.ok("D", "invite", "--role", "viewer")
+        let new = try laptops.deviceID("D")
+        let members = try laptops.ok("D", "members").stdout
+        let line = members.split(separator: "\n").first { $0.contains(new.prefix(8)) }.map(String.init) ?? ""
+        #expect(line.contains("owner") && line.contains("(this laptop)"), "\(members)")
+        try laptops.ok("D", "sync", "shared")
+        try laptops.ok("B", "sync", "shared")
+        #expect(try laptops.ok("B", "show").stdout.contains("Typed on the new laptop"))
+        try laptops.ok("A", "sync", "shared")
+        #expect(try laptops.ok("A", "show").stdout.contains("Typed on the new laptop"))
+    }
+
+    /// A copied viewer's home stays a viewer and a removed member's copy stays removed: a
+    /// succession never gives more than the old device's role, and `members approve --all`
+    /// finds nothing to turn into an editor.
+    @Test(arguments: ["viewer", "removed"]) func aCopyNeverGainsARole(_ role: String) throws {
+        let laptops = try Laptops()
+        try laptops.ownedTrip(withB: role == "viewer" ? "viewer" : "editor")
+        if role == "removed" {
+            try laptops.ok("A", "members", "remove", String(try laptops.deviceID("B").prefix(8)))
+            try laptops.ok("A", "sync", "shared")
+            try laptops.ok("B", "sync", "shared")
+        }
+        try copyHome(laptops, from: "B", to: "C")
+        let edit = try laptops.run("C", "add", "Should not be taken", "--day", "2027-06-09")
+        #expect(edit.status == 1, "\(edit.stderr)")
+        try laptops.ok("C", "sync", "shared")
+        try laptops.ok("A", "sync", "shared")
+        try laptops.ok("A", "members", "approve", "--all")
+        let new = try laptops.deviceID("C")
+        let members = try laptops.ok("A", "members").stdout
+        let line = members.split(separator: "\n").first { $0.contains(new.prefix(8)) }.map(String.init) ?? ""
+        #expect(!line.contains("editor") && !line.contains("owner"), "\(members)")
+        #expect(try !laptops.ok("A", "show").stdout.contains("Should not be taken"))
+    }
 }

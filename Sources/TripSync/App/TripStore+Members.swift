@@ -28,6 +28,14 @@ extension TripStore {
                     device: device, name: document.devices[device] == nil ? access.names[device] ?? document.deviceName(device) : document.deviceName(device),
                     role: grant.role, key: grant.key, pending: false, source: nil)
             }
+            // Successors (a copied or restored home, a clock recovered) hold the seat they inherit.
+            for (device, succession) in document.successions where document.members[device] == nil {
+                guard let grant = document.effectiveGrant(of: device) else { continue }
+                entries.append(
+                    MemberEntry(
+                        device: device, name: document.deviceName(device), role: grant.role, key: succession.key, pending: false,
+                        source: "successor of \(succession.from.description.prefix(8))"))
+            }
             entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
             guard document.owner != nil else {
                 return document.devices.keys.sorted().map {
@@ -35,12 +43,13 @@ extension TripStore {
                 }
             }
             var pending: [MemberEntry] = []
-            for (device, request) in access.requests where document.members[device] == nil {
+            let seated = Set(entries.map(\.device))
+            for (device, request) in access.requests where !seated.contains(device) {
                 pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source))
             }
-            for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(document.members.keys)
+            for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(seated)
             where access.requests[device] == nil && document.devices[device] != nil {
-                pending.append(MemberEntry(device: device, name: document.deviceName(device), role: nil, key: nil, pending: true, source: "wrote before the trip was claimed"))
+                pending.append(MemberEntry(device: device, name: document.deviceName(device), role: nil, key: nil, pending: true, source: MemberEntry.wroteBeforeClaim))
             }
             pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
             return entries + pending
@@ -86,10 +95,16 @@ extension TripStore {
         return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
     }
 
-    /// Admits every pending device whose key is known, as editors; returns them.
-    public func approveAll(role: MemberRole = .editor) throws -> [MemberEntry] {
+    /// Admits every pending device whose key is known, with `role`, or when nil with the least
+    /// role that fits: editor for a device that wrote before the trip was claimed (it was a
+    /// writer), viewer for anything else (a request or a signed file asked for no role, so
+    /// approving all never makes anyone an editor the owner did not name); returns them.
+    public func approveAll(role: MemberRole? = nil) throws -> [MemberEntry] {
         var done: [MemberEntry] = []
-        for entry in try members() where entry.pending && entry.key != nil { done.append(try approve(entry.device.description, role: role)) }
+        for entry in try members() where entry.pending && entry.key != nil {
+            let given = role ?? (entry.source == MemberEntry.wroteBeforeClaim ? .editor : .viewer)
+            done.append(try approve(entry.device.description, role: given))
+        }
         return done
     }
 

@@ -47,7 +47,14 @@ enum ClockRecovery {
         for new in mapping.values { document.clock.include(new) }
         // The old ids' entries fall back to their greatest dot left (none is past the bound now).
         var left: [DeviceID: UInt64] = [:]
-        for rev in document.allDots() where ours.contains(rev.device) { left[rev.device] = max(left[rev.device] ?? 0, rev.counter) }
+        let grantDots = document.members.values.map(\.rev).filter { $0.counter <= bound }
+        for rev in document.allDots() + grantDots where ours.contains(rev.device) { left[rev.device] = max(left[rev.device] ?? 0, rev.counter) }
+        // Vectors that saw a counter within the bound keep it (an overwritten dot leaves none).
+        var vectors: [VersionVector] = Array(document.acks.values) + document.members.values.compactMap(\.seen)
+        for tombstone in document.tombstones.values { vectors += tombstone.deleted.versions.map(\.value.seen) }
+        for vector in vectors {
+            for (id, counter) in vector.entries where ours.contains(id) && counter <= bound { left[id] = max(left[id] ?? 0, counter) }
+        }
         for (id, counter) in document.clock.entries where ours.contains(id) && counter > bound { document.clock[id] = left[id] ?? 0 }
         let limit = document.clock
         func clamped(_ vector: VersionVector) -> VersionVector {

@@ -59,6 +59,25 @@ struct ReplicaState: Sendable {
                 notices.append(line)
             }
         }
+        // A home that took a new id keeps the seat its earlier id had (a succession signed by
+        // that id's key); one that holds the owner key grants itself owner at once.
+        if document.owner != nil, !identity.formerIDs.isEmpty, document.members[identity.deviceID] == nil {
+            do {
+                let key = try home.signingKey(for: identity.deviceID)
+                var keys: [DeviceID: SigningKey] = [:]
+                for (id, earlier) in try home.previousSigningKeys() { keys[id] = earlier }
+                if let old = document.keepSeat(of: identity.deviceID, key: key.publicKey, former: identity.formerIDs, keys: keys) {
+                    notices.append(
+                        "this laptop, now device \(identity.deviceID), keeps the seat of device \(old) in \"\(document.trip.name.value)\" (\(document.role(of: identity.deviceID)?.rawValue ?? "no role")): a succession signed by that device's key, so nobody has to approve it")
+                }
+                if let ownerKey = try TripAccess.load(home, document.tripID).ownerKey, ownerKey.publicKey == document.owner?.key {
+                    try document.grant(identity.deviceID, key: key.publicKey, role: .owner, ownerKey: ownerKey, hlc: &clock, now: now)
+                    notices.append("this laptop holds the owner key of \"\(document.trip.name.value)\", so device \(identity.deviceID) is its owner again")
+                }
+            } catch {
+                notices.append("\(error) (this laptop may not keep its seat in \"\(document.trip.name.value)\" until that is fixed)")
+            }
+        }
         self.identity = identity
         self.document = document
         self.notices = notices

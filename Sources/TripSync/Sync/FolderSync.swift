@@ -331,7 +331,7 @@ public struct FolderSync {
         if let owner = membership.owner, document != nil {
             // What this laptop's own role means for its changes, said at every sync it matters.
             let me = identity.deviceID
-            switch membership.grants[me] {
+            switch membership.effectiveGrant(of: me) {
             case nil:
                 trip.notices.append("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files until the owner approves it (tripsync members approve \(me.description.prefix(8)))")
             case let grant? where grant.role == .removed:
@@ -350,7 +350,7 @@ public struct FolderSync {
             case .skipped(let reason):
                 // Our own file is replaced below; what it held is in the replica already.
                 if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
-                if let owner = membership.owner, input.owner?.key == owner.key, membership.grants[input.deviceID] == nil, let key = candidate.signer {
+                if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer {
                     access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
                 }
                 continue
@@ -415,7 +415,7 @@ public struct FolderSync {
             state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
         }
         document.adopt(membership)
-        for device in document.members.keys { access.requests[device] = nil }
+        for device in Set(document.members.keys).union(document.successions.keys) where document.role(of: device) != nil { access.requests[device] = nil }
         if local == nil, trusted != nil {
             trip.joined = true
             access.join = nil
