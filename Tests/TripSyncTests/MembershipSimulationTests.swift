@@ -515,7 +515,8 @@ import TripSyncFixtures
                             }
                         }
                         // Escapes: the writer's own versions leave its replica here.
-                        for rev in revs where rev.device == input.document.deviceID && !escaped.contains(rev) {
+                        // (A restored home's file also carries its earlier ids' writes.)
+                        for rev in revs where index[rev.device] == writer && !escaped.contains(rev) {
                             guard let write = log[rev] else {
                                 fail("a version \(rev) nobody logged")
                                 continue

@@ -27,10 +27,14 @@ enum Seat {
         return resolve(device, 0)
     }
 
-    /// The successions of `successions` that hold now: each one's chain reaches an owner-signed
-    /// grant and every signature on it verifies.
+    /// The successions of `successions` that verify now: the device each hands over from has a
+    /// seat (its own grant or a verified chain) and its key signed the hand-over. Whether the
+    /// new device has a grant of its own does not matter here (every replica stores the same).
     static func holding(_ successions: [DeviceID: Succession], grants: [DeviceID: MemberGrant], trip: TripID) -> [DeviceID: Succession] {
-        successions.filter { id, _ in grants[id] == nil && grant(of: id, grants: grants, successions: successions, trip: trip) != nil }
+        successions.filter { id, succession in
+            guard succession.from != id, let old = grant(of: succession.from, grants: grants, successions: successions, trip: trip) else { return false }
+            return succession.isSigned(by: old.key, trip: trip, to: id)
+        }
     }
 }
 
