@@ -37,9 +37,14 @@ enum ForkCheck {
     /// published under our own id (which membership checked is signed by our key); in any other
     /// file it is a claim nobody but us may make, and the file is refused. `ownForks` are the
     /// dots of ours under which the merge found two values.
+    ///
+    /// In an open trip nothing is signed and every device may write as any other, so evidence
+    /// counts wherever it is found (as before members existed). In an owned trip it counts in a
+    /// file under our id, or in a file of a device that a succession signed by our key
+    /// (`ourKey`) names as our successor: a copy of this home that already took a new id.
     static func decide(
         _ input: TripDocument, local: TripDocument?, identity: DeviceIdentity, clock: HybridLogicalClock, ownForks: [SameDotFork], path: String,
-        writer: String
+        writer: String, owned: Bool, ourKey: PublicKey?
     ) -> Decision {
         let me = identity.deviceID
         var evidence: String?
@@ -55,7 +60,12 @@ enum ForkCheck {
             evidence = "holds another value under this device's rev \(first.rev) at \(first.pointer)"
         }
         guard let evidence else { return .merge }
-        if input.deviceID == me { return .rekey("\(path) \(evidence)") }
+        if !owned || input.deviceID == me { return .rekey("\(path) \(evidence)") }
+        if let ourKey, let succession = input.successions[input.deviceID], succession.from == me,
+            succession.isSigned(by: ourKey, trip: input.tripID, to: input.deviceID)
+        {
+            return .rekey("\(path) \(evidence) (its writer succeeds this device, by a hand-over signed with this device's key: a copy of this home)")
+        }
         return .refuse(
             "written by \(writer), it \(evidence); only this device's own key signs this device's counters, so the claim is held against the file and this laptop keeps its id")
     }

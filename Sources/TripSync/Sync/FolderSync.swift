@@ -371,10 +371,12 @@ public struct FolderSync {
             // of ours merely not the one we last recorded (a crash before the state was saved)
             // is no evidence.
             let writer = "\(deviceName) (\(input.deviceID.description.prefix(8)))"
+            let owned = membership.owner != nil
+            let ourKey = owned ? try home.signingKey(for: me).publicKey : nil
             if var current = document {
                 let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
                 let ours = forks.filter { $0.rev.device == me }
-                switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer) {
+                switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
                 case .refuse(let reason):
                     trip.skipped.append(.init(file: path, reason: reason))
                     continue
@@ -388,7 +390,7 @@ public struct FolderSync {
                 record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
                 document = current
             } else {
-                let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer)
+                let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer, owned: owned, ourKey: ourKey)
                 if case .refuse(let reason) = decision {
                     trip.skipped.append(.init(file: path, reason: reason))
                     continue
