@@ -21,6 +21,7 @@ enum Registry {
         ShowCommand.self,
         FindCommand.self,
         RenameCommand.self,
+        ZoneCommand.self,
         ForgetCommand.self,
         ConflictsCommand.self,
         ResolveCommand.self,

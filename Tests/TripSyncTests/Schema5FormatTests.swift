@@ -145,6 +145,28 @@ import TripSyncFixtures
         #expect(kept.signature.lexicographicallyPrecedes(dropped?.signature ?? []) == false)
     }
 
+    /// A trip-zone conflict is listed with the trip's registers, counted, and boxed on the page
+    /// with the command that settles it.
+    @Test func aTripZoneConflictIsListedCountedAndShown() throws {
+        let (base, devices) = Self.document()
+        var document = base
+        let next = base.clock.maxCounter + 1
+        document.trip.zone = Register(versions: [
+            Versioned(value: "Europe/Lisbon", rev: Rev(counter: next, device: devices[0])),
+            Versioned(value: "Asia/Tokyo", rev: Rev(counter: next, device: devices[1])),
+        ])
+        document.clock.include(Rev(counter: next, device: devices[0]))
+        document.clock.include(Rev(counter: next, device: devices[1]))
+        let list = ConflictList(document)
+        #expect(list.registers.contains { $0.subject == .tripZone })
+        #expect(document.visibleConflictCount == 1)
+        let html = ItineraryPage(document, generatedAt: UTCTimestamp(secondsSinceEpoch: 1_780_000_000)).html
+        #expect(html.contains("Trip zone set on more than one device") && html.contains("tripsync resolve trip zone"))
+        #expect(html.contains("id=\"conflict-1\""))
+        // Named by the grants: never by `devices`.
+        #expect(html.contains("Laptop 0") && html.contains("Laptop 1"))
+    }
+
     /// Migration 4 → 5 adds nothing: a schema 4 file reads with no zone, no names, no successions.
     @Test func migrationFromSchema4AddsNothing() throws {
         let document = smallDocument()

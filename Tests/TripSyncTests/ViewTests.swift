@@ -217,7 +217,10 @@ import TripSync
         do {
             let store = try TripStore.create(name: "Lisbon", defaultZone: "Europe/Lisbon", owned: false, in: home)
             tripID = store.tripID
+            #expect(store.document.trip.zone?.value == "Europe/Lisbon", "the trip's zone is a register of the trip")
         }
+        // A home with a local setting for the trip (the older default zone).
+        try home.setDefaultZone("Europe/Lisbon", for: tripID)
         _ = try FolderSync(home: home, folder: shared).run()
         let published = try FileManager.default.contentsOfDirectory(atPath: shared + "/\(tripID)")
         let store = try TripStore.open(in: home)
@@ -241,6 +244,8 @@ import TripSync
         defer { cleanUp() }
         let tripID: TripID
         do { tripID = try TripStore.create(name: "Lisbon", defaultZone: "Europe/Lisbon", owned: false, in: home).tripID }
+        // The older local default zone of a home (the trip's zone is now the trip.zone register).
+        try home.setDefaultZone("Europe/Lisbon", for: tripID)
         #expect(try home.lastFolders().isEmpty)
         let report = try FolderSync(home: home, folder: shared + "/./").run()
         #expect(home.recordLastFolder(shared + "/./", of: report).isEmpty)

@@ -7,7 +7,8 @@ public struct TripEditor {
     public internal(set) var document: TripDocument
     /// This installation's device.
     public let deviceID: DeviceID
-    /// The default zone this home set for the trip (`new --zone`), when any.
+    /// This home's older local default zone for the trip (set by `new --zone` before the trip's
+    /// zone was a register of the trip), when any.
     public let defaultZone: String?
     var clock: HybridLogicalClock
     let now: UInt64
@@ -22,9 +23,10 @@ public struct TripEditor {
         self.now = now
     }
 
-    /// The zone a new timed value takes when none is typed: the home's default for the trip,
-    /// else the zone most items start in.
-    public var suggestedZone: String? { defaultZone ?? document.mostUsedZone }
+    /// The zone a new timed value takes when none is typed: the trip's zone (`trip.zone`, the
+    /// same on every replica), else this home's older local default; nil when the trip has
+    /// none (the caller then uses this machine's zone and says so). Never guessed from items.
+    public var suggestedZone: String? { tripZone ?? defaultZone }
 
     /// The live (or, with `.deleted`, deleted) item that `text` names: an id or an id prefix
     /// (`ItemLookup`).
@@ -124,6 +126,20 @@ public struct TripEditor {
         guard case .text(let name?) = chosen.value else { throw EditError("a trip's name is text") }
         let rev = try document.stamp(&clock, now: now)
         document.trip.name.write(name, rev: rev)
+        wrote = true
+        return chosen
+    }
+
+    /// Settles the conflict of the trip's zone (two laptops set it at once).
+    @discardableResult
+    public mutating func resolveZone(keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
+        guard let conflict = RegisterConflict.tripZone(of: document) else {
+            throw EditError(.noConflict, "the trip's zone has no conflict")
+        }
+        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
+        guard case .text(let zone) = chosen.value else { throw EditError("a trip's zone is a zone id or none") }
+        let rev = try document.stamp(&clock, now: now)
+        document.trip.zone?.write(zone, rev: rev)
         wrote = true
         return chosen
     }

@@ -24,8 +24,10 @@ extension TripStore {
             let document = state.document
             let access = try TripAccess.load(home, document.tripID)
             var entries: [MemberEntry] = document.members.map { device, grant in
+                // The grant's name (owner-signed); a grant made before grants had names: the
+                // name the device asked to join with here, else its short id.
                 MemberEntry(
-                    device: device, name: document.devices[device] == nil ? access.names[device] ?? document.deviceName(device) : document.deviceName(device),
+                    device: device, name: grant.name ?? access.names[device] ?? document.deviceName(device),
                     role: grant.role, key: grant.key, pending: false, source: nil)
             }
             // Successors (a copied or restored home, a clock recovered) hold the seat they inherit.
@@ -33,7 +35,7 @@ extension TripStore {
                 guard let grant = document.effectiveGrant(of: device) else { continue }
                 entries.append(
                     MemberEntry(
-                        device: device, name: document.deviceName(device), role: grant.role, key: succession.key, pending: false,
+                        device: device, name: grant.name ?? document.deviceName(device), role: grant.role, key: succession.key, pending: false,
                         source: "successor of \(succession.from.description.prefix(8))"))
             }
             entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
@@ -49,7 +51,9 @@ extension TripStore {
             }
             for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(seated)
             where access.requests[device] == nil && document.devices[device] != nil {
-                pending.append(MemberEntry(device: device, name: document.deviceName(device), role: nil, key: nil, pending: true, source: MemberEntry.wroteBeforeClaim))
+                // Not a member: no grant names it, so what it calls itself (its own write).
+                let name = document.selfWrittenName(of: device) ?? document.deviceName(device)
+                pending.append(MemberEntry(device: device, name: name, role: nil, key: nil, pending: true, source: MemberEntry.wroteBeforeClaim))
             }
             pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
             return entries + pending
@@ -59,13 +63,15 @@ extension TripStore {
     /// Claims an open trip (schema 2 and before): this home makes the owner key and this device
     /// becomes the owner; the trip's other devices appear as pending until approved.
     public func claim() throws {
+        let name = deviceName
         try changeMembership { document, clock, access, now in
             guard document.owner == nil else {
                 throw MembershipError("this trip is already owned (owner key \(document.owner?.key.fingerprint ?? "")); only an open trip can be claimed")
             }
             let ownerKey = SigningKey.generate()
             access.ownerKey = ownerKey
-            try document.claim(ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey, hlc: &clock, now: now)
+            try document.claim(
+                ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey, name: name, hlc: &clock, now: now)
         }
     }
 
@@ -91,7 +97,7 @@ extension TripStore {
             throw MembershipError(
                 "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
         }
-        try setGrant(entry.device, key: key, role: role, name: entry.name)
+        try setGrant(entry.device, key: key, role: role)
         return MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil)
     }
 
@@ -131,6 +137,7 @@ extension TripStore {
     /// Brings the owner key from another home of the same person: this laptop then holds it and
     /// becomes an owner (a grant it signs itself).
     public func importOwnerKey(_ export: OwnerKeyExport, passphrase: [UInt8]) throws {
+        let name = deviceName
         try changeMembership { document, clock, access, now in
             guard export.trip == document.tripID else { throw MembershipError("the key file is for trip \(export.trip), not this trip (\(document.tripID))") }
             guard let owner = document.owner, owner.key == export.publicKey else {
@@ -138,7 +145,9 @@ extension TripStore {
             }
             let key = try export.open(passphrase: passphrase)
             access.ownerKey = key
-            try document.grant(document.deviceID, key: try home.signingKey(for: document.deviceID).publicKey, role: .owner, ownerKey: key, hlc: &clock, now: now)
+            try document.grant(
+                document.deviceID, key: try home.signingKey(for: document.deviceID).publicKey, role: .owner, name: name, ownerKey: key, hlc: &clock,
+                now: now)
         }
     }
 
@@ -167,12 +176,16 @@ extension TripStore {
         return key
     }
 
-    private func setGrant(_ device: DeviceID, key: PublicKey, role: MemberRole, name: String? = nil) throws {
+    /// Writes `device`'s grant; its name is the one the device asked to join with (its request
+    /// seen here), else the grant's current name, else the name it wrote for itself
+    /// (`TripDocument.grant`).
+    private func setGrant(_ device: DeviceID, key: PublicKey, role: MemberRole) throws {
         try changeMembership { document, clock, access, now in
             let ownerKey = try Self.ownerKey(document, access)
-            try document.grant(device, key: key, role: role, ownerKey: ownerKey, hlc: &clock, now: now)
+            let name = access.requests[device]?.name ?? access.names[device]
+            try document.grant(device, key: key, role: role, name: name, ownerKey: ownerKey, hlc: &clock, now: now)
+            if let name = access.requests[device]?.name { access.names[device] = name }
             access.requests[device] = nil
-            if let name, document.devices[device] == nil { access.names[device] = name }
         }
     }
 

@@ -65,8 +65,8 @@ public final class TripStore: @unchecked Sendable {
             skipped: listing.unreadable, notices: notice.map { [$0] } ?? [])
     }
 
-    /// Creates a trip named `name` in `home` (made when missing), optionally with the zone new
-    /// timed items take by default (`zone`, a local setting of this home), saved durably, and
+    /// Creates a trip named `name` in `home` (made when missing), optionally with the trip's zone
+    /// (`zone`: the `trip.zone` register new timed items take by default), saved durably, and
     /// opens it. An `owned` trip has an owner key made and kept in this home, and its id derived
     /// from that key (docs/DESIGN.md, "Members and roles"); otherwise the trip is open until
     /// `claim()`. Throws `EditError` for a name or zone an editor refuses.
@@ -95,18 +95,22 @@ public final class TripStore: @unchecked Sendable {
         identity.highWater = max(identity.highWater, counter)
         var state = ReplicaState(home: home, identity: identity, document: document)
         state.clock = clock
-        var editor = TripEditor(document: state.document, clock: state.clock, defaultZone: zone, now: FileMerger.wallClockMilliseconds())
-        try editor.registerDevice(name: identity.name)
+        var editor = TripEditor(document: state.document, clock: state.clock, defaultZone: nil, now: FileMerger.wallClockMilliseconds())
+        // The trip's zone is a register of the trip (the same on every replica), never a
+        // setting of this home.
+        if let zone { try editor.setZone(zone) }
+        if ownerKey == nil { try editor.registerDevice(name: identity.name) }
         state.document = editor.document
         state.clock = editor.clock
         if let ownerKey {
+            // The owner's name is in its grant (an owned trip names members only there).
             let deviceKey = try home.signingKey(for: identity.deviceID)
-            try state.document.claim(ownerKey: ownerKey, deviceKey: deviceKey.publicKey, hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
+            try state.document.claim(
+                ownerKey: ownerKey, deviceKey: deviceKey.publicKey, name: identity.name, hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
             // The key first: a trip of this home is never without the owner key that made it.
             try TripAccess(ownerKey: ownerKey).save(home, tripID)
         }
         try state.save()
-        if let zone { try home.setDefaultZone(zone, for: tripID) }
         return TripStore(home: home, lock: lock, state: state, warnings: [], skipped: [], notices: notice.map { [$0] } ?? [])
     }
 
@@ -134,9 +138,9 @@ public final class TripStore: @unchecked Sendable {
     public var deviceName: String { locked { state.identity.name } }
     /// The replica's file in the home.
     public var path: String { locked { state.path } }
-    /// The zone new timed items take when none is given: this home's setting for the trip, else
-    /// the zone most items start in.
-    public var suggestedZone: String? { locked { storedDefaultZone ?? state.document.mostUsedZone } }
+    /// The zone new timed items take when none is given: the trip's zone (`trip.zone`), else
+    /// this home's older local default for the trip (`TripEditor.suggestedZone`).
+    public var suggestedZone: String? { locked { (state.document.trip.zone?.value ?? nil) ?? storedDefaultZone } }
     /// What a person should know about this home (it was copied or restored and now writes as
     /// a new device; a broken local setting), in the order noticed.
     public var notices: [String] { locked { storedNotices } }

@@ -307,9 +307,11 @@ extension TripDocument {
     }
 
     /// Names this document's device `name` in the trip (one device-name write), unless it is
-    /// named so already; a name readers would refuse, or one of only spaces, is refused.
+    /// named so already; a name readers would refuse, or one of only spaces, is refused. Only
+    /// in an open trip: in an owned one a member's name is in its owner-signed grant, and a
+    /// write a viewer or a waiting device made would stay in its replica alone for good.
     mutating func nameDevice(_ name: String, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
-        if devices[deviceID]?.name.value == name { return }
+        if owner != nil || devices[deviceID]?.name.value == name { return }
         if let violation = TextRule.name.violation(in: name) {
             throw EditError("device name: " + TextRule.name.message(for: violation, what: "a device name"))
         }

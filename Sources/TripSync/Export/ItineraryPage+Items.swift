@@ -2,11 +2,12 @@
 extension ItineraryPage {
     /// The number of each conflict's box on the page (items and deleted items), in page order,
     /// so the header can link to the first.
-    /// The trip's name, when it holds a conflict, is number 1 (its box is in the header); an
-    /// item whose fields or attachment captions conflict has one number for its card.
+    /// The trip's name and zone, when they hold a conflict, are numbers 1 and 2 (their boxes are
+    /// in the header); an item whose fields or attachment captions conflict has one number for
+    /// its card.
     static func numberConflicts(_ layout: ItineraryPageLayout, _ conflicts: ConflictList) -> [ItemID: Int] {
         var numbers: [ItemID: Int] = [:]
-        let first = conflicts.registers.contains { $0.subject == .tripName } ? 2 : 1
+        let first = 1 + conflicts.registers.filter { $0.subject == .tripName || $0.subject == .tripZone }.count
         var captioned = Set<ItemID>()
         for conflict in conflicts.registers {
             if case .caption(_, let item) = conflict.subject { captioned.insert(item) }

@@ -120,6 +120,12 @@ public struct ItineraryPage: Sendable {
         if let conflict = conflicts.registers.first(where: { $0.subject == .tripName }) {
             out += registerConflictHTML(conflict, head: "Renamed on more than one device", anchor: 1, fix: "tripsync resolve trip name --keep current|mine|N", extraClass: " name-conflict")
         }
+        if let conflict = conflicts.registers.first(where: { $0.subject == .tripZone }) {
+            let anchor = conflicts.registers.contains { $0.subject == .tripName } ? 2 : 1
+            out += registerConflictHTML(
+                conflict, head: "Trip zone set on more than one device", anchor: anchor, fix: "tripsync resolve trip zone --keep current|mine|N",
+                extraClass: " name-conflict")
+        }
         if let first = layout.days.first?.date, let last = layout.days.last?.date {
             let span = last.daysSinceEpoch - first.daysSinceEpoch + 1
             out += "<p class=\"range\">" + PageText.dateTag(first, PageText.shortDate(first, withYear: first.year != last.year))

@@ -123,8 +123,12 @@ public struct ConflictList: Sendable {
 }
 
 extension TripDocument {
-    /// A person's name for a device: its name in the trip, or the first 8 digits of its id.
+    /// A person's name for a device, or "device " and the first 8 digits of its id. In an owned
+    /// trip the name comes from the device's owner-signed grant only: `devices` is a register
+    /// any editor's file can write under any id, so it never names a device there. An open
+    /// trip (no owner, every device may write) uses `devices`.
     public func deviceName(_ device: DeviceID) -> String {
-        devices[device]?.name.value ?? "device \(device.description.prefix(8))"
+        let name = owner == nil ? devices[device]?.name.value : (members[device]?.name ?? effectiveGrant(of: device)?.name)
+        return name ?? "device \(device.description.prefix(8))"
     }
 }

@@ -73,6 +73,7 @@ public struct DeliveryStatus: Sendable {
             collect(item.end, id, title, "end"); collect(item.place, id, title, "place"); collect(item.note, id, title, "note")
         }
         collect(document.trip.name, nil, document.trip.name.value, "trip name")
+        collect(document.trip.zone, nil, document.trip.name.value, "trip zone")
         for info in document.devices.values { collect(info.name, nil, info.name.value, "device name") }
         for (id, item) in document.items { fields(item, id) }
         for (id, tombstone) in document.tombstones {

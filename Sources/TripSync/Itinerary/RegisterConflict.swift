@@ -5,6 +5,8 @@ public struct RegisterConflict: Hashable, Sendable {
     public enum Subject: Hashable, Sendable {
         /// The trip's name (two laptops renamed it at once).
         case tripName
+        /// The trip's zone (two laptops set it at once).
+        case tripZone
         /// The caption of attachment `id`, of item `item`.
         case caption(AttachmentID, item: ItemID)
     }
@@ -37,11 +39,17 @@ public struct RegisterConflict: Hashable, Sendable {
         return RegisterConflict(.tripName, names)
     }
 
-    /// The conflicts of `document` outside its items: the trip's name first, then the captions
-    /// of shown attachments by attachment id.
+    /// The conflict of the trip's zone, or nil when it holds one value (or was never set).
+    static func tripZone(of document: TripDocument) -> RegisterConflict? {
+        document.trip.zone.flatMap { RegisterConflict(.tripZone, $0) }
+    }
+
+    /// The conflicts of `document` outside its items: the trip's name first, then its zone,
+    /// then the captions of shown attachments by attachment id.
     static func all(in document: TripDocument) -> [RegisterConflict] {
         var result: [RegisterConflict] = []
         if let conflict = tripName(of: document) { result.append(conflict) }
+        if let conflict = tripZone(of: document) { result.append(conflict) }
         for id in document.attachments.keys.sorted() where document.isShown(id) {
             guard let attachment = document.attachments[id], let item = attachment.item?.value, let caption = attachment.caption else { continue }
             if let conflict = RegisterConflict(.caption(id, item: item), caption) { result.append(conflict) }
@@ -51,7 +59,7 @@ public struct RegisterConflict: Hashable, Sendable {
 }
 
 extension RegisterConflict.Subject {
-    /// The attachment whose caption it is; nil for the trip's name.
+    /// The attachment whose caption it is; nil for the trip's name and zone.
     public var attachment: AttachmentID? {
         if case .caption(let id, _) = self { return id }
         return nil

@@ -67,6 +67,7 @@ public struct TeamMetrics: Hashable, Sendable {
             for rev in revs where rev.device == me { mine.append(rev.counter) }
         }
         count(document.trip.name.versions.map(\.rev))
+        count(document.trip.zone?.versions.map(\.rev) ?? [])
         for info in document.devices.values { count(info.name.versions.map(\.rev)) }
         for item in document.items.values { count(item.dots.map(\.rev)) }
         for tombstone in document.tombstones.values {

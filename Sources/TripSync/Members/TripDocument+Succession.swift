@@ -22,7 +22,7 @@ enum Seat {
             guard depth < maximumChain, visited.insert(id).inserted, let succession = successions[id], succession.from != id,
                 let old = resolve(succession.from, depth + 1), succession.isSigned(by: old.key, trip: trip, to: id)
             else { return nil }
-            return MemberGrant(key: succession.key, role: old.role, rev: old.rev, seen: old.seen, signature: old.signature)
+            return MemberGrant(key: succession.key, name: old.name, role: old.role, rev: old.rev, seen: old.seen, signature: old.signature)
         }
         return resolve(device, 0)
     }

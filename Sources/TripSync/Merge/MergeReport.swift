@@ -28,6 +28,8 @@ public struct MergeContribution: Hashable, Sendable {
             }
             if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
             conflictsCreated += Self.gained(before.trip.name, after.trip.name)
+        if before.trip.zone != after.trip.zone, (before.trip.zone?.value ?? nil) != (after.trip.zone?.value ?? nil) { fieldsChanged += 1 }
+        conflictsCreated += Self.gained(before.trip.zone, after.trip.zone)
             for attachment in after.attachments.values { count(nil, attachment) }
             return
         }
@@ -48,6 +50,8 @@ public struct MergeContribution: Hashable, Sendable {
         }
         if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
         conflictsCreated += Self.gained(before.trip.name, after.trip.name)
+        if before.trip.zone != after.trip.zone, (before.trip.zone?.value ?? nil) != (after.trip.zone?.value ?? nil) { fieldsChanged += 1 }
+        conflictsCreated += Self.gained(before.trip.zone, after.trip.zone)
         for (id, attachment) in after.attachments { count(before.attachments[id], attachment) }
     }
 
@@ -114,6 +118,7 @@ extension TripDocument {
     /// The number of registers (live items, trip and device names) with a visible conflict.
     public var visibleConflictCount: Int {
         var count = trip.name.hasVisibleConflict ? 1 : 0
+        if trip.zone?.hasVisibleConflict == true { count += 1 }
         for item in items.values where item.hasConflicts {
             if item.title?.hasVisibleConflict == true { count += 1 }
             if item.sortKey?.hasVisibleConflict == true { count += 1 }

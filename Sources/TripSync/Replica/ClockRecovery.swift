@@ -70,7 +70,7 @@ enum ClockRecovery {
             if let ownerKey, document.owner?.key == ownerKey.publicKey {
                 var hlc = clock
                 do {
-                    try document.grant(member, key: grant.key, role: grant.role, ownerKey: ownerKey, hlc: &hlc, now: now)
+                    try document.grant(member, key: grant.key, role: grant.role, name: grant.name, ownerKey: ownerKey, hlc: &hlc, now: now)
                     clock = hlc
                     outcome.regranted += 1
                 } catch {
@@ -85,7 +85,7 @@ enum ClockRecovery {
 }
 
 extension TripDocument {
-    /// Replaces the dot of every register version by `transform`'s (trip name, device names,
+    /// Replaces the dot of every register version by `transform`'s (trip name and zone, device names,
     /// items, tombstones, attachments); the clock is the caller's.
     mutating func mapRegisterVersions(_ transform: (Rev) -> Rev) {
         func map<V>(_ register: Register<V>?) -> Register<V>? {
@@ -98,6 +98,7 @@ extension TripDocument {
                 note: map(item.note))
         }
         if let name = map(trip.name) { trip.name = name }
+        trip.zone = map(trip.zone)
         for (id, info) in devices {
             if let name = map(info.name) { devices[id] = DeviceInfo(name: name) }
         }

@@ -84,7 +84,7 @@ enum ForkCheck {
 }
 
 extension TripDocument {
-    /// Every dot of every register version (trip name, device names, items, tombstones,
+    /// Every dot of every register version (trip name and zone, device names, items, tombstones,
     /// attachments).
     func allDots() -> [Rev] {
         var result: [Rev] = []
@@ -96,6 +96,7 @@ extension TripDocument {
             add(item.title); add(item.sortKey); add(item.start); add(item.end); add(item.place); add(item.note)
         }
         add(trip.name)
+        add(trip.zone)
         for info in devices.values { add(info.name) }
         for item in items.values { addItem(item) }
         for tombstone in tombstones.values {

@@ -47,6 +47,11 @@ public struct ConflictReport: Encodable, Sendable {
                 try container.put("name", "field")
                 try container.put("trip-name", "kind")
                 try container.put(document.trip.name.value, "title")
+            case .tripZone:
+                try container.put(String?.none, "item")
+                try container.put("zone", "field")
+                try container.put("trip-zone", "kind")
+                try container.put(document.trip.name.value, "title")
             case .caption(let id, let item):
                 try container.put(item.description, "item")
                 try container.put(id.description, "attachment")

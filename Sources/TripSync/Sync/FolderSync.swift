@@ -345,7 +345,9 @@ public struct FolderSync {
         for candidate in candidates {
             let (name, path, kind, input, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.stamp)
             let me = identity.deviceID
-            let deviceName = input.devices[input.deviceID]?.name.value ?? input.deviceID.description
+            // An owned trip names a device by its grant here; a file's `devices` only says what
+            // the device calls itself (what an owner sees of a device it has not admitted).
+            let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
             switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
             case .skipped(let reason):
                 // Our own file is replaced below; what it held is in the replica already.
@@ -361,7 +363,7 @@ public struct FolderSync {
                 break
             }
             for removed in membership.removedContent(in: input) {
-                let who = input.devices[removed.device]?.name.value ?? removed.device.description
+                let who = membership.grants[removed.device]?.name ?? removed.device.description
                 trip.notices.append(
                     "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them")
             }
@@ -438,7 +440,8 @@ public struct FolderSync {
                     } else if invite.code.expires < when {
                         trip.notices.append("\(path): \(request.name) answers an invite that expired \(invite.code.expires); not admitted (tripsync members approve \(request.device.description.prefix(8)) admits it)")
                     } else {
-                        try replica.document.grant(request.device, key: request.key, role: invite.code.role, ownerKey: ownerKey, hlc: &replica.clock, now: now)
+                        try replica.document.grant(
+                            request.device, key: request.key, role: invite.code.role, name: request.name, ownerKey: ownerKey, hlc: &replica.clock, now: now)
                         access.invites[index].usedBy = request.device
                         access.names[request.device] = request.name
                         trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
@@ -448,6 +451,14 @@ public struct FolderSync {
                     trip.notices.append("\(path): \(request.name) asks to join without an invite made on this laptop; tripsync members approve \(request.device.description.prefix(8)) admits it")
                 }
                 access.requests[request.device] = .init(key: request.key, name: request.name, source: "a join request", seen: when)
+            }
+            // Grants made before grants carried names are signed again with the name the owner
+            // knows: its own, a join request's seen here, or the one the device wrote for itself.
+            for (device, grant) in replica.document.members.sorted(by: { $0.key < $1.key }) where grant.name == nil {
+                let known = device == identity.deviceID ? identity.name : access.names[device] ?? replica.document.selfWrittenName(of: device)
+                if let known, try replica.document.nameGrant(device, name: known, ownerKey: ownerKey, hlc: &replica.clock, now: now) {
+                    trip.notices.append("named \(known) (\(device.description.prefix(8))) in its grant")
+                }
             }
         }
         // Attachments: staged ones enter the trip once their bytes are in the folder; bytes go
@@ -577,6 +588,7 @@ public struct FolderSync {
         let registers = list.registers.map { conflict -> String in
             switch conflict.subject {
             case .tripName: return "trip/name"
+            case .tripZone: return "trip/zone"
             case .caption(let id, _): return "attachment/\(id)/caption"
             }
         }

@@ -54,6 +54,7 @@ public enum Rekey {
                 end: try restamp(item.end), place: try restamp(item.place), note: try restamp(item.note))
         }
         if let name = try restamp(document.trip.name) { document.trip.name = name }
+        if document.trip.zone != nil { document.trip.zone = try restamp(document.trip.zone) }
         for (id, info) in document.devices {
             if let name = try restamp(info.name) { document.devices[id] = DeviceInfo(name: name) }
         }
@@ -92,6 +93,7 @@ public enum Rekey {
             for version in register.versions { result[version.rev, default: []].insert(AnyHashable(version.value)) }
         }
         add(document.trip.name)
+        add(document.trip.zone)
         for info in document.devices.values { add(info.name) }
         func addItem(_ item: ItemFields) {
             add(item.title); add(item.sortKey); add(item.start); add(item.end); add(item.place); add(item.note)

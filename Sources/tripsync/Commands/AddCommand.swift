@@ -9,10 +9,11 @@ enum AddCommand: Command {
                                   [--end YYYY-MM-DDTHH:MM|YYYY-MM-DD] [--end-zone ZONE]
                                   [--place P] [--note N] [--after ID | --before ID] [--trip T]
 
-        Adds an item and prints its id. --day alone makes a whole-day item; --day with --at a
-        timed one in --zone (default: the trip's zone from 'new --zone'). A flight lands in
-        another zone: --end 2027-06-10T13:00 --end-zone America/New_York. Without --after or
-        --before the item goes last among items of the same time.
+        Adds an item, prints its id, and says on stderr what it stored (day, time, zone). --day
+        alone makes a whole-day item; --day with --at a timed one in --zone (default: the trip's
+        zone, 'tripsync zone'; a trip without one uses this machine's zone and says so). A
+        flight lands in another zone: --end 2027-06-10T13:00 --end-zone America/New_York.
+        Without --after or --before the item goes last among items of the same time.
         """
 
     static let values: Set<String> = ["--day", "--at", "--zone", "--end", "--end-zone", "--place", "--note", "--after", "--before", "--trip"]
@@ -31,8 +32,13 @@ enum AddCommand: Command {
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let typedZone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let typedEndZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
-        let id: ItemID = try Session.edit(global, trip: parser.value("--trip")) { trip in
-            let zone = typedZone ?? trip.suggestedZone
+        var machineZoneUsed: String?
+        let (id, stored): (ItemID, TripTime?) = try Session.edit(global, trip: parser.value("--trip")) { trip in
+            var zone = typedZone ?? trip.suggestedZone
+            if zone == nil, parser.value("--at") != nil, let machine = ViewerZone.machine()?.id, ZoneDatabase.isTypeable(machine) {
+                zone = machine
+                machineZoneUsed = machine
+            }
             let start = try StartInput.parse(day: parser.value("--day"), at: parser.value("--at"), zone: zone, command: name)
             let endZone = typedEndZone ?? start?.zone ?? zone
             let end = try parser.value("--end").map { try InputParser.endValue($0, zone: endZone, option: "--end", command: name) }
@@ -45,9 +51,32 @@ enum AddCommand: Command {
             } else {
                 position = .last
             }
-            return try trip.addItem(NewItem(title: title, sortKey: "", start: start, end: end, place: place, note: note), at: position)
+            return (try trip.addItem(NewItem(title: title, sortKey: "", start: start, end: end, place: place, note: note), at: position), start)
         }
+        if let machineZoneUsed, typedZone == nil {
+            Console.err("the trip has no zone: used this machine's zone \(machineZoneUsed) (set the trip's: tripsync zone ZONE)")
+        }
+        Console.err("added \"\(title)\"" + StoredTime.describe(stored))
         Console.out(id.description)
+    }
+}
+
+/// What `add` says it stored: ` on Thu 10 Jun 2027 at 21:00 Europe/Madrid`, ` on Thu 10 Jun
+/// 2027 (whole day)`, or ` with no day`.
+enum StoredTime {
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func day(_ date: LocalDate) -> String {
+        String(LocalTimeFormat.weekday(date).prefix(3)) + " \(date.day) \(months[date.month - 1]) \(date.year)"
+    }
+
+    static func describe(_ time: TripTime?) -> String {
+        switch time {
+        case nil: return " with no day"
+        case .date(let date)?: return " on \(day(date)) (whole day)"
+        case .local(let local, let zone)?:
+            return " on \(day(local.date)) at " + String(local.description.suffix(5)) + " \(zone)"
+        }
     }
 }
 

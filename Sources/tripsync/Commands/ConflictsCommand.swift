@@ -59,6 +59,9 @@ enum ConflictsCommand: Command {
             case .tripName:
                 Console.out("The trip's name:")
                 (field, command) = ("name", "tripsync resolve trip name")
+            case .tripZone:
+                Console.out("The trip's zone:")
+                (field, command) = ("zone", "tripsync resolve trip zone")
             case .caption(let id, let item):
                 let short = id.description.prefix(8)
                 let title = document.items[item]?.title?.value ?? ""

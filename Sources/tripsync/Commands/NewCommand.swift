@@ -9,8 +9,9 @@ enum NewCommand: Command {
 
         Creates a trip this laptop owns in this home and prints its id: its owner key stays in
         this home, the trip id is derived from it, and other laptops join by invite (tripsync
-        invite, tripsync join). --zone sets the zone that 'add' uses when none is given (a local
-        setting of this home, e.g. Europe/Lisbon). --open makes an open trip instead, as before
+        invite, tripsync join). --zone sets the trip's zone, which 'add' uses on every laptop when
+        none is given (e.g. Europe/Lisbon; without --zone, this machine's zone, said on stderr;
+        'tripsync zone ZONE' changes it). --open makes an open trip instead, as before
         members existed: any laptop that syncs the folder may write, until 'tripsync members
         claim'. (--owned, the default, is accepted too.)
         """
@@ -25,7 +26,10 @@ enum NewCommand: Command {
             throw CLIError.usage("--owned and --open exclude each other", command: name)
         }
         let title = try InputParser.text(tripName, option: "NAME", rule: .name, command: name)
-        let zone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
+        let typedZone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
+        // Without --zone the trip takes this machine's zone, and says so.
+        let machineZone = typedZone == nil ? ViewerZone.machine().map(\.id).flatMap { ZoneDatabase.isTypeable($0) ? $0 : nil } : nil
+        let zone = typedZone ?? machineZone
         let home = HomeAccess.home(global)
         let store: TripStore
         do {
@@ -40,6 +44,13 @@ enum NewCommand: Command {
             throw CLIError.refused("\(home.path): cannot save: \(error)")
         }
         for notice in store.notices { Console.warning(notice) }
+        if typedZone == nil {
+            if let machineZone {
+                Console.err("the trip's zone is \(machineZone), this machine's zone (change it: tripsync zone ZONE)")
+            } else {
+                Console.err("this machine's zone is not a zone of its time zone database, so the trip has no zone yet (set one: tripsync zone ZONE)")
+            }
+        }
         let tripID = store.tripID
         Console.out(tripID.description)
     }

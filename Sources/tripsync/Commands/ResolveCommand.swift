@@ -8,12 +8,13 @@ enum ResolveCommand: Command {
         usage: tripsync resolve ITEM FIELD --keep mine|current|N [--trip T]
                tripsync resolve ATTACHMENT caption --keep mine|current|N [--trip T]
                tripsync resolve trip name --keep mine|current|N [--trip T]
+               tripsync resolve trip zone --keep mine|current|N [--trip T]
 
         Keeps one of a field's values with a new write that has seen them all, so the conflict
         disappears on every replica. mine: the value this device wrote; current: the value shown
         now; N: the alternative numbered N by 'tripsync conflicts'. FIELD is one of title,
-        start, end, place, note, sortKey; an attachment's caption and the trip's name are
-        settled the same way.
+        start, end, place, note, sortKey; an attachment's caption and the trip's name and zone
+        are settled the same way.
         """
 
     /// What is being settled.
@@ -21,17 +22,20 @@ enum ResolveCommand: Command {
         case field(String, ItemField)
         case caption(String)
         case tripName
+        case tripZone
     }
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
         var parser = Arguments(command: name, values: ["--keep", "--trip"])
         try parser.parse(arguments)
         guard parser.positionals.count == 2, let selector = parser.positionals.first, let fieldName = parser.positionals.last else {
-            throw CLIError.usage("resolve needs ITEM and FIELD (or ATTACHMENT caption, or trip name)", command: name)
+            throw CLIError.usage("resolve needs ITEM and FIELD (or ATTACHMENT caption, or trip name, or trip zone)", command: name)
         }
         let target: Target
         if selector == "trip" && fieldName == "name" {
             target = .tripName
+        } else if selector == "trip" && fieldName == "zone" {
+            target = .tripZone
         } else if fieldName == "caption" {
             target = .caption(selector)
         } else if let field = ItemField(rawValue: fieldName) {
@@ -55,6 +59,7 @@ enum ResolveCommand: Command {
             case .field(let item, let field): return try trip.resolve(field, of: try trip.item(item), keeping: choice).text
             case .caption(let attachment): return try trip.resolveCaption(of: try trip.attachment(attachment), keeping: choice).text
             case .tripName: return try trip.resolveName(keeping: choice).text
+            case .tripZone: return try trip.resolveZone(keeping: choice).text
             }
         }
         Console.out("saved: kept \"\(kept)\"")
