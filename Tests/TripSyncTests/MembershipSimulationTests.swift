@@ -24,6 +24,12 @@ import TripSyncFixtures
 /// above the removal's `seen` arriving inside another member's file is reported (d). At the end,
 /// after everyone read everyone three times: owners and editors converge (a), every other
 /// replica of the trip holds at least their state, and no write of theirs is lost.
+///
+/// Restored homes (issue 25): a member's home is copied to a new laptop and the old one is
+/// gone; the copy takes a new id and key and hands the old id's seat to it with a succession
+/// signed by the old key. The reference resolves roles through successions on its own
+/// (`referenceGrant`): a device's own grant decides, else the chain's old role; the restored
+/// laptop's writes count as an editor's only when its seat allows, and none may vanish.
 @Suite struct MembershipSimulationTests {
     /// One register: an item's field, or the trip name (item nil).
     typealias Key = RegisterSlot
@@ -85,6 +91,10 @@ import TripSyncFixtures
         /// device are concurrent and a removal stays final).
         var manager: [Int: Int] = [:]
         var removals: [Int: MemberGrant] = [:]
+        /// The id each removal was written for (a restored home's new id inherits it).
+        var removedIDs: [Int: DeviceID] = [:]
+        /// Every device id's key, earlier ids of restored homes included.
+        var keys: [DeviceID: PublicKey] = [:]
         var folder: [Int: [UInt8]] = [:]
         var history: [(device: Int, bytes: [UInt8])] = []
         var junk: [(bytes: [UInt8], origin: Origin)] = []
@@ -124,13 +134,16 @@ import TripSyncFixtures
             outsider = count - 2
             rogue = count - 1
             let start = UInt64(1_764_000_000_000)
-            var keys: [SigningKey] = []
+            var keys_: [SigningKey] = []
             var ids: [DeviceID] = []
             for _ in 0..<count {
-                keys.append(newKey())
+                keys_.append(newKey())
                 ids.append(Identifier.random(using: &random))
             }
-            for (position, id) in ids.enumerated() { index[id] = position }
+            for (position, id) in ids.enumerated() {
+                index[id] = position
+                keys[id] = keys_[position].publicKey
+            }
             var hlc = HybridLogicalClock()
             hlc.observe(start)
             var first = TripDocument(
@@ -139,17 +152,17 @@ import TripSyncFixtures
             first.clock.include(first.trip.name.rev)
             log[first.trip.name.rev] = Write(
                 key: Key(item: nil, field: "name"), writer: 0, seen: VersionVector(), writerGrant: nil, writerOwner: nil, mayEdit: true)
-            try first.claim(ownerKey: ownerKey, deviceKey: keys[0].publicKey, hlc: &hlc, now: start + 1)
-            try first.grant(ids[1], key: keys[1].publicKey, role: .owner, ownerKey: ownerKey, hlc: &hlc, now: start + 2)
+            try first.claim(ownerKey: ownerKey, deviceKey: keys_[0].publicKey, hlc: &hlc, now: start + 1)
+            try first.grant(ids[1], key: keys_[1].publicKey, role: .owner, ownerKey: ownerKey, hlc: &hlc, now: start + 2)
             for member in 2..<outsider {
                 let role: MemberRole = Int.random(in: 0..<5, using: &random) < 3 ? .editor : .viewer
-                try first.grant(ids[member], key: keys[member].publicKey, role: role, ownerKey: ownerKey, hlc: &hlc, now: start + 3)
+                try first.grant(ids[member], key: keys_[member].publicKey, role: role, ownerKey: ownerKey, hlc: &hlc, now: start + 3)
             }
             for device in 2...outsider { manager[device] = Int.random(in: 0...1, using: &random) }
             for device in 0..<count {
                 var copy = first
                 copy.deviceID = ids[device]
-                replicas.append(Replica(id: ids[device], key: keys[device], document: copy, wall: start + 10 + UInt64.random(in: 0...5_000, using: &random)))
+                replicas.append(Replica(id: ids[device], key: keys_[device], document: copy, wall: start + 10 + UInt64.random(in: 0...5_000, using: &random)))
             }
             replicas[0].hlc = hlc
             for _ in 0..<Int.random(in: 2...4, using: &random) { try add(0) }
@@ -163,7 +176,7 @@ import TripSyncFixtures
             // The rogue claims the same trip id for another owner key (a valid file in itself).
             let now = tick(rogue)
             var replica = replicas[rogue]
-            try replica.document.claim(ownerKey: rogueKey, deviceKey: keys[rogue].publicKey, hlc: &replica.hlc, now: now)
+            try replica.document.claim(ownerKey: rogueKey, deviceKey: keys_[rogue].publicKey, hlc: &replica.hlc, now: now)
             replicas[rogue] = replica
             for device in 0..<count { publish(device) }
         }
@@ -180,13 +193,13 @@ import TripSyncFixtures
         }
 
         func mayEdit(_ document: TripDocument) -> Bool {
-            document.owner?.key == ownerKey.publicKey && (document.members[document.deviceID]?.role.mayEdit ?? false)
+            document.owner?.key == ownerKey.publicKey && (referenceGrant(document.deviceID, local: document, all: [])?.role.mayEdit ?? false)
         }
 
         /// Logs every version the local write added (above the old clock).
         mutating func record(_ device: Int, before: TripDocument) {
             let after = replicas[device].document
-            let grant = before.members[before.deviceID]
+            let grant = referenceGrant(before.deviceID, local: before, all: [])
             let may = mayEdit(before)
             for (key, revs) in MembershipSimulationTests.registers(after) {
                 for rev in revs where !before.clock.sees(rev) {
@@ -248,6 +261,8 @@ import TripSyncFixtures
                 operations["resolve", default: 0] += 1
             case 35..<45:
                 try changeRole()
+            case 55..<59:
+                restoreHome()
             case 45..<55:
                 makeJunk()
             default:
@@ -272,7 +287,10 @@ import TripSyncFixtures
                 replicas[target].id, key: replicas[target].key.publicKey, role: role, ownerKey: ownerKey, hlc: &replica.hlc, now: now)
             replicas[laptop] = replica
             let grant = replicas[laptop].document.members[replicas[target].id]!
-            if role == .removed { removals[target] = grant }
+            if role == .removed {
+                removals[target] = grant
+                removedIDs[target] = replicas[target].id
+            }
             if grant.seen != (role.mayEdit ? nil : clockBefore) || grant.role != role {
                 fail("a \(role) grant's seen is not the owner's clock before the grant")
             }
@@ -331,6 +349,46 @@ import TripSyncFixtures
             }
         }
 
+        /// A member's home is copied to a new laptop (the old one is gone): the copy takes a new
+        /// id and key and hands the old id's seat to it, signed by the old key.
+        mutating func restoreHome() {
+            let device = Int.random(in: 1..<outsider, using: &random)
+            let old = replicas[device]
+            let id = Identifier.random(using: &random)
+            let key = newKey()
+            var document = old.document
+            document.deviceID = id
+            let from = document.keepSeat(of: id, key: key.publicKey, former: [old.id], keys: [old.id: old.key])
+            if from != nil, document.successions[id]?.isSigned(by: old.key.publicKey, trip: tripID, to: id) != true {
+                fail("the succession to device \(device)'s new id is not signed by its old key")
+            }
+            replicas[device] = Replica(id: id, key: key, document: document, hlc: old.hlc, wall: old.wall)
+            index[id] = device
+            keys[id] = key.publicKey
+            operations[from == nil ? "restored home without a seat" : "restored home", default: 0] += 1
+            publish(device)
+        }
+
+        /// A device's grant by the rules, read from docs/DESIGN.md ("Succession"), not from the
+        /// code: its own winning grant; else the succession to it (the greatest signature among
+        /// the owner's documents) whose signature verifies with the key of the device it hands
+        /// over from, that device's role inherited with the new key; chains of at most 16.
+        func referenceGrant(_ device: DeviceID, local: TripDocument, all: [TripDocument], depth: Int = 0) -> MemberGrant? {
+            if let own = winningGrant(device, local: local, all: all) { return own }
+            guard depth < 16 else { return nil }
+            var best: Succession?
+            for document in [local] + all where document.owner?.key == local.owner?.key {
+                if let succession = document.successions[device], best.map({ $0.signature.lexicographicallyPrecedes(succession.signature) }) ?? true {
+                    best = succession
+                }
+            }
+            guard let succession = best, succession.from != device,
+                let old = referenceGrant(succession.from, local: local, all: all, depth: depth + 1),
+                succession.isSigned(by: old.key, trip: tripID, to: device)
+            else { return nil }
+            return MemberGrant(key: succession.key, role: old.role, rev: old.rev, seen: old.seen, signature: old.signature)
+        }
+
         static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
             guard needle.count <= haystack.count else { return nil }
             for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
@@ -363,7 +421,7 @@ import TripSyncFixtures
         func expectedVerdict(local: TripDocument, all: [TripDocument], input: TripDocument, signer: PublicKey?) -> String {
             guard let owner = local.owner?.key else { return input.owner == nil ? "whole" : "skip" }
             guard input.owner?.key == owner else { return "skip" }
-            guard let grant = winningGrant(input.deviceID, local: local, all: all), let signer, signer == grant.key else { return "skip" }
+            guard let grant = referenceGrant(input.deviceID, local: local, all: all), let signer, signer == grant.key else { return "skip" }
             switch grant.role {
             case .removed: return "skip"
             case .viewer: return "acks"
@@ -400,7 +458,9 @@ import TripSyncFixtures
                 let result = readTrip(file.bytes)
                 switch (file.origin, result) {
                 case (.honest(let source), .success(let loaded)):
-                    if loaded.signedBy != replicas[source].key.publicKey { fail("device \(source)'s file is not seen as signed by its key") }
+                    if loaded.signedBy != keys[loaded.document.deviceID] || index[loaded.document.deviceID] != source {
+                        fail("device \(source)'s file is not seen as signed by its key")
+                    }
                     inputs.append((loaded.document, loaded.signedBy, file.origin))
                 case (.honest(let source), .failure(let error)):
                     fail("an honest file of device \(source) is refused: \(error)")
@@ -458,13 +518,14 @@ import TripSyncFixtures
                             }
                         }
                         // Escapes: the writer's own versions leave its replica here.
-                        for rev in revs where rev.device == input.document.deviceID && !escaped.contains(rev) {
+                        // (A restored home's file also carries its earlier ids' writes.)
+                        for rev in revs where index[rev.device] == writer && !escaped.contains(rev) {
                             guard let write = log[rev] else {
                                 fail("a version \(rev) nobody logged")
                                 continue
                             }
                             if !write.mayEdit {
-                                let grant = membership.grants[input.document.deviceID]
+                                let grant = referenceGrant(input.document.deviceID, local: before, all: documents)
                                 let newer = write.writerGrant.map { old in (grant?.rev ?? old.rev) > old.rev } ?? true
                                 if write.writerOwner != ownerKey.publicKey || grant?.role.mayEdit != true || !newer {
                                     fail("device \(device) took \(rev), written by device \(writer) without the right to edit (\(write.writerGrant?.role.rawValue ?? "no grant")), now \(grant?.role.rawValue ?? "no grant")")
@@ -490,7 +551,8 @@ import TripSyncFixtures
             }
             // Provenance, and so (c): another device's version is here only once it escaped.
             for (key, revs) in resultRegisters {
-                for rev in revs where rev.device != replicas[device].id && !escaped.contains(rev) {
+                // (A restored home's earlier ids are its own.)
+                for rev in revs where index[rev.device] != device && !escaped.contains(rev) {
                     fail("device \(device) holds \(rev) at \(key), never taken from its writer's file (\(log[rev].map { "written \($0.mayEdit ? "with" : "without") the right" } ?? "unlogged"))")
                 }
             }
@@ -509,7 +571,7 @@ import TripSyncFixtures
             }
             // (d) Removals.
             for (removed, removal) in removals where removed != device {
-                let id = replicas[removed].id
+                guard let id = removedIDs[removed] else { continue }
                 let holdsBefore = before.members[id].map { $0.rev >= removal.rev } ?? false
                 let holds = holdsBefore || documents.contains { $0.owner?.key == ownerKey.publicKey && ($0.members[id]?.rev ?? Rev(counter: 0, device: id)) >= removal.rev }
                 guard holds, before.owner?.key == ownerKey.publicKey else { continue }
@@ -556,11 +618,12 @@ import TripSyncFixtures
 
         mutating func checkTheEnd() throws {
             let members = replicas[0].document.members
-            let editors = Set(replicas.indices.filter { members[replicas[$0].id]?.role.mayEdit == true })
+            let seats = replicas[0].document
+            let editors = Set(replicas.indices.filter { seats.role(of: replicas[$0].id)?.mayEdit == true })
             let trip = replicas.indices.filter { $0 != rogue }
             // Every replica of the trip holds the same grants.
-            for device in trip where replicas[device].document.members != members {
-                fail("device \(device)'s grants differ from the owner laptop's after exchanging everything")
+            for device in trip where replicas[device].document.members != members || replicas[device].document.successions != seats.successions {
+                fail("device \(device)'s grants or successions differ from the owner laptop's after exchanging everything")
             }
             // (a) Owners and editors converge.
             let fingerprints = Set(editors.map { replicas[$0].document.fingerprint })
@@ -572,7 +635,7 @@ import TripSyncFixtures
             for device in trip where !editors.contains(device) {
                 let document = replicas[device].document
                 let merged = try DocumentMerger.merge(document, reference, writer: document.deviceID)
-                if merged.fingerprint != document.fingerprint { fail("device \(device) (\(members[replicas[device].id]?.role.rawValue ?? "no grant")) lacks part of the editors' state") }
+                if merged.fingerprint != document.fingerprint { fail("device \(device) (\(seats.role(of: replicas[device].id)?.rawValue ?? "no grant")) lacks part of the editors' state") }
                 for (key, revs) in MembershipSimulationTests.registers(document) {
                     for rev in revs where !(held[key]?.contains(rev) ?? false) && editors.contains(index[rev.device]!) {
                         fail("device \(device) holds \(rev) of editor \(index[rev.device]!) that the editors do not")
@@ -615,6 +678,7 @@ import TripSyncFixtures
         for name in [
             "edit by an editor", "edit without the right", "admit", "role editor", "role viewer", "tampered byte", "tampered title",
             "forged grant", "unsigned", "impersonation", "refused by the reader", "verdict whole", "verdict acks", "verdict skip",
+            "restored home",
         ] {
             #expect(totals[name, default: 0] > 0, "seed \(seed): no \(name) in \(Self.histories) histories (\(totals))")
         }

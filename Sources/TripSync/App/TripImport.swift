@@ -22,11 +22,14 @@ public struct TripImport: Sendable {
         /// checks the same way"): another owner, an owner claim for a trip held open, an
         /// unsigned or older copy of an owned trip, a non-member's or a viewer's file.
         case notAccepted(file: String, message: String)
+        /// Another device's file claims counters of this device it never issued (`ForkCheck`):
+        /// only this device's key signs its counters, so the file is not taken.
+        case claimsOurCounters(file: String, message: String)
 
         /// What a person reads.
         public var description: String {
             switch self {
-            case .clockFromTheFuture(let file, let message): return "\(file): \(message)"
+            case .clockFromTheFuture(let file, let message), .claimsOurCounters(let file, let message): return "\(file): \(message)"
             case .changedMeanwhile(let path):
                 return "\(path): the trip changed in this home while the import was waiting for an answer; nothing was changed, run the import again"
             case .notAccepted(let file, let message): return "\(file): \(message); nothing was changed"
@@ -64,8 +67,19 @@ public struct TripImport: Sendable {
         let listing = try home.listTrips()
         let tripID = loaded.document.tripID
         if let broken = listing.unreadable(tripID) { throw TripStoreError.unreadable(broken) }
+        // A claim on this device's counters in another device's file is refused here as in sync
+        // (`ForkCheck`); evidence in a file of our own id re-keys when the replica is opened.
+        let existing = listing.trip(tripID)?.document
+        let owned = (existing?.owner ?? loaded.document.owner) != nil
+        let writer = loaded.document.devices[loaded.document.deviceID]?.name.value ?? loaded.document.deviceID.description
+        if case .refuse(let reason) = ForkCheck.decide(
+            loaded.document, local: existing, identity: identity, clock: HybridLogicalClock(highWater: identity.highWater), ownForks: [], path: file,
+            writer: "\(writer) (\(loaded.document.deviceID.description.prefix(8)))", owned: owned, ourKey: nil)
+        {
+            throw Refusal.claimsOurCounters(file: file, message: reason + "; nothing was imported")
+        }
         return TripImport(
-            file: file, incoming: loaded, home: home, existing: listing.trip(tripID)?.document,
+            file: file, incoming: loaded, home: home, existing: existing,
             skipped: listing.unreadable, notice: notice, deviceID: identity.deviceID)
     }
 

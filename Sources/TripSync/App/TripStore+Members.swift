@@ -30,6 +30,14 @@ extension TripStore {
                     device: device, name: grant.name ?? access.names[device] ?? document.deviceName(device),
                     role: grant.role, key: grant.key, pending: false, source: nil)
             }
+            // Successors (a copied or restored home, a clock recovered) hold the seat they inherit.
+            for (device, succession) in document.successions where document.members[device] == nil {
+                guard let grant = document.effectiveGrant(of: device) else { continue }
+                entries.append(
+                    MemberEntry(
+                        device: device, name: grant.name ?? document.deviceName(device), role: grant.role, key: succession.key, pending: false,
+                        source: "successor of \(succession.from.description.prefix(8))"))
+            }
             entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
             guard document.owner != nil else {
                 return document.devices.keys.sorted().map {
@@ -38,16 +46,19 @@ extension TripStore {
             }
             var pending: [MemberEntry] = []
             // A request of a member stays listed while its grant does not give what it asks (a
-            // removed or demoted device asking again, a new key): only the owner decides.
+            // removed or demoted device asking again, a new key): only the owner decides. A
+            // device seated by succession alone (no grant of its own) is not pending.
+            let seated = Set(entries.map(\.device))
             for (device, request) in access.requests where !request.isSatisfied(by: document.members[device]) {
+                if document.members[device] == nil, seated.contains(device) { continue }
                 let held = document.members[device].map { "; now \($0.role.rawValue)\($0.key == request.key ? "" : ", another key")" } ?? ""
                 pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source + held))
             }
-            for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(document.members.keys)
+            for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(seated)
             where access.requests[device] == nil && access.declined[device] == nil && document.devices[device] != nil {
                 // Not a member: no grant names it, so what it calls itself (its own write).
                 let name = document.selfWrittenName(of: device) ?? document.deviceName(device)
-                pending.append(MemberEntry(device: device, name: name, role: nil, key: nil, pending: true, source: "wrote before the trip was claimed"))
+                pending.append(MemberEntry(device: device, name: name, role: nil, key: nil, pending: true, source: MemberEntry.wroteBeforeClaim))
             }
             pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
             return entries + pending
@@ -99,15 +110,18 @@ extension TripStore {
         return MemberEntry(device: entry.device, name: entry.name, role: granted, key: key, pending: false, source: nil)
     }
 
-    /// Admits every pending device whose key is known and that holds no grant, each with `role`
-    /// (editor when nil) but never more than its request's invite named; returns them. A removed
-    /// or demoted device asking again is left pending: only `approve DEVICE` naming it admits it.
+    /// Admits every pending device whose key is known and that holds no grant, with `role`, or
+    /// when nil with the role its request's invite named, else the least role that fits: editor
+    /// for a device that wrote before the trip was claimed (it was a writer), viewer for anything
+    /// else; never more than the invite named. A removed or demoted device asking again is left
+    /// pending: only `approve DEVICE` naming it admits it. Returns the devices admitted.
     public func approveAll(role: MemberRole? = nil) throws -> [MemberEntry] {
         var done: [MemberEntry] = []
         let grants = locked { state.document.members }
         for entry in try members() where entry.pending && entry.key != nil && grants[entry.device] == nil {
             let invited = try requestedRole(of: entry.device)
-            done.append(try approve(entry.device.description, role: max(role ?? invited ?? .editor, invited ?? .owner)))
+            let given = role ?? invited ?? (entry.source == MemberEntry.wroteBeforeClaim ? .editor : .viewer)
+            done.append(try approve(entry.device.description, role: max(given, invited ?? .owner)))
         }
         return done
     }

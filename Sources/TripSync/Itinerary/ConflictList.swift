@@ -128,7 +128,7 @@ extension TripDocument {
     /// any editor's file can write under any id, so it never names a device there. An open
     /// trip (no owner, every device may write) uses `devices`.
     public func deviceName(_ device: DeviceID) -> String {
-        let name = owner == nil ? devices[device]?.name.value : members[device]?.name
+        let name = owner == nil ? devices[device]?.name.value : (members[device]?.name ?? effectiveGrant(of: device)?.name)
         return name ?? "device \(device.description.prefix(8))"
     }
 }

@@ -55,6 +55,10 @@ public struct DeviceIdentity: Hashable, Sendable {
     /// The counters this installation issued under `deviceID`. A home written before this was
     /// recorded counts everything up to its high-water mark as issued.
     public var issued: IssuedCounters
+    /// The ids this home wrote as before `deviceID`, oldest first (a home copied, restored or
+    /// whose clock ran ahead took a new one each time; at most 32 are kept). Their writes in a
+    /// replica are this home's (docs/DESIGN.md, "Clocks from the future").
+    public var formerIDs: [DeviceID] = []
 
     /// Creates an identity.
     public init(deviceID: DeviceID, name: String, highWater: UInt64 = 0, binding: HomeBinding? = nil, issued: IssuedCounters? = nil) {
@@ -71,6 +75,17 @@ public struct DeviceIdentity: Hashable, Sendable {
         counter <= highWater && issued.contains(counter)
     }
 
+    /// The identity this home takes when it must stop writing as `deviceID` (`ForkCheck`): a new
+    /// random id with the same name, nothing issued under it yet. `highWater` is kept (later
+    /// counters still sort after everything this home wrote), except when the clock ran ahead:
+    /// then it starts afresh from the wall clock. The old id's key stays in the home
+    /// (`device.key`, `previous`) to sign the succession.
+    func successor(binding: HomeBinding?, clockRanAhead: Bool = false) -> DeviceIdentity {
+        var next = DeviceIdentity(deviceID: .random(), name: name, highWater: clockRanAhead ? 0 : highWater, binding: binding, issued: IssuedCounters())
+        next.formerIDs = Array((formerIDs.filter { $0 != deviceID } + [deviceID]).suffix(32))
+        return next
+    }
+
     /// The `device.json` form.
     var json: JSONValue {
         var object: [String: JSONValue] = [
@@ -84,6 +99,7 @@ public struct DeviceIdentity: Hashable, Sendable {
             if let born = binding.born { bound["born"] = .string(born) }
             object["boundTo"] = .object(bound)
         }
+        if !formerIDs.isEmpty { object["formerIds"] = .array(formerIDs.map { .string($0.description) }) }
         object["issued"] = .array(issued.ranges.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound))]) })
         return .object(object)
     }
@@ -132,6 +148,19 @@ public struct DeviceIdentity: Hashable, Sendable {
             }
             issued = IssuedCounters(ranges)
         }
+        var former: [DeviceID] = []
+        if let list = json["formerIds"] {
+            guard case .array(let entries) = list else {
+                throw TripFileError(.invalid, file: file, pointer: "/formerIds", message: "expected the device ids this home wrote as before, as an array")
+            }
+            for (index, entry) in entries.enumerated() {
+                guard let text = entry.stringValue, let old = Identifier(text) else {
+                    throw TripFileError(.invalid, file: file, pointer: "/formerIds/\(index)", message: "expected a device id (a lowercase UUID)")
+                }
+                former.append(old)
+            }
+        }
         self.init(deviceID: id, name: name, highWater: UInt64(highWater), binding: binding, issued: issued)
+        formerIDs = former
     }
 }

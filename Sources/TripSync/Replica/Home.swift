@@ -38,8 +38,10 @@ public struct Home: Sendable {
     /// The identity, made on first use, with a notice when it had to change: a home whose
     /// binding (real path, folder inode, machine id) differs from the one recorded was copied,
     /// moved or restored, so before anything is written it takes a new device id (the old one
-    /// stays with the home it came from). A home recorded before bindings existed is bound now.
-    public func openIdentity(defaultName: String? = nil) throws -> (identity: DeviceIdentity, notice: String?) {
+    /// stays with the home it came from). A home whose clock ran more than 24 hours ahead of
+    /// `now` (wrong, then fixed) takes a new id too. A home recorded before bindings existed is
+    /// bound now.
+    public func openIdentity(defaultName: String? = nil, now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> (identity: DeviceIdentity, notice: String?) {
         var info = stat()
         guard lstat(identityPath, &info) == 0 else {
             guard errno == ENOENT else { throw FileIO.systemError(identityPath, "cannot look at this installation's identity") }
@@ -58,6 +60,15 @@ public struct Home: Sendable {
             throw TripFileError(.notJSON, file: identityPath, issues: error.issues)
         }
         var identity = try DeviceIdentity(json: json, file: identityPath)
+        // A clock that ran ahead (wrong, then fixed): nothing could be written under this id
+        // again, so the home takes a new one now (`ForkCheck`, the one place that decides).
+        if let reason = ForkCheck.clockRanAhead(identity, now: now) {
+            identity = identity.successor(binding: try binding() ?? identity.binding, clockRanAhead: true)
+            try save(identity)
+            let notice =
+                "\(reason), so nothing could be written under that id any more: this laptop now writes as a new device \(identity.deviceID) and keeps its role in each trip (a succession signed by the old device key); what it typed while its clock was wrong is re-stamped at the right time and reaches the others from its next sync"
+            return (identity, notice)
+        }
         guard let current = try binding() else { return (identity, nil) }
         guard let recorded = identity.binding else {
             identity.binding = current
@@ -73,10 +84,10 @@ public struct Home: Sendable {
             return (identity, nil)
         }
         let old = identity.deviceID
-        identity = DeviceIdentity(deviceID: .random(), name: identity.name, highWater: identity.highWater, binding: current, issued: IssuedCounters())
+        identity = identity.successor(binding: current)
         try save(identity)
         let notice =
-            "this home was copied, moved or restored (\(current.differences(from: recorded).joined(separator: ", "))), so it now writes as a new device \(identity.deviceID); device \(old) stays with the home it came from and is never written as here again"
+            "this home was copied, moved or restored (\(current.differences(from: recorded).joined(separator: ", "))), so it now writes as a new device \(identity.deviceID); device \(old) stays with the home it came from and is never written as here again, and this laptop keeps that device's role in each trip (a succession signed by its key)"
         return (identity, notice)
     }
 

@@ -209,25 +209,27 @@ extension InviteCode {
 
 extension Home {
     /// This installation's signing key (`device.key`, 0600), made on first use. It belongs to
-    /// one device id: a home that took a new id (copied or restored) makes a new key too.
+    /// one device id: a home that took a new id (copied, restored, clock recovered) makes a new
+    /// key for it and keeps the old ones under `previous`, so it can sign the succession that
+    /// hands its seat in each trip from the old id to the new one (docs/DESIGN.md, "Succession").
     func signingKey(for device: DeviceID) throws -> SigningKey {
         let path = self.path + "/device.key"
+        var previous: [(device: DeviceID, key: SigningKey)] = []
         if FileManager.default.fileExists(atPath: path) {
-            let bytes = try FileIO.readFile(path, maxBytes: 4096)
-            let json: JSONValue?
-            do { json = try JSONValue.parse(bytes) } catch { json = nil }
-            if let json, json["device"]?.stringValue == device.description, let seed = json["seed"]?.stringValue, let key = SigningKey(seedBase64: seed) {
-                return key
-            }
-            guard let json, json["device"]?.stringValue != nil else {
-                throw FileSystemError(path: path, message: "this home's signing key is damaged; move it away (a new key is then made and the trip's owner must approve this laptop again)")
-            }
+            let file = try DeviceKeyFile(home: self)
+            if file.device == device { return file.key }
+            previous = file.previous.filter { $0.device != file.device } + [(file.device, file.key)]
         }
         let key = SigningKey.generate()
-        try FileIO.makeFolder(self.path)
-        try FileIO.writeAtomically(
-            Array((JSONValue.object(["device": .string(device.description), "seed": .string(key.seedBase64)]).text + "\n").utf8), to: path, mode: 0o600)
+        try DeviceKeyFile(device: device, key: key, previous: Array(previous.suffix(DeviceKeyFile.maximumPrevious))).save(home: self)
         return key
+    }
+
+    /// The keys of the device ids this home wrote as before its current one, oldest first
+    /// (empty when it never changed id).
+    func previousSigningKeys() throws -> [(device: DeviceID, key: SigningKey)] {
+        guard FileManager.default.fileExists(atPath: path + "/device.key") else { return [] }
+        return try DeviceKeyFile(home: self).previous
     }
 }
 

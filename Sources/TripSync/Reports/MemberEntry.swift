@@ -11,8 +11,12 @@ public struct MemberEntry: Hashable, Sendable, Encodable {
     public var key: PublicKey?
     /// Whether it asked to be a member (or wrote before the trip was claimed) and waits for the owner.
     public var pending: Bool
-    /// Where a pending request came from ("a join request", "a signed trip file", "wrote before the claim").
+    /// Where a pending request came from ("a join request", "a signed trip file", "wrote before
+    /// the claim"), or for a member that holds its seat by succession, "successor of OLD".
     public var source: String?
+
+    /// The `source` of a device that wrote before the trip was claimed.
+    public static let wroteBeforeClaim = "wrote before the trip was claimed"
 
     /// The JSON form; absent values are `null`.
     public func encode(to encoder: any Encoder) throws {

@@ -229,7 +229,20 @@ public struct FolderSync {
             ).count
         } ?? 0
         var document = local
-        var clock = HybridLogicalClock(highWater: max(identity.highWater, local?.clock.maxCounter ?? 0))
+        var clock = HybridLogicalClock(highWater: identity.highWater)
+        if let local {
+            // Opened as every replica is: a copy or restore noticed, a clock that ran ahead
+            // recovered (`ReplicaState`, `ForkCheck`, `ClockRecovery`).
+            let opened = ReplicaState(home: home, identity: identity, document: local, now: now)
+            document = opened.document
+            identity = opened.identity
+            clock = opened.clock
+            trip.notices += opened.notices
+        }
+        // This home's earlier ids: their files from a clock that ran ahead are ours to remove
+        // once their content, re-stamped, is in the file we publish.
+        let earlierIDs = Set(identity.formerIDs)
+        var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
         var ownCopies: [(name: EntryName, digest: [UInt8])] = []
         var ownStaleTemps: [EntryName] = []
         // The file we published under the id we wrote as when this trip's sync began (a re-key
@@ -321,7 +334,11 @@ public struct FolderSync {
                 continue
             }
             if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
-                trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+                if earlierIDs.contains(input.deviceID), local != nil {
+                    ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                } else {
+                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+                }
                 continue
             }
             // Only our own files' digests are needed (to remove them later); no file's bytes are
@@ -329,6 +346,9 @@ public struct FolderSync {
             let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
             candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
         }
+        // Files under our own id first: a real copy of this home shows itself there, and once it
+        // made us re-key, another member's file relaying its writes is judged against the new id.
+        candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
         // Membership first, from the replica and every readable file; then what each file may do.
         // A laptop without the trip trusts the owner it knows (an invite answered, the owner key
         // held here, the owner it trusted before a forget); one holding the trip open trusts only
@@ -354,7 +374,7 @@ public struct FolderSync {
         if let owner = membership.owner, document != nil {
             // What this laptop's own role means for its changes, said at every sync it matters.
             let me = identity.deviceID
-            switch membership.grants[me] {
+            switch membership.effectiveGrant(of: me) {
             case nil:
                 trip.notices.append("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files until the owner approves it (tripsync members approve \(me.description.prefix(8)))")
             case let grant? where grant.role == .removed:
@@ -375,7 +395,7 @@ public struct FolderSync {
             case .skipped(let reason):
                 // Our own file is replaced below; what it held is in the replica already.
                 if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
-                if let owner = membership.owner, input.owner?.key == owner.key, membership.grants[input.deviceID] == nil, let key = candidate.signer,
+                if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
                     access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
                 {
                     access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
@@ -392,41 +412,44 @@ public struct FolderSync {
                 trip.notices.append(
                     "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them")
             }
-            // Evidence of a fork of ours: the input claims more of our device than we ever
-            // issued (a copy ran ahead, or this home was restored from an old copy), or it holds
-            // another value under one of our dots. A file of ours merely not the one we last
-            // recorded (a crash before the state was saved) is no evidence.
-            var forkReason: String?
-            let claimed = max(input.clock[me], input.acks.values.map { $0[me] }.max() ?? 0)
-            if claimed > max(identity.highWater, document?.clock[me] ?? 0) {
-                forkReason = "\(path) holds writes of device \(me) up to \(claimed), more than this installation ever issued (\(max(identity.highWater, document?.clock[me] ?? 0)))"
-            } else if let foreign = FolderSync.foreignWrite(in: input, identity: identity, clock: clock) {
-                forkReason = "\(path) holds a write under this device's id (rev \(foreign)) that this installation never made"
-            } else if let local = document, let published = input.acks[me]?[me], published > (local.acks[me]?[me] ?? 0) {
-                forkReason = "\(path) saw this device publish up to \(published), later than anything this home remembers publishing (\(local.acks[me]?[me] ?? 0))"
-            }
+            // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
+            // under our id it means another copy of this home, and we re-key; in another
+            // member's file it is a claim only our key may make, and the file is refused. A file
+            // of ours merely not the one we last recorded (a crash before the state was saved)
+            // is no evidence.
+            let writer = "\(deviceName) (\(input.deviceID.description.prefix(8)))"
+            let owned = membership.owner != nil
+            let ourKey = owned ? try home.signingKey(for: me).publicKey : nil
             if var current = document {
                 let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
                 let ours = forks.filter { $0.rev.device == me }
-                if forkReason == nil, let first = ours.first {
-                    forkReason = "\(path) holds another value under this device's rev \(first.rev) at \(first.pointer)"
-                }
-                if let forkReason {
+                switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
+                case .refuse(let reason):
+                    trip.skipped.append(.init(file: path, reason: reason))
+                    continue
+                case .rekey(let reason):
                     var rekeyed: TripDocument? = current
-                    try rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: forkReason, report: &report, now: now)
+                    try rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: reason, report: &report, now: now)
                     current = rekeyed ?? merged
-                } else {
+                case .merge:
                     current = merged
                 }
                 record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
                 document = current
             } else {
+                let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer, owned: owned, ourKey: ourKey)
+                if case .refuse(let reason) = decision {
+                    trip.skipped.append(.init(file: path, reason: reason))
+                    continue
+                }
                 // Joining a trip found in the folder.
                 var joined = input
                 joined.deviceID = me
                 document = joined
                 trip.joined = true
-                if let forkReason { try rekey(&document, input: input, identity: &identity, clock: &clock, reason: forkReason, report: &report, now: now) }
+                if case .rekey(let reason) = decision {
+                    try rekey(&document, input: input, identity: &identity, clock: &clock, reason: reason, report: &report, now: now)
+                }
             }
             trip.merged.append(path)
             state.files[path] = .init(stamp: stamp, clock: input.clock)
@@ -441,7 +464,11 @@ public struct FolderSync {
             state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
         }
         document.adopt(membership)
-        access.requests = access.requests.filter { !$0.value.isSatisfied(by: document.members[$0.key]) }
+        // A request stays while the owner has not given what it asks; one of a device seated by
+        // succession alone (no grant of its own) is settled.
+        access.requests = access.requests.filter { device, request in
+            !request.isSatisfied(by: document.members[device]) && !(document.members[device] == nil && document.role(of: device) != nil)
+        }
         if trusted != nil, document.owner?.key == trusted, local == nil || document.members[identity.deviceID] != nil {
             trip.joined = true
             access.join = nil
@@ -578,6 +605,10 @@ public struct FolderSync {
             }
         }
         for temp in ownStaleTemps { folder.remove(temp) }
+        for old in ownFromTheFuture where removeIfUnchanged(old.name, digest: old.digest, in: folder) {
+            state.files[folder.display(old.name)] = nil
+            trip.removed.append(folder.display(old.name))
+        }
         // After a re-key our file under the old id goes too (its bytes are merged into the one
         // just published): left there, its claim on the old id's counters would make every
         // later reader drop the other copy's writes under that id that it does not hold.
@@ -626,41 +657,6 @@ public struct FolderSync {
         }
     }
 
-    /// The first write under our id in `document` that neither this installation's record
-    /// (`DeviceIdentity.issued`) nor this sync's clock issued: made by another copy of this home.
-    static func foreignWrite(in document: TripDocument, identity: DeviceIdentity, clock: HybridLogicalClock) -> Rev? {
-        let me = identity.deviceID
-        guard document.clock[me] > 0 else { return nil }  // it holds nothing of ours
-        var first: Rev?
-        func check<V>(_ register: Register<V>?) {
-            guard let register else { return }
-            if register.conflicts.isEmpty {
-                note(register.rev)
-            } else {
-                for version in register.versions { note(version.rev) }
-            }
-        }
-        func note(_ rev: Rev) {
-            guard rev.device == me, !identity.issuedHere(rev.counter), !clock.issued.contains(rev.counter) else { return }
-            if first.map({ rev < $0 }) ?? true { first = rev }
-        }
-        func checkItem(_ item: ItemFields) {
-            check(item.title); check(item.sortKey); check(item.start); check(item.end); check(item.place); check(item.note)
-        }
-        check(document.trip.name)
-        check(document.trip.zone)
-        for info in document.devices.values { check(info.name) }
-        for item in document.items.values { checkItem(item) }
-        for tombstone in document.tombstones.values {
-            check(tombstone.deleted)
-            checkItem(tombstone.item)
-        }
-        for attachment in document.attachments.values {
-            check(attachment.item); check(attachment.blob); check(attachment.name); check(attachment.caption); check(attachment.deleted)
-        }
-        return first
-    }
-
     /// Every conflict a person is shown (`ConflictList`), as one key each, so a sync can say
     /// how many it brought.
     static func conflictKeys(_ document: TripDocument) -> Set<String> {
@@ -681,10 +677,10 @@ public struct FolderSync {
     ) throws {
         guard let current = document else { return }
         let old = identity.deviceID
-        let new = Identifier.random()
         // Persist the new id before anything is written under it; the old id is never written again.
-        identity = DeviceIdentity(
-            deviceID: new, name: identity.name, highWater: max(identity.highWater, clock.highWater), binding: identity.binding, issued: IssuedCounters())
+        identity.highWater = max(identity.highWater, clock.highWater)
+        identity = identity.successor(binding: identity.binding)
+        let new = identity.deviceID
         try home.save(identity)
         document = try Rekey.merge(current, with: input, old: old, new: new, clock: &clock, now: now)
         // What the re-key wrote under the new id is this installation's: recorded before the

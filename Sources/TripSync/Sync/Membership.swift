@@ -11,6 +11,11 @@ struct Membership: Sendable {
     /// to the person and never adopted (docs/DESIGN.md, "An open trip takes an owner only by
     /// its own person's act").
     var pendingClaims: [TripOwner] = []
+    /// Hand-overs to new device ids merged from the same documents as the grants
+    /// (`Membership+Succession.swift`).
+    var successions: [DeviceID: Succession] = [:]
+    /// The trip (what succession signatures cover); nil with no document at all.
+    var trip: TripID?
 
     /// What a sync takes from one file.
     enum Verdict: Equatable {
@@ -39,18 +44,22 @@ struct Membership: Sendable {
             pending.sort { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }
         }
         var grants: [DeviceID: MemberGrant] = [:]
+        var successions: [DeviceID: Succession] = [:]
         if let owner {
             for document in [local].compactMap({ $0 }) + inputs where document.owner?.key == owner.key {
                 grants.merge(document.members, uniquingKeysWith: MemberGrant.winner)
+                successions.merge(document.successions, uniquingKeysWith: Succession.winner)
             }
         }
         self.owner = owner
         self.grants = grants
         self.pendingClaims = pending
+        self.successions = successions
+        self.trip = local?.tripID ?? inputs.first?.tripID
     }
 
     /// The role of `device`, or nil when it holds no grant (or the trip is open).
-    func role(of device: DeviceID) -> MemberRole? { grants[device]?.role }
+    func role(of device: DeviceID) -> MemberRole? { effectiveGrant(of: device)?.role }
 
     /// What to take from `input`, signed by `signer` (nil when unsigned), named `name` for
     /// messages.
@@ -67,7 +76,7 @@ struct Membership: Sendable {
             let what = input.owner.map { "another owner (key \($0.key.fingerprint))" } ?? "no owner (written before the trip was claimed)"
             return .skipped("device \(name) wrote it for \(what); this trip's owner key is \(owner.key.fingerprint)")
         }
-        guard let grant = grants[device] else {
+        guard let grant = effectiveGrant(of: device) else {
             return .skipped(
                 "device \(name) is not a member of this trip\(signer.map { " (key \($0.fingerprint))" } ?? ""); the owner can admit it: tripsync members approve \(device.description.prefix(8))")
         }
@@ -148,6 +157,7 @@ extension TripDocument {
         if self.owner?.key == owner.key {
             let accounted = membership.grants.filter { clock.sees($0.value.rev) && ($0.value.seen.map(clock.covers) ?? true) }
             members.merge(accounted, uniquingKeysWith: MemberGrant.winner)
+            successions.merge(membership.holdingSuccessions, uniquingKeysWith: Succession.winner)
         }
     }
 }

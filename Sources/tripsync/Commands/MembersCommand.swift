@@ -65,7 +65,7 @@ enum MembersCommand: Command {
             case "approve":
                 if parser.has("--all") {
                     guard words.count == 1 else { throw CLIError.usage("members approve --all takes no DEVICE", command: name) }
-                    let done = try store.approveAll(role: try role())
+                    let done = try store.approveAll(role: parser.value("--role") == nil ? nil : try role())
                     Console.out(done.isEmpty ? "no pending device with a known key" : "approved \(plural(done.count, "device")); they take part from their next sync:")
                     for entry in done { Console.out("  " + line(entry)) }
                     let left = try store.members().filter(\.pending)
@@ -120,7 +120,9 @@ enum MembersCommand: Command {
     }
 
     static func line(_ entry: MemberEntry) -> String {
-        let role = entry.pending ? "pending (\(entry.source ?? "request"))" : entry.role?.rawValue ?? "writer"
+        let role =
+            entry.pending
+            ? "pending (\(entry.source ?? "request"))" : (entry.role?.rawValue ?? "writer") + (entry.role != nil ? entry.source.map { " (\($0))" } ?? "" : "")
         return "\(entry.device.description.prefix(8))  \(entry.name)  \(role)  key \(entry.key?.fingerprint ?? "unknown")"
     }
 

@@ -106,7 +106,7 @@ enum SyncCommand: Command {
         for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(skipped.reason)") }
         if let rekeyed = report.rekeyed {
             Console.warning(
-                "\(stamp)\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again); nothing was lost")
+                "\(stamp)\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again) and keeps that device's role in each owned trip (a succession signed by its key); nothing was lost")
         }
         for trip in report.trips {
             let name = trip.name.map { "\"\($0)\"" } ?? trip.tripID.description
