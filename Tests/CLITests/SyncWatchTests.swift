@@ -86,7 +86,7 @@ import Testing
     }
 
     /// Polls `condition` every 100 ms until it holds or `seconds` pass.
-    static func eventually(_ seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+    static func eventually(_ seconds: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }

@@ -220,12 +220,18 @@ public struct FolderSync {
         trip.name = local?.trip.name.value
         guard let folder else { throw FileSystemError(path: root.display(tripName), message: blocked ?? "cannot be opened") }
         let conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
-        // What this device changed that no published file held yet (each item, or the trip's or
-        // a device's name, counted once however many fields): what publishing shares.
+        // What this device changed that no published file held yet, as a person counts it: each
+        // item once however many fields, each attachment once, the trip's own name and zone as one
+        // change; this laptop naming itself is no change to the plan: what publishing shares.
         let unsharedBefore = local.map { local in
             Set(
                 DeliveryStatus(local, me: identity.deviceID, now: UTCTimestamp(millisecondsSinceEpoch: now)).changes.filter { !$0.published }
-                    .map { $0.item.map { "item \($0)" } ?? "\($0.field) \($0.title)" }
+                    .compactMap { change -> String? in
+                        if let item = change.item { return "item \(item)" }
+                        if change.field.hasPrefix("trip ") { return "trip" }
+                        if change.field == "device name" { return nil }
+                        return change.field.hasPrefix("attachment") || change.field == "caption" ? "attachment \(change.title)" : "\(change.field) \(change.title)"
+                    }
             ).count
         } ?? 0
         var document = local
