@@ -111,9 +111,10 @@ public struct DeliveryStatus: Sendable {
         }
         conflictSummary = ConflictSummary(document)
         var soon: [(id: ItemID, title: String?, from: UTCTimestamp)] = []
+        // A body holding typed work (edited while deleted) is kept until a person decides: never near.
         for (id, tombstone) in document.tombstones where !tombstone.item.isEmpty {
-            let latest = tombstone.deleted.versions.map(\.value.at).max() ?? now
-            let eligible = UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
+            let typed = !document.editedWhileDeleted(id).isEmpty
+            guard let eligible = document.retentionEnd(of: tombstone.deleted, holdsTypedWork: typed, policy: policy) else { continue }
             if eligible.secondsSinceEpoch - now.secondsSinceEpoch <= soonDays * 86_400 {
                 soon.append((id, tombstone.item.title?.value, eligible))
             }
@@ -121,8 +122,9 @@ public struct DeliveryStatus: Sendable {
         nearRetention = soon.sorted { $0.from < $1.from }
         var detached: [(id: AttachmentID, name: String, from: UTCTimestamp)] = []
         for (id, attachment) in document.attachments where attachment.isDetached && attachment.blob != nil {
-            let latest = attachment.deleted?.versions.map(\.value.at).max() ?? now
-            let eligible = UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
+            guard let deleted = attachment.deleted,
+                let eligible = document.retentionEnd(of: deleted, holdsTypedWork: !document.editedWhileDetached(id).isEmpty, policy: policy)
+            else { continue }
             if eligible.secondsSinceEpoch - now.secondsSinceEpoch <= soonDays * 86_400 {
                 detached.append((id, attachment.name?.value ?? "an attachment", eligible))
             }
