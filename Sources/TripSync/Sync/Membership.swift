@@ -33,7 +33,11 @@ struct Membership: Sendable {
             let claims = inputs.compactMap(\.owner)
             owner = claims.reduce(nil) { TripOwner.merged($0, $1) }
             let keys = Set(claims.map(\.key))
-            if keys.count > 1 { competing = claims.filter { claim in claims.first { $0.key == claim.key } == claim } }
+            if keys.count > 1 {
+                // The first claim of each key, in one pass (not a scan of every claim per claim).
+                var listed: Set<PublicKey> = []
+                competing = claims.filter { listed.insert($0.key).inserted }
+            }
         }
         var grants: [DeviceID: MemberGrant] = [:]
         if let owner {
