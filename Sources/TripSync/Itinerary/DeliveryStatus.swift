@@ -100,13 +100,25 @@ public struct DeliveryStatus: Sendable {
         }
         ours = counters.count
         unpublished = counters.filter { $0 > published }.count
+        // How many of our counters lie above `seen`, by binary search in the sorted counters:
+        // one search per device, not a scan of our changes per device (issue 26).
+        let sortedCounters = counters.sorted()
+        func countAbove(_ seen: UInt64) -> Int {
+            var low = 0
+            var high = sortedCounters.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedCounters[middle] <= seen { low = middle + 1 } else { high = middle }
+            }
+            return sortedCounters.count - low
+        }
         let known = Set(document.devices.keys).union(document.clock.entries.keys).union(document.acks.keys).subtracting([me])
         devices = known.sorted().map { id in
             let ack = document.acks[id]
             let seen = ack?[me] ?? 0
             let last = ack.map { UTCTimestamp(millisecondsSinceEpoch: $0.maxCounter) }
             return Device(
-                id: id, name: document.deviceName(id), seenOursUpTo: seen, missingOurs: counters.filter { $0 > seen }.count,
+                id: id, name: document.deviceName(id), seenOursUpTo: seen, missingOurs: countAbove(seen),
                 lastPublished: ack == nil ? nil : last)
         }
         conflictSummary = ConflictSummary(document)
