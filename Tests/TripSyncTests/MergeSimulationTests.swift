@@ -5,7 +5,10 @@ import TripSyncFixtures
 
 /// Seeded random multi-device histories checked against a simple reference model of the
 /// multi-value register: a write survives unless a write to the same register replaced it
-/// (had seen it) or compaction dropped it from a tombstone body.
+/// (had seen it) or compaction dropped it from a tombstone body. Devices go away for long
+/// stretches (editing items others delete meanwhile) while the others compact far past the
+/// retention: compaction may drop only what a surviving delete had seen, never typed work
+/// (a value written while the item was deleted), so no typed value vanishes without a sign.
 @Suite struct MergeSimulationTests {
     /// Which register a write went to.
     struct RegisterKey: Hashable {
@@ -37,6 +40,10 @@ import TripSyncFixtures
         var compacted: Set<Rev> = []
         var valueCounter = 0
         var operations: [String: Int] = [:]
+        /// Devices away from every exchange (a long absence); they keep editing.
+        var away: Set<Int> = []
+        /// Typed work compaction dropped (must stay empty): what and where.
+        var lostTypedWork: [String] = []
 
         init(seed: UInt64) throws {
             random = SeededGenerator(seed: seed)
@@ -179,11 +186,17 @@ import TripSyncFixtures
                 let now = UTCTimestamp(secondsSinceEpoch: Int64(tick(device) / 1000) + 100 * 86_400)
                 let ids = replicas[device].compactableTombstones(now: now)
                 for id in ids {
-                    for dot in replicas[device].tombstones[id]?.item.dots ?? [] { compacted.insert(dot.rev) }
+                    guard let tombstone = replicas[device].tombstones[id] else { continue }
+                    let dots = tombstone.item.dots.map { (field: $0.field.rawValue, rev: $0.rev) }
+                    checkNoTypedWork(dots, of: id, deletes: tombstone.deleted, field: "deleted")
+                    for dot in dots { compacted.insert(dot.rev) }
                 }
                 for id in replicas[device].compactableAttachments(now: now) {
                     operations["compact attachment", default: 0] += 1
-                    for dot in replicas[device].attachments[id]?.dots ?? [] where dot.field != "deleted" { compacted.insert(dot.rev) }
+                    guard let attachment = replicas[device].attachments[id], let deleted = attachment.deleted else { continue }
+                    let dots = attachment.dots.filter { $0.field != "deleted" }
+                    checkNoTypedWork(dots, of: id, deletes: deleted, field: "attachment.deleted")
+                    for dot in dots { compacted.insert(dot.rev) }
                 }
                 replicas[device].compact(now: now)
             case 66..<70 where !liveIDs.isEmpty:
@@ -216,24 +229,50 @@ import TripSyncFixtures
                     try replicas[device].setCaption(id, to: nextValue("caption"), hlc: &clocks[device], now: now)
                     record(device, before: before)
                 }
-            case 56..<62 where !snapshots.isEmpty:
+            case 75..<79:
+                // A long absence starts or ends: away, a device neither publishes nor receives.
+                if away.contains(device) {
+                    operations["back", default: 0] += 1
+                    away.remove(device)
+                    let other = Int.random(in: 0..<devices.count, using: &random)
+                    if !away.contains(other) {
+                        try receive(device, publish(other))
+                        try receive(other, publish(device))
+                    }
+                } else if away.count + 1 < devices.count {
+                    operations["away", default: 0] += 1
+                    away.insert(device)
+                    // Weeks pass for everyone.
+                    for index in wall.indices { wall[index] += 40 * 86_400_000 }
+                }
+            case 79..<82:
+                // A person deletes again an item edited while deleted, having seen the edits.
+                guard let id = deadIDs.first(where: { !replicas[device].editedWhileDeleted($0).isEmpty }) else { return }
+                operations["delete again", default: 0] += 1
+                let now = tick(device)
+                try replicas[device].deleteItem(id, at: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000)), hlc: &clocks[device], now: now)
+                #expect(replicas[device].editedWhileDeleted(id).isEmpty)
+                record(device, before: before)
+            case 56..<62 where !snapshots.isEmpty && !away.contains(device):
                 // Replay a stale backup.
                 operations["stale", default: 0] += 1
                 let stale = snapshots[Int.random(in: 0..<snapshots.count, using: &random)]
                 try receive(device, stale)
             case 62..<66:
                 // A duplicated and reordered pair of inputs, as cloud conflicted copies give.
-                operations["duplicates", default: 0] += 1
                 let other = Int.random(in: 0..<devices.count, using: &random)
                 let third = Int.random(in: 0..<devices.count, using: &random)
+                guard away.isDisjoint(with: [device, other, third]) else { return }
+                operations["duplicates", default: 0] += 1
                 let x = publish(other)
                 let y = publish(third)
                 try receive(device, y)
                 try receive(device, x)
                 try receive(device, y)
             default:
-                operations["exchange", default: 0] += 1
                 let other = Int.random(in: 0..<devices.count, using: &random)
+                guard !away.contains(device), !away.contains(other) else { return }
+                operations["exchange", default: 0] += 1
                 try receive(device, publish(other))
             }
             if Int.random(in: 0..<10, using: &random) == 0 { snapshots.append(replicas[device]) }
@@ -249,7 +288,19 @@ import TripSyncFixtures
             replicas[device] = try DocumentMerger.merge(replicas[device], file, writer: devices[device])
         }
 
+        /// The reference's check of one compaction: every dropped dot was seen by a delete that
+        /// survives in `deletes` (the log's `seen` of that delete, not the document's). A dot
+        /// no surviving delete had seen was written while deleted: typed work, never dropped.
+        mutating func checkNoTypedWork<Field>(_ dots: [(field: Field, rev: Rev)], of id: ItemID, deletes: Register<Deletion>, field: String) {
+            let surviving = Set(deletes.versions.map(\.rev))
+            let decisions = log.filter { $0.key == RegisterKey(item: id, field: field) && $0.dot.map(surviving.contains) == true }
+            for dot in dots where !decisions.contains(where: { $0.seen?.sees(dot.rev) == true }) {
+                lostTypedWork.append("\(id)/\(dot.field): \(dot.rev) written while deleted was compacted")
+            }
+        }
+
         mutating func exchangeEverything() throws {
+            away = []
             for _ in 0..<2 {
                 for source in devices.indices {
                     let file = publish(source)
@@ -297,6 +348,7 @@ import TripSyncFixtures
             for _ in 0..<steps { try simulation.step() }
             try simulation.exchangeEverything()
             for (name, count) in simulation.operations { totals[name, default: 0] += count }
+            #expect(simulation.lostTypedWork.isEmpty, "seed \(seed): \(simulation.lostTypedWork.prefix(3))")
 
             // Every replica holds the same trip.
             let fingerprints = Set(simulation.replicas.map(\.fingerprint))
@@ -331,7 +383,7 @@ import TripSyncFixtures
         // The histories exercised every operation.
         for name in [
             "add", "edit", "delete", "restore", "resolve", "compact", "stale", "duplicates", "exchange", "attach", "caption", "detach",
-            "restore attachment", "compact attachment",
+            "restore attachment", "compact attachment", "away", "back", "delete again",
         ] {
             #expect(totals[name, default: 0] > 0, "no \(name) operations ran")
         }

@@ -829,11 +829,21 @@ struct DocumentDecoder {
             // The winner is the greatest version (by rev, then, for two values under one rev, by
             // value bytes: docs/DESIGN.md, "Forks"); no write (dot and value) appears twice.
             let winner = register.current
-            var revs: Set<Rev> = [rev]
+            // Per rev, the first version under it (-1: the winner) and, once the rev repeats,
+            // the value bytes under it: linear even with a thousand values under one dot.
+            var firstUnder: [Rev: Int] = [rev: -1]
+            var bytesUnder: [Rev: Set<[UInt8]>] = [:]
             for (index, conflict) in conflicts.enumerated() {
                 // Only a rev seen before can repeat a write: the values are compared just then.
-                let repeated = !revs.insert(conflict.rev).inserted
-                    && (conflict.isSameWrite(as: winner) || conflicts[..<index].contains { $0.isSameWrite(as: conflict) })
+                var repeated = false
+                if let first = firstUnder[conflict.rev] {
+                    if bytesUnder[conflict.rev] == nil {
+                        bytesUnder[conflict.rev] = [(first < 0 ? winner : conflicts[first]).value.canonicalBytes()]
+                    }
+                    repeated = !(bytesUnder[conflict.rev]?.insert(conflict.value.canonicalBytes()).inserted ?? true)
+                } else {
+                    firstUnder[conflict.rev] = index
+                }
                 if repeated || Versioned.precedes(winner, conflict) {
                     c.path.append(.key("conflicts"))
                     c.path.append(.index(index))

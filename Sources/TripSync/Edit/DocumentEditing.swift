@@ -264,8 +264,16 @@ extension TripDocument {
     }
 
     /// Deletes a live item: its registers move into a tombstone whose delete value records when
-    /// (`at`, wall clock) and what this replica had seen.
+    /// (`at`, wall clock) and what this replica had seen. A deleted item edited while deleted
+    /// (`editedWhileDeleted`) may be deleted again: the new delete has seen the edits, replaces
+    /// the earlier deletes, and the retention counts from it (the shared design, "Compaction").
     package mutating func deleteItem(_ id: ItemID, at: UTCTimestamp, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+        if let tombstone = tombstones[id], !editedWhileDeleted(id).isEmpty {
+            let seen = clock
+            let rev = try stamp(&hlc, now: now)
+            tombstones[id] = Tombstone(deleted: Register(value: Deletion(at: at, seen: seen), rev: rev), item: tombstone.item)
+            return
+        }
         guard let item = items[id] else {
             throw tombstones[id] != nil ? EditError(.itemDeleted, "item \(id) is already deleted") : EditError(.noSuchItem, "no item \(id)")
         }

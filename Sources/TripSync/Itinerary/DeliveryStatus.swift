@@ -101,20 +101,33 @@ public struct DeliveryStatus: Sendable {
         }
         ours = counters.count
         unpublished = counters.filter { $0 > published }.count
+        // How many of our counters lie above `seen`, by binary search in the sorted counters:
+        // one search per device, not a scan of our changes per device (issue 26).
+        let sortedCounters = counters.sorted()
+        func countAbove(_ seen: UInt64) -> Int {
+            var low = 0
+            var high = sortedCounters.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedCounters[middle] <= seen { low = middle + 1 } else { high = middle }
+            }
+            return sortedCounters.count - low
+        }
         let known = Set(document.devices.keys).union(document.clock.entries.keys).union(document.acks.keys).subtracting([me])
         devices = known.sorted().map { id in
             let ack = document.acks[id]
             let seen = ack?[me] ?? 0
             let last = ack.map { UTCTimestamp(millisecondsSinceEpoch: $0.maxCounter) }
             return Device(
-                id: id, name: document.deviceName(id), seenOursUpTo: seen, missingOurs: counters.filter { $0 > seen }.count,
+                id: id, name: document.deviceName(id), seenOursUpTo: seen, missingOurs: countAbove(seen),
                 lastPublished: ack == nil ? nil : last)
         }
         conflictSummary = ConflictSummary(document)
         var soon: [(id: ItemID, title: String?, from: UTCTimestamp)] = []
+        // A body holding typed work (edited while deleted) is kept until a person decides: never near.
         for (id, tombstone) in document.tombstones where !tombstone.item.isEmpty {
-            let latest = tombstone.deleted.versions.map(\.value.at).max() ?? now
-            let eligible = UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
+            let typed = !document.editedWhileDeleted(id).isEmpty
+            guard let eligible = document.retentionEnd(of: tombstone.deleted, holdsTypedWork: typed, policy: policy) else { continue }
             if eligible.secondsSinceEpoch - now.secondsSinceEpoch <= soonDays * 86_400 {
                 soon.append((id, tombstone.item.title?.value, eligible))
             }
@@ -122,8 +135,9 @@ public struct DeliveryStatus: Sendable {
         nearRetention = soon.sorted { $0.from < $1.from }
         var detached: [(id: AttachmentID, name: String, from: UTCTimestamp)] = []
         for (id, attachment) in document.attachments where attachment.isDetached && attachment.blob != nil {
-            let latest = attachment.deleted?.versions.map(\.value.at).max() ?? now
-            let eligible = UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
+            guard let deleted = attachment.deleted,
+                let eligible = document.retentionEnd(of: deleted, holdsTypedWork: !document.editedWhileDetached(id).isEmpty, policy: policy)
+            else { continue }
             if eligible.secondsSinceEpoch - now.secondsSinceEpoch <= soonDays * 86_400 {
                 detached.append((id, attachment.name?.value ?? "an attachment", eligible))
             }

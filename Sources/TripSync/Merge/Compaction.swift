@@ -13,33 +13,51 @@ public struct RetentionPolicy: Hashable, Sendable {
 }
 
 extension TripDocument {
-    /// The ids of tombstones whose body may go at `now`: the retention has passed since the latest
-    /// delete, and every device in `clock` has acknowledged (its `acks` entry covers) every
-    /// delete dot and every dot in the body.
+    /// The ids of tombstones whose body may go at `now`: the body holds no value written while
+    /// the item was deleted (typed work waits for a person: `editedWhileDeleted`), the retention
+    /// has passed since the latest delete, and every device in `clock` has acknowledged (its
+    /// `acks` entry covers) every delete dot and every dot in the body.
+    ///
+    /// Linear in the document: what every device acknowledged is computed once (`AckFloor`),
+    /// not per tombstone and device.
     public func compactableTombstones(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [ItemID] {
-        tombstones.compactMap { id, tombstone in
+        let floor = AckFloor(self)
+        return tombstones.compactMap { id, tombstone in
             guard !tombstone.item.isEmpty else { return nil }
             let dots = tombstone.deleted.versions.map(\.rev) + tombstone.item.dots.map(\.rev)
-            return mayCompact(deleted: tombstone.deleted, dots: dots, now: now, policy: policy) ? id : nil
+            let typed = Self.writtenWhileDeleted(tombstone.item.dots, deleted: tombstone.deleted)
+            return mayCompact(deleted: tombstone.deleted, dots: dots, holdsTypedWork: !typed.isEmpty, now: now, policy: policy, floor: floor) ? id : nil
         }
     }
 
     /// The ids of detached attachments whose registers may go at `now`, by the same rule as
-    /// tombstones: the retention has passed since the latest detach, and every device has
-    /// acknowledged every dot the attachment holds.
+    /// tombstones: no value was written while detached (a caption typed after the detach is
+    /// typed work too), the retention has passed since the latest detach, and every device
+    /// has acknowledged every dot the attachment holds.
     public func compactableAttachments(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [AttachmentID] {
-        attachments.compactMap { id, attachment in
+        let floor = AckFloor(self)
+        return attachments.compactMap { id, attachment in
             guard let deleted = attachment.deleted, attachment.dots.contains(where: { $0.field != "deleted" }) else { return nil }
-            return mayCompact(deleted: deleted, dots: attachment.dots.map(\.rev), now: now, policy: policy) ? id : nil
+            let typed = !editedWhileDetached(id).isEmpty
+            return mayCompact(deleted: deleted, dots: attachment.dots.map(\.rev), holdsTypedWork: typed, now: now, policy: policy, floor: floor) ? id : nil
         }
     }
 
-    /// The one compaction rule: the retention has passed since the latest delete in `deleted`,
-    /// and every device in `clock` has acknowledged (its `acks` entry covers) every one of `dots`.
-    private func mayCompact(deleted: Register<Deletion>, dots: [Rev], now: UTCTimestamp, policy: RetentionPolicy) -> Bool {
-        let latest = deleted.versions.map(\.value.at).max() ?? now
-        guard now.secondsSinceEpoch - latest.secondsSinceEpoch >= policy.retentionSeconds else { return false }
-        return clock.entries.keys.allSatisfy { device in acks[device].map { ack in dots.allSatisfy { ack.sees($0) } } ?? false }
+    /// When the retention of a tombstone's or detached attachment's body ends (the latest
+    /// delete in `deleted` plus the policy's retention), acknowledgements aside; nil when it
+    /// holds typed work, which is kept until a person restores it or deletes it again.
+    public func retentionEnd(of deleted: Register<Deletion>, holdsTypedWork: Bool, policy: RetentionPolicy = .standard) -> UTCTimestamp? {
+        guard !holdsTypedWork, let latest = deleted.versions.map(\.value.at).max() else { return nil }
+        return UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
+    }
+
+    /// The one compaction rule: no typed work, the retention has passed since the latest
+    /// delete in `deleted`, and every device in `clock` has acknowledged every one of `dots`.
+    private func mayCompact(
+        deleted: Register<Deletion>, dots: [Rev], holdsTypedWork: Bool, now: UTCTimestamp, policy: RetentionPolicy, floor: AckFloor
+    ) -> Bool {
+        guard let end = retentionEnd(of: deleted, holdsTypedWork: holdsTypedWork, policy: policy), now >= end else { return false }
+        return dots.allSatisfy(floor.sees)
     }
 
     /// Drops the bodies of compactable tombstones and the registers of compactable detached
@@ -56,10 +74,26 @@ extension TripDocument {
     }
 
     /// Tombstone bodies that hold values written while the item was deleted (dots no delete had
-    /// seen): "edited while deleted: restore?".
+    /// seen): "edited while deleted: restore?". Such a body is never compacted.
     public func editedWhileDeleted(_ id: ItemID) -> [(field: ItemField, rev: Rev)] {
         guard let tombstone = tombstones[id] else { return [] }
-        let deletes = tombstone.deleted.versions.map(\.value.seen)
-        return tombstone.item.dots.filter { dot in !deletes.contains { $0.sees(dot.rev) } }
+        return Self.writtenWhileDeleted(tombstone.item.dots, deleted: tombstone.deleted)
+    }
+
+    /// The values of a detached attachment written while it was detached (dots no detach had
+    /// seen), such as a caption typed on a laptop that had not seen the detach. Such an
+    /// attachment is never compacted.
+    public func editedWhileDetached(_ id: AttachmentID) -> [(field: String, rev: Rev)] {
+        guard let attachment = attachments[id], let deleted = attachment.deleted else { return [] }
+        return Self.writtenWhileDeleted(attachment.dots.filter { $0.field != "deleted" }, deleted: deleted)
+    }
+
+    /// The dots no delete of `deleted` had seen. A dot is seen by some delete exactly when the
+    /// union (pointwise maximum) of the deletes' `seen` sees it, so one union is enough: linear
+    /// in the deletes and the dots, never their product.
+    static func writtenWhileDeleted<Field>(_ dots: [(field: Field, rev: Rev)], deleted: Register<Deletion>) -> [(field: Field, rev: Rev)] {
+        var seen = deleted.value.seen
+        for conflict in deleted.conflicts { seen.formUnion(conflict.value.seen) }
+        return dots.filter { !seen.sees($0.rev) }
     }
 }

@@ -289,6 +289,26 @@ struct RegisterMerge {
             var kept: [Versioned<V>] = []
             let versionsB = b.versions
             let versionsA = a.versions
+            if versionsA.count * versionsB.count > WriteIndex<V>.scanLimit {
+                // Many values (a hostile register holds up to 1,001): the same rule through
+                // hashed indexes, linear instead of one scan of B per value of A.
+                let indexA = WriteIndex(versionsA)
+                let indexB = WriteIndex(versionsB)
+                for version in versionsA {
+                    if indexB.holds(version) {
+                        kept.append(version)
+                    } else if indexB.revs.contains(version.rev) {
+                        forks.append(SameDotFork(rev: version.rev, pointer: pointer()))
+                        kept.append(version)
+                    } else if !clockB.sees(version.rev) {
+                        kept.append(version)
+                    }
+                }
+                for version in versionsB where !indexA.holds(version) {
+                    if !clockA.sees(version.rev) || indexA.revs.contains(version.rev) { kept.append(version) }
+                }
+                return Register(ordered: kept)
+            }
             for version in versionsA {
                 if versionsB.contains(where: { $0.isSameWrite(as: version) }) {
                     kept.append(version)
@@ -367,11 +387,7 @@ struct RegisterMerge {
         // or a tombstone whose dots the other side claims to have seen without holding the id.
         let absentOnOneSide = fields.0 == nil || fields.1 == nil
         if !merged.isComplete || (!isLive.0 && !isLive.1 && absentOnOneSide) {
-            var versions = deleted.0?.versions ?? []
-            for version in deleted.1?.versions ?? [] where !versions.contains(where: { $0.isSameWrite(as: version) }) {
-                versions.append(version)
-            }
-            if let register = Register(ordered: versions) {
+            if let register = Register(ordered: WriteIndex.union(deleted.0?.versions ?? [], deleted.1?.versions ?? [])) {
                 return .deleted(Tombstone(deleted: register, item: merged))
             }
         }
@@ -401,22 +417,14 @@ struct RegisterMerge {
         // (as for items: a field with no value, or both detached with the id on one side only).
         let detachedBoth = x.deleted != nil && y.deleted != nil
         if !merged.isComplete || (detachedBoth && (a == nil || b == nil)) || (x.deleted != nil && b == nil) || (y.deleted != nil && a == nil) {
-            var versions = x.deleted?.versions ?? []
-            for version in y.deleted?.versions ?? [] where !versions.contains(where: { $0.isSameWrite(as: version) }) {
-                versions.append(version)
-            }
-            merged.deleted = Register(ordered: versions)
+            merged.deleted = Register(ordered: WriteIndex.union(x.deleted?.versions ?? [], y.deleted?.versions ?? []))
         }
         return merged
     }
 
     private func fill<V: ExactValue>(_ target: inout Register<V>?, _ a: Register<V>?, _ b: Register<V>?) {
         guard target == nil else { return }
-        var versions: [Versioned<V>] = a?.versions ?? []
-        for version in b?.versions ?? [] where !versions.contains(where: { $0.isSameWrite(as: version) }) {
-            versions.append(version)
-        }
-        target = Register(ordered: versions)
+        target = Register(ordered: WriteIndex.union(a?.versions ?? [], b?.versions ?? []))
     }
 }
 

@@ -41,7 +41,15 @@ extension Register where Value: ExactValue {
     init?(ordered versions: [Versioned<Value>]) {
         guard !versions.isEmpty else { return nil }
         var sorted = versions
-        if sorted.count > 1 { sorted.sort { Versioned.precedes($1, $0) } }
+        if sorted.count > 8 {
+            // Many values: each value's bytes once, not twice per comparison.
+            let keyed = sorted.map { (version: $0, bytes: $0.value.canonicalBytes()) }.sorted { x, y in
+                x.version.rev != y.version.rev ? x.version.rev > y.version.rev : y.bytes.lexicographicallyPrecedes(x.bytes)
+            }
+            sorted = keyed.map(\.version)
+        } else if sorted.count > 1 {
+            sorted.sort { Versioned.precedes($1, $0) }
+        }
         self.init(value: sorted[0].value, rev: sorted[0].rev)
         conflicts = Array(sorted.dropFirst())
     }

@@ -40,7 +40,9 @@ struct Membership: Sendable {
             owner = inputs.lazy.compactMap(\.owner).first { $0.key == trusted }
         }
         if owner == nil {
-            for claim in inputs.compactMap(\.owner) where !pending.contains(where: { $0.key == claim.key }) { pending.append(claim) }
+            // The first claim of each key, in one pass (not a scan of every claim per claim).
+            var listed: Set<PublicKey> = []
+            pending = inputs.compactMap(\.owner).filter { listed.insert($0.key).inserted }
             pending.sort { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }
         }
         var grants: [DeviceID: MemberGrant] = [:]

@@ -50,7 +50,7 @@ enum ConflictsCommand: Command {
             for (field, edit) in zip(entry.fields, entry.edits) {
                 Console.out("  \(who(edit.device, me, document)) changed the \(field.rawValue) to \"\(edit.text)\"")
             }
-            Console.out("  restore it with everything: tripsync restore \(short)")
+            Console.out("  restore it with everything: tripsync restore \(short) (or drop the edits: tripsync delete \(short))")
         }
         for conflict in list.registers {
             let field: String

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Compaction as two laptops meet it over months, run as the built binary under faketime
+/// (issue 25, finding 1): edits made while an item was deleted are typed work, never
+/// compacted away until a person restores the item or deletes it again.
+@Suite struct CompactionCommandTests {
+    static let faketime = "/usr/bin/faketime"
+
+    /// Two homes and a folder; every command runs at a fake wall-clock day (day 0 is
+    /// 2027-01-01, 09:00 UTC), the clock running on from there.
+    struct Laptops {
+        var root = CLI.temporaryFolder()
+        var folder: String { root + "/shared" }
+
+        func run(_ who: String, day: Int, _ arguments: [String]) throws -> CLIResult {
+            let stamp = "@\(1_798_794_000 + day * 86_400)"  // 2027-01-01T09:00:00Z + days
+            let (status, out, err) = try CLI.spawn(
+                CompactionCommandTests.faketime, [stamp, CLI.binary, "--home", root + "/" + who] + arguments, cwd: CLI.root)
+            return CLIResult(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        }
+
+        func sync(_ who: String, day: Int) throws {
+            let result = try run(who, day: day, ["sync", folder])
+            #expect(result.status == 0, "\(who) on day \(day): \(result.stderr)")
+        }
+
+        func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: faketime), "needs faketime (apt-get install faketime; .ci/run installs it)"))
+    func editsMadeWhileDeletedSurviveEveryLaterSyncUntilAPersonDecides() throws {
+        let laptops = Laptops()
+        defer { laptops.cleanUp() }
+        try FileManager.default.createDirectory(atPath: laptops.folder, withIntermediateDirectories: true)
+        for name in ["alex", "sam"] { _ = try laptops.run(name, day: 0, ["init", "--device-name", "\(name)'s laptop"]) }
+        _ = try laptops.run("alex", day: 0, ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"])
+        func add(_ title: String) throws -> String {
+            try laptops.run("alex", day: 0, ["add", title, "--day", "2027-06-08"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let museum = try add("Museum")
+        let train = try add("Train to Sintra")
+        for _ in 0..<2 { for name in ["alex", "sam"] { try laptops.sync(name, day: 0) } }
+        // Day 1: alex deletes both items. Sam is away from the folder for 40 days and more.
+        for item in [museum, train] { #expect(try laptops.run("alex", day: 1, ["delete", item]).status == 0) }
+        try laptops.sync("alex", day: 1)
+        #expect(try laptops.run("sam", day: 40, ["edit", museum, "--note", "tickets booked, ref 4711"]).status == 0)
+        #expect(try laptops.run("sam", day: 40, ["edit", train, "--title", "Train to Sintra 10:15"]).status == 0)
+        // Day 101 on: sam is back; every laptop syncs, round after round, long past the retention.
+        for day in [101, 101, 102, 103, 150, 400] {
+            for name in ["sam", "alex"] {
+                try laptops.sync(name, day: day)
+                let conflicts = try laptops.run(name, day: day, ["conflicts"])
+                #expect(conflicts.stdout.contains("tickets booked, ref 4711"), "\(name), day \(day): \(conflicts.stdout)")
+                #expect(conflicts.stdout.contains("Train to Sintra 10:15"), "\(name), day \(day): \(conflicts.stdout)")
+                #expect(conflicts.stdout.contains("while edited"), "\(name), day \(day): \(conflicts.stdout)")
+            }
+        }
+        // Sam drops the train edit, having seen it; alex restores the museum with its note.
+        let again = try laptops.run("sam", day: 401, ["delete", train])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("again"), "\(again.stdout)")
+        #expect(try laptops.run("alex", day: 401, ["restore", museum]).status == 0)
+        #expect(try laptops.run("alex", day: 401, ["show", museum]).stdout.contains("tickets booked, ref 4711"))
+        for name in ["sam", "alex", "sam"] { try laptops.sync(name, day: 402) }
+        for name in ["alex", "sam"] {
+            let conflicts = try laptops.run(name, day: 402, ["conflicts"]).stdout
+            #expect(!conflicts.contains("while edited"), "\(name): every decision taken: \(conflicts)")
+            #expect(try laptops.run(name, day: 402, ["show", museum]).stdout.contains("tickets booked, ref 4711"), "\(name)")
+        }
+        // The retention of the train counts from sam's second delete: kept at day 480, gone later.
+        for name in ["sam", "alex", "sam"] { try laptops.sync(name, day: 480) }
+        #expect(try laptops.run("alex", day: 480, ["show", "--deleted"]).stdout.contains("Train to Sintra 10:15"))
+        for name in ["sam", "alex", "sam"] { try laptops.sync(name, day: 495) }
+        #expect(try !laptops.run("alex", day: 495, ["show", "--deleted"]).stdout.contains("Train to Sintra 10:15"))
+    }
+}
