@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TripSync
 
-/// The app API as an app meets it (`TripStore`), and README's "For app developers", which must
-/// compile and do what it says (the block between the markers is README's, line for line).
+/// The app API as an app meets it (`TripStore`), and docs/REFERENCE.md's "For app developers", which must
+/// compile and do what it says (the block between the markers is that section's, line for line).
 @Suite struct AppAPITests {
     private func temporaryHome() -> (Home, cleanUp: () -> Void) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-app-\(UUID().uuidString)").path
@@ -18,7 +18,7 @@ import TripSync
         defer { try? FileManager.default.removeItem(atPath: shared) }
         _ = try TripStore.create(name: "Lisbon 2027", defaultZone: "Europe/Lisbon", in: home)
 
-        // README: For app developers (begin)
+        // docs/REFERENCE.md: For app developers (begin)
         let store = try TripStore.open("Lisbon 2027", in: home)        // takes the home's lock
         let castle = try store.edit { trip in                          // saved durably on return
             try trip.addItem(NewItem(title: "Castelo", sortKey: "", place: "Alfama"), at: .last)
@@ -31,7 +31,7 @@ import TripSync
             try store.edit { trip in try trip.resolve(conflict.field, of: conflict.item, keeping: .mine) }
         }
         let report = try store.sync(with: shared)                      // merge every device's file, publish ours
-        // README: For app developers (end)
+        // docs/REFERENCE.md: For app developers (end)
 
         #expect(snapshot.items[castle]?.note?.value == "Tickets at the gate")
         #expect(report.failed.isEmpty)

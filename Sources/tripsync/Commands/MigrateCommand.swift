@@ -7,9 +7,9 @@ enum MigrateCommand: Command {
     static let help = """
         usage: tripsync migrate FILE [-o OUT] [--force]
 
-        Reads FILE (schema 1 or 2, gzip or plain) by its own version's rules, migrates it forward
-        one step at a time, checks the result by the current rules, and writes canonical schema 2
-        JSON to OUT (gzip when OUT ends in .gz) or to stdout. A file from a newer TripSync is
+        Reads FILE (any schema from 1 to the current one, gzip or plain) by its own version's
+        rules, migrates it forward one step at a time, checks the result by the current rules, and
+        writes canonical JSON of the current schema to OUT (gzip when OUT ends in .gz) or to stdout. A file from a newer TripSync is
         refused and nothing is written. What was done is printed on stderr.
 
         options:
