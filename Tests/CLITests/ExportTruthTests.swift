@@ -140,7 +140,7 @@ import Testing
         #expect(page.status == 0, "\(page.stderr)")
         // 21:00 WEST keeps its local time; with New York chosen (vz-2) 16:00 EDT is written beside it.
         #expect(page.stdout.contains(
-            "<span class=\"v v0\"><span class=\"hm\">21:00</span> <abbr title=\"Europe/Lisbon\">WEST</abbr></span><span class=\"v v2\"><span class=\"yours\"><span class=\"sep\"> · </span><span class=\"hm\">16:00</span> <abbr title=\"America/New_York\">EDT</abbr> <span class=\"yl\">yours</span></span></span>"),
+            "<span class=\"v v0\"><span class=\"hm\">21:00</span> <abbr title=\"Europe/Lisbon\">WEST</abbr></span><span class=\"v v2\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">16:00</span> <abbr title=\"America/New_York\">EDT</abbr> <span class=\"yl\">yours</span></span></span>"),
             "\(page.stdout)")
         #expect(page.stdout.contains("#vz-2:checked~main .v2{display:inline}") && !page.stdout.contains("~main .v0"))
         // The machine's zone (Tokyo) is nowhere: the bytes are those made in UTC.

@@ -99,7 +99,7 @@ enum PageFixture {
 
     /// A chosen zone's reading as the page writes it beside a time's own.
     static func yours(_ index: Int, _ clock: String, _ zone: String, _ abbreviation: String) -> String {
-        "<span class=\"v v\(index)\"><span class=\"yours\"><span class=\"sep\"> · </span><span class=\"hm\">" + clock
+        "<span class=\"v v\(index)\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">" + clock
             + "</span> <abbr title=\"" + zone + "\">" + abbreviation + "</abbr> <span class=\"yl\">yours</span></span></span>"
     }
 
@@ -143,7 +143,7 @@ enum PageFixture {
         let item = try Self.itemHTML(html, flight)
         // 22:15 EDT on the 14th is 03:15 WEST on the 15th: "22:15 EDT · 03:15+1 WEST yours".
         #expect(item.contains(
-            "<span class=\"v v0\"><span class=\"hm\">22:15</span> <abbr title=\"America/New_York\">EDT</abbr></span><span class=\"v v2\"><span class=\"yours\"><span class=\"sep\"> · </span><span class=\"hm\">03:15<sup class=\"shift\" title=\"Tuesday 15 June 2027\">+1</sup></span> <abbr title=\"Europe/Lisbon\">WEST</abbr> <span class=\"yl\">yours</span></span></span>"))
+            "<span class=\"v v0\"><span class=\"hm\">22:15</span> <abbr title=\"America/New_York\">EDT</abbr></span><span class=\"v v2\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">03:15<sup class=\"shift\" title=\"Tuesday 15 June 2027\">+1</sup></span> <abbr title=\"Europe/Lisbon\">WEST</abbr> <span class=\"yl\">yours</span></span></span>"))
     }
 
     @Test func anOvernightFlightArrivesOnTheNextDateMarkedPlusOne() throws {

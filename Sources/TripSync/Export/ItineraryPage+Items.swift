@@ -49,7 +49,7 @@ extension ItineraryPage {
                 guard let reading = zone.read(instant.secondsSinceEpoch),
                     reading.clock != own?.clock || reading.abbreviation != own?.abbreviation || reading.date != own?.date
                 else { continue }
-                out += "<span class=\"v v\(index + 1)\"><span class=\"yours\"><span class=\"sep\"> · </span><span class=\"hm\">" + reading.clock
+                out += "<span class=\"v v\(index + 1)\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">" + reading.clock
                     + PageText.dayShift(from: day, to: reading.date) + "</span> <abbr" + HTMLText.attribute("title", zone.id) + ">"
                     + HTMLText.escape(reading.abbreviation) + "</abbr> <span class=\"yl\">yours</span></span></span>"
             }

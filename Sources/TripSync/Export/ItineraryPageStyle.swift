@@ -136,7 +136,9 @@ enum ItineraryPageStyle {
         footer code{background:#fff}
         .v{display:none}
         .v0{display:inline}
-        .yours{color:var(--accent);white-space:normal}
+        .yours{color:var(--accent)}
+        .span .yours,.cont .yours{white-space:nowrap}.span .sep,.cont .sep{white-space:normal}
+        .leg .yours{margin-bottom:.25rem}
         .yours .hm{font-weight:700}
         .yl{font-size:.66rem;font-weight:700;text-transform:uppercase;letter-spacing:.06em}
         .when .yours,.leg .yours{display:block;margin-top:.3rem;font-size:.8rem;line-height:1.15}
