@@ -129,4 +129,23 @@ import Testing
         #expect(tokyoItem.status == 0, "\(tokyoItem.stderr)")
         #expect(tokyoItem.stdout.contains("(05:00 JST Wed, your time)"), "\(tokyoItem.stdout)")
     }
+
+    @Test func thePageShowsYoursBesideTheLocalTimeAndNoMachineZone() throws {
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        _ = try Self.add(home, ["Fado", "--day", "2027-06-08", "--at", "21:00"])
+        _ = try Self.add(home, ["High Line", "--day", "2027-06-11", "--at", "09:30", "--zone", "America/New_York"])
+        let fixed = ["SOURCE_DATE_EPOCH": "1796292000"]
+        let page = try CLI.run(["--home", home, "export", "--html", "-"], environment: fixed.merging(["TZ": "Asia/Tokyo"]) { $1 })
+        #expect(page.status == 0, "\(page.stderr)")
+        // 21:00 WEST keeps its local time; with New York chosen (vz-2) 16:00 EDT is written beside it.
+        #expect(page.stdout.contains(
+            "<span class=\"v v0\"><span class=\"hm\">21:00</span> <abbr title=\"Europe/Lisbon\">WEST</abbr></span><span class=\"v v2\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">16:00</span> <abbr title=\"America/New_York\">EDT</abbr> <span class=\"yl\">yours</span></span></span>"),
+            "\(page.stdout)")
+        #expect(page.stdout.contains("#vz-2:checked~main .v2{display:inline}") && !page.stdout.contains("~main .v0"))
+        // The machine's zone (Tokyo) is nowhere: the bytes are those made in UTC.
+        #expect(!page.stdout.contains("Asia/Tokyo") && !page.stdout.contains("JST"))
+        let utc = try CLI.run(["--home", home, "export", "--html", "-"], environment: fixed.merging(["TZ": "UTC"]) { $1 })
+        #expect(utc.stdout == page.stdout)
+    }
 }

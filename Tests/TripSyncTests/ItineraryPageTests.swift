@@ -90,9 +90,60 @@ enum PageFixture {
         #expect(html.contains("<label for=\"vz-1\" title=\"Europe/Lisbon\">Lisbon</label>"))
         #expect(html.contains("<label for=\"vz-2\" title=\"America/New_York\">New York</label>"))
         #expect(html.contains("<label for=\"vz-3\" title=\"UTC\">UTC</label>"))
-        #expect(item.contains("<span class=\"v v3\"><span class=\"hm\">17:00</span> <abbr title=\"UTC\">UTC</abbr></span>"))
-        #expect(item.contains("<span class=\"v v2\"><span class=\"hm\">05:00</span> <abbr title=\"America/New_York\">EDT</abbr></span>"))
+        // A chosen zone's time is written beside the local one ("10:00 WEST · 05:00 EDT yours"):
+        // in UTC the arrival reads 17:00 UTC, in New York the departure 05:00 EDT.
+        #expect(item.contains(Self.yours(3, "17:00", "UTC", "UTC")))
+        #expect(item.contains(Self.yours(2, "05:00", "America/New_York", "EDT")))
         #expect(html.contains("#vz-3:checked~main .v3{display:inline}"))
+    }
+
+    /// A chosen zone's reading as the page writes it beside a time's own.
+    static func yours(_ index: Int, _ clock: String, _ zone: String, _ abbreviation: String) -> String {
+        "<span class=\"v v\(index)\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">" + clock
+            + "</span> <abbr title=\"" + zone + "\">" + abbreviation + "</abbr> <span class=\"yl\">yours</span></span></span>"
+    }
+
+    @Test func aChosenZoneShowsItsTimeBesideTheLocalOneNeverInsteadOfIt() throws {
+        let flight = F.id(1)
+        let walk = F.id(2)
+        let document = F.document(items: [
+            flight: F.item(
+                "TP 201 Lisbon → New York", start: try F.at("2027-06-10T10:00", "Europe/Lisbon"), end: try F.at("2027-06-10T13:00", "America/New_York")),
+            walk: F.item("High Line", start: try F.at("2027-06-11T09:30", "America/New_York")),
+        ])
+        let html = Self.page(document)
+        let item = try Self.itemHTML(html, flight)
+        let own = "<time class=\"clock\" datetime=\"2027-06-10T09:00:00Z\" data-day=\"2027-06-10\"><span class=\"v v0\"><span class=\"hm\">10:00</span> <abbr title=\"Europe/Lisbon\">WEST</abbr></span>"
+        // The departure in Lisbon: beside it New York's and UTC's readings, not Lisbon's again.
+        #expect(item.contains(own + Self.yours(2, "05:00", "America/New_York", "EDT") + Self.yours(3, "09:00", "UTC", "UTC") + "</time>"))
+        // The arrival in New York: Lisbon's reading and UTC's; none for New York, which reads the same.
+        #expect(item.contains(
+            "<span class=\"v v0\"><span class=\"hm\">13:00</span> <abbr title=\"America/New_York\">EDT</abbr></span>"
+                + Self.yours(1, "18:00", "Europe/Lisbon", "WEST") + Self.yours(3, "17:00", "UTC", "UTC") + "</time>"))
+        // 09:30 EDT on the 11th is 14:30 WEST the same day; a reading on another date is marked.
+        let morning = try Self.itemHTML(html, walk)
+        #expect(morning.contains(Self.yours(1, "14:30", "Europe/Lisbon", "WEST")))
+        #expect(item.contains(Self.yours(1, "18:00", "Europe/Lisbon", "WEST")))
+        // The local time stays visible whichever zone is chosen: the stylesheet never hides .v0,
+        // and shows the chosen zone's readings beside it; the header says which zone is "yours".
+        #expect(!html.contains(".v0{display:none}") && !html.contains("~main .v0"))
+        #expect(html.contains("#vz-2:checked~main .v2{display:inline}"))
+        #expect(html.contains("<span class=\"zn zn-2\">; yours: America/New_York</span>"))
+        // No zone of the machine: only the trip's zones and UTC are offered (4 radios), "local only" checked.
+        #expect(html.contains("<input type=\"radio\" class=\"vz\" name=\"viewer-zone\" id=\"vz-0\" checked>"))
+        #expect(html.components(separatedBy: "class=\"vz\"").count == 5)
+    }
+
+    @Test func aReadingOnAnotherDateIsMarkedBesideTheLocalTime() throws {
+        let flight = F.id(2)
+        let html = Self.page(F.document(items: [
+            flight: F.item(
+                "TP 210 New York → Lisbon", start: try F.at("2027-06-14T22:15", "America/New_York"), end: try F.at("2027-06-15T10:20", "Europe/Lisbon"))
+        ]))
+        let item = try Self.itemHTML(html, flight)
+        // 22:15 EDT on the 14th is 03:15 WEST on the 15th: "22:15 EDT · 03:15+1 WEST yours".
+        #expect(item.contains(
+            "<span class=\"v v0\"><span class=\"hm\">22:15</span> <abbr title=\"America/New_York\">EDT</abbr></span><span class=\"v v2\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">03:15<sup class=\"shift\" title=\"Tuesday 15 June 2027\">+1</sup></span> <abbr title=\"Europe/Lisbon\">WEST</abbr> <span class=\"yl\">yours</span></span></span>"))
     }
 
     @Test func anOvernightFlightArrivesOnTheNextDateMarkedPlusOne() throws {

@@ -1,4 +1,4 @@
-/// The items of the itinerary page: cards, times in every zone of the switch, conflicts.
+/// The items of the itinerary page: cards, times in their own zone and in every zone of the switch, conflicts.
 extension ItineraryPage {
     /// The number of each conflict's box on the page (items and deleted items), in page order,
     /// so the header can link to the first.
@@ -24,9 +24,11 @@ extension ItineraryPage {
 
     // MARK: times
 
-    /// A time as the page shows it: its own zone first, then one variant per zone of the switch
-    /// (only the chosen one is visible), each marked `+1` when it falls on another date than
-    /// `day`. A date is a date; a zone unknown here is shown as stored with its id.
+    /// A time as the page shows it: in its own zone, always visible, then, for each zone of the
+    /// switch that reads it differently, that zone's reading ("· 05:00 EDT yours"), visible
+    /// beside the local time only while that zone is chosen. Each reading is marked `+1` when it
+    /// falls on another date than `day`. A date is a date; a zone unknown here is shown as stored
+    /// with its id, and nothing beside it.
     func clockHTML(_ shown: ShownTime, day: LocalDate?) -> String {
         switch shown.time {
         case .date(let date):
@@ -38,19 +40,18 @@ extension ItineraryPage {
                 return "<time class=\"clock unknown-zone\" datetime=\"\(local)\"" + base + "><span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date)
                     + "</span> <span class=\"zid\">" + HTMLText.escape(zoneID) + "</span></time>"
             }
-            let own = "<span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date) + "</span> <abbr" + HTMLText.attribute("title", zoneID) + ">"
-                + HTMLText.escape(shown.abbreviation ?? zoneID) + "</abbr>"
             var out = "<time class=\"clock\" datetime=\"" + UTCTimestamp(secondsSinceEpoch: instant.secondsSinceEpoch).description + "\"" + base + ">"
-            out += "<span class=\"v v0\">" + own + "</span>"
+            out += "<span class=\"v v0\"><span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date) + "</span> <abbr"
+                + HTMLText.attribute("title", zoneID) + ">" + HTMLText.escape(shown.abbreviation ?? zoneID) + "</abbr></span>"
+            let own = ViewerZone(zoneID, rules: zones)?.read(instant.secondsSinceEpoch)
             for (index, zone) in viewerZones.enumerated() {
-                out += "<span class=\"v v\(index + 1)\">"
-                if let reading = zone.read(instant.secondsSinceEpoch) {
-                    out += "<span class=\"hm\">" + reading.clock + PageText.dayShift(from: day, to: reading.date) + "</span> <abbr"
-                        + HTMLText.attribute("title", zone.id) + ">" + HTMLText.escape(reading.abbreviation) + "</abbr>"
-                } else {
-                    out += own
-                }
-                out += "</span>"
+                // A zone that reads the time as its own zone does (the same clock, abbreviation and date) adds nothing.
+                guard let reading = zone.read(instant.secondsSinceEpoch),
+                    reading.clock != own?.clock || reading.abbreviation != own?.abbreviation || reading.date != own?.date
+                else { continue }
+                out += "<span class=\"v v\(index + 1)\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">" + reading.clock
+                    + PageText.dayShift(from: day, to: reading.date) + "</span> <abbr" + HTMLText.attribute("title", zone.id) + ">"
+                    + HTMLText.escape(reading.abbreviation) + "</abbr> <span class=\"yl\">yours</span></span></span>"
             }
             return out + "</time>"
         }

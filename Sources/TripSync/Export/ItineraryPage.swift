@@ -8,10 +8,11 @@ import Foundation
 ///   departure to arrival with its duration by instants (Lisbon 10:00 → New York 13:00 is 8 h);
 ///   whole-day and multi-day items are bands, and a multi-day item shows on each later day it
 ///   runs (up to 31 days); items without a start are listed apart.
-/// - A viewer-zone switch (every zone the times use, then UTC) shows every time in that zone,
-///   marking a time that falls on another date (`+1`), while each item stays under its own date.
-///   It is made of radio buttons and CSS alone: the page holds no script at all, and with the
-///   default choice (or no CSS) each time is shown in its own zone.
+/// - A viewer-zone switch (every zone the times use, then UTC) adds that zone's reading beside
+///   each local time it reads differently ("10:00 WEST · 05:00 EDT yours"), marking a reading
+///   that falls on another date (`+1`), while each item stays under its own date and its own
+///   time. It is made of radio buttons and CSS alone: the page holds no script and no zone of
+///   the machine that made it; with the default choice (or no CSS) each time is in its own zone.
 /// - Every field with conflicting values shows each value with the device that wrote it, where
 ///   the item is; a deleted item edited while deleted is shown under its date, flagged, with the
 ///   edits and who made them.
@@ -149,15 +150,17 @@ public struct ItineraryPage: Sendable {
         return out
     }
 
+    /// The switch: "Local only" (each time in its own zone), or a zone whose readings are shown
+    /// beside the local times ("yours"); the paragraph under it says which (printed, not on screen).
     func zoneSwitch() -> String {
-        var out = "<div class=\"switch\" role=\"group\" aria-label=\"Show times in\">\n<span class=\"switch-label\">Times in</span>\n"
-        out += "<label for=\"vz-0\" title=\"Each time in the zone it was planned in\">Local</label>\n"
+        var out = "<div class=\"switch\" role=\"group\" aria-label=\"Your zone, shown beside each local time\">\n<span class=\"switch-label\">Your zone</span>\n"
+        out += "<label for=\"vz-0\" title=\"Each time in the zone it was planned in, and nothing beside it\">Local only</label>\n"
         for (index, zone) in viewerZones.enumerated() {
             out += "<label for=\"vz-\(index + 1)\"" + HTMLText.attribute("title", zone.id) + ">" + HTMLText.escape(zone.label) + "</label>\n"
         }
-        out += "</div>\n<p class=\"shown-zone\">Times in <span class=\"zn zn-0\">each item's own zone</span>"
+        out += "</div>\n<p class=\"shown-zone\">Times in each item's own zone"
         for (index, zone) in viewerZones.enumerated() {
-            out += "<span class=\"zn zn-\(index + 1)\">" + HTMLText.escape(zone.id) + "</span>"
+            out += "<span class=\"zn zn-\(index + 1)\">; yours: " + HTMLText.escape(zone.id) + "</span>"
         }
         return out + "</p>\n"
     }
@@ -213,8 +216,8 @@ public struct ItineraryPage: Sendable {
         var out = "<footer class=\"bottom\"><div class=\"wrap\">\n"
         out += "<p>Made " + PageText.madeTag(generatedAt) + " by TripSync from trip <code>"
             + HTMLText.escape(String(document.tripID.description.prefix(8))) + "</code>.</p>\n"
-        out += "<p>Each item is listed under its own local date. Times are the item's own local time unless "
-            + "another zone is chosen above; durations are exact, from instant to instant.</p>\n"
+        out += "<p>Each item is listed under its own local date, at its own local time; a zone chosen above "
+            + "adds its time beside each one it reads differently (\u{201C}yours\u{201D}). Durations are exact, from instant to instant.</p>\n"
         return out + "</div></footer>\n"
     }
 }

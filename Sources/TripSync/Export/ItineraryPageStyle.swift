@@ -1,7 +1,9 @@
 import Foundation
 
 /// The itinerary page's stylesheet and Content-Security-Policy. The stylesheet holds no text of
-/// the trip: the zone switch's rules name the radio buttons by number only.
+/// the trip: the zone switch's rules name the radio buttons by number only. The local times are
+/// always shown; a chosen zone's readings (`.vN`, "yours") appear beside them, under a time in
+/// the narrow time column and on a flight's legs, on the line elsewhere.
 enum ItineraryPageStyle {
     /// The stylesheet for a switch of `zoneCount` zones besides "each item's own zone".
     static func css(zoneCount: Int) -> String {
@@ -16,7 +18,6 @@ enum ItineraryPageStyle {
         rules += focused.joined(separator: ",") + "{outline:2px solid #fff;outline-offset:2px}\n"
         if zoneCount > 0 {
             for index in 1...zoneCount {
-                rules += "#vz-\(index):checked~main .v0,#vz-\(index):checked~header .zn-0{display:none}"
                 rules += "#vz-\(index):checked~main .v\(index){display:inline}#vz-\(index):checked~header .zn-\(index){display:inline}\n"
             }
         }
@@ -54,7 +55,6 @@ enum ItineraryPageStyle {
         .switch label{cursor:pointer;border:1px solid rgba(255,255,255,.55);border-radius:999px;padding:.22rem .75rem;font-size:.84rem;user-select:none}
         .switch label:hover{background:rgba(255,255,255,.15)}
         .shown-zone,.zn{display:none}
-        .zn-0{display:inline}
         .made{margin:.9rem 0 0;font-size:.76rem;opacity:.8}
         .days-nav{position:sticky;top:0;z-index:2;background:rgba(238,242,247,.94);border-bottom:1px solid var(--line)}
         .days-nav ol{list-style:none;margin:0 auto;padding:.5rem 1rem;max-width:46rem;display:flex;gap:.4rem;overflow-x:auto;scrollbar-width:none}
@@ -136,6 +136,16 @@ enum ItineraryPageStyle {
         footer code{background:#fff}
         .v{display:none}
         .v0{display:inline}
+        .yours{color:var(--accent)}
+        .span .yours,.cont .yours{white-space:nowrap}.span .sep,.cont .sep{white-space:normal}
+        .leg .yours{margin-bottom:.25rem}
+        .yours .hm{font-weight:700}
+        .yl{font-size:.66rem;font-weight:700;text-transform:uppercase;letter-spacing:.06em}
+        .when .yours,.leg .yours{display:block;margin-top:.3rem;font-size:.8rem;line-height:1.15}
+        .when .yours .hm,.leg .yours .hm{display:inline;font-size:inherit;letter-spacing:0}
+        .when .yours abbr,.leg .yours abbr{color:inherit}
+        .when .sep,.leg .sep{display:none}
+        .when .yl,.leg .yl{display:block}
 
         """
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A zone a person reads every time in (`show --in`, the itinerary page's switch), while each
-/// item stays under its own date: the page's switch offers the zones the trip's times use, and UTC.
+/// A zone a person reads times in beside each time's own ("your time" in `show --in`, "yours" on
+/// the itinerary page's switch), while each item stays under its own date: the page's switch
+/// offers the zones the trip's times use, and UTC.
 public struct ViewerZone: Sendable {
     /// The IANA id, as typed (Foundation would call UTC "GMT").
     public var id: String
