@@ -45,7 +45,7 @@ enum CommandHint {
             // The command's words up to the next hint (which gets its own options).
             let word = String(rest.prefix { $0.isLetter })
             let precededByWord = before.last.map { $0.isLetter || $0.isNumber || $0 == "-" } ?? false
-            guard !quoted, !precededByWord, word != "help", let command = command(named: word) else { continue }
+            guard !quoted, !precededByWord, word != "help", !addressesTheOwner(result), let command = command(named: word) else { continue }
             let next = rest.range(of: "tripsync ").map { rest[..<$0.lowerBound] } ?? rest
             var options: [String] = []
             if let home, !next.contains("--home") { options += ["--home", shellWord(home)] }
@@ -53,6 +53,17 @@ enum CommandHint {
             if !options.isEmpty { result += options.joined(separator: " ") + " " }
         }
         return result + rest
+    }
+
+    /// Whether the words just before a command (since the start of its clause or the previous
+    /// command) address the trip's owner ("the owner can admit it: tripsync members approve …",
+    /// "ask the owner for an invite (tripsync invite)"): the owner may be at another laptop, where
+    /// this laptop's `--home` would name the wrong home, so such a command is left bare.
+    static func addressesTheOwner(_ textBefore: String) -> Bool {
+        var clause = Substring(textBefore.dropLast("tripsync ".count))
+        if let previous = clause.range(of: "tripsync ", options: .backwards) { clause = clause[previous.upperBound...] }
+        if let boundary = clause.lastIndex(where: { $0 == ";" || $0 == "." }) { clause = clause[clause.index(after: boundary)...] }
+        return clause.lowercased().contains("the owner")
     }
 
     /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.

@@ -72,6 +72,27 @@ import Testing
         #expect(missing.stderr.contains("'tripsync --home \(home) --trip Porto show'"), "\(missing.stderr)")
     }
 
+    /// A hint addressed to the owner names the command bare: the owner may be at another laptop,
+    /// where this laptop's `--home` would name the wrong home; this laptop's own next step still
+    /// gets it.
+    @Test func hintsForTheOwnerNameNoHomeOfThisLaptop() throws {
+        let folder = CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let shared = folder + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let alex = folder + "/alex"
+        #expect(try run(alex, ["init", "--device-name", "Alex"]).status == 0)
+        #expect(try run(alex, ["new", "Lisbon"]).status == 0)
+        #expect(try run(alex, ["sync", shared]).status == 0)
+        let sam = folder + "/sam"
+        #expect(try run(sam, ["init", "--device-name", "Sam"]).status == 0)
+        let synced = try run(sam, ["sync", shared])
+        let text = synced.stdout + synced.stderr
+        #expect(text.contains("ask the owner for an invite (tripsync invite) and run tripsync --home \(sam) join CODE"), "\(text)")
+        let code = try run(sam, ["join", "not-a-code", shared])
+        #expect(code.stderr.contains("ask the owner to run tripsync invite)"), "\(code.stderr)")
+    }
+
     @Test func aTripIsNamedByTheStartOfItsName() throws {
         let folder = CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -216,7 +216,7 @@ extension TripStore {
     private static func ownerKey(_ document: TripDocument, _ access: TripAccess) throws -> SigningKey {
         guard let owner = document.owner else { throw MembershipError("this trip is open (no owner yet): run tripsync members claim first") }
         guard let key = access.ownerKey, key.publicKey == owner.key else {
-            throw MembershipError("this laptop does not hold the trip's owner key (\(owner.key.fingerprint)); only the owner can do this (tripsync owner import brings the key)")
+            throw MembershipError("this laptop does not hold the trip's owner key (\(owner.key.fingerprint)); only the owner can do this. To bring the key to this laptop: tripsync owner import FILE (which the owner's laptop writes with tripsync owner export)")
         }
         return key
     }
