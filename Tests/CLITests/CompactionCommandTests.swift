@@ -28,7 +28,7 @@ import Testing
         func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: faketime), "needs faketime (apt-get install faketime; .ci/run installs it)"))
+    @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)))
     func editsMadeWhileDeletedSurviveEveryLaterSyncUntilAPersonDecides() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }

@@ -70,10 +70,6 @@ import Testing
         }
     }
 
-    static var hasFaketime: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/faketime")
-    }
-
     // MARK: Issue 26, finding 1
 
     enum Claim: String, CaseIterable, Sendable {
@@ -129,7 +125,7 @@ import Testing
     /// A laptop whose clock ran ten years ahead, then was fixed, recovers by itself: its next
     /// edit works and says what happened, the values typed while wrong reach the other laptop
     /// at the right time, and both converge to one fingerprint.
-    @Test(.enabled(if: SuccessionCommandTests.hasFaketime, "faketime is not installed (apt-get install -y faketime)"), arguments: ["open", "owned"])
+    @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)), arguments: ["open", "owned"])
     func aLaptopWhoseClockRanAheadRecoversByItself(_ kind: String) throws {
         let laptops = try Laptops()
         if kind == "owned" {
