@@ -62,22 +62,26 @@ public final class HomeLock {
     public init(home: Home, timeout: Double = HomeLock.defaultTimeout) throws {
         try FileIO.makeFolder(home.path)
         let path = home.path + "/lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileIO.systemError(path, "cannot open the lock file") }
+        // The descriptor is this object's only once the lock is held: a throw before then closes
+        // it here and leaves `fd` unset, so `deinit` (which runs when an initializer throws after
+        // every stored property is set) never closes it a second time, which would close
+        // whatever descriptor another thread had opened under the same number meanwhile.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileIO.systemError(path, "cannot open the lock file") }
         let deadline = HomeLock.monotonicSeconds() + timeout
         var told = false
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno != EWOULDBLOCK && errno != EINTR {
                 let error = FileIO.systemError(path, "cannot lock")
-                close(fd)
+                close(descriptor)
                 throw error
             }
             if !told {
                 told = true
-                HomeLock.reporter.tell(home: home.path, holder: readHolder(), timeout: timeout)
+                HomeLock.reporter.tell(home: home.path, holder: HomeLock.readHolder(descriptor), timeout: timeout)
             }
             if HomeLock.monotonicSeconds() > deadline {
-                close(fd)
+                close(descriptor)
                 throw FileSystemError(
                     path: home.path,
                     message: "another tripsync process has held this home's lock for more than \(Int(timeout)) s; wait for it to finish (or end it) and try again; nothing was changed",
@@ -85,6 +89,7 @@ public final class HomeLock {
             }
             usleep(20_000)
         }
+        fd = descriptor
         recordHolder()
         // No other process of this home writes now: a temp file of ours is a crash's leftover.
         home.removeStaleTemporaries()
@@ -122,7 +127,7 @@ public final class HomeLock {
     }
 
     /// What the holder recorded (at most 1 KiB read; anything else is ignored).
-    private func readHolder() -> Holder {
+    private static func readHolder(_ fd: Int32) -> Holder {
         var buffer = [UInt8](repeating: 0, count: 1024)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         return Holder(text: String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self))
