@@ -79,18 +79,7 @@ extension FileIO {
         defer { if !renamed { _ = withCName(temp) { unlinkat(folder, $0, 0) } } }
         do {
             defer { close(file) }
-            for chunk in chunks {
-                guard let base = chunk.base else { continue }
-                var written = 0
-                while written < chunk.count {
-                    let result = write(file, base + written, chunk.count - written)
-                    if result < 0 {
-                        if errno == EINTR { continue }
-                        throw systemError(display, "cannot write")
-                    }
-                    written += result
-                }
-            }
+            for chunk in chunks { try writeAll(file, chunk, path: display) }
             guard fchmod(file, mode) == 0 else { throw systemError(display, "cannot set the file's mode") }
             while fsync(file) != 0 {
                 if errno == EINTR { continue }

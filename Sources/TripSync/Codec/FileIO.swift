@@ -100,21 +100,23 @@ public enum FileIO {
 
     /// Writes all of `bytes` to an open file.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileSystemError) {
-        var failure: FileSystemError?
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let result = write(fd, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    failure = systemError(path, "cannot write")
-                    return
-                }
-                written += result
-            }
+        try bytes.withUnsafeBufferPointer { buffer throws(FileSystemError) in
+            try writeAll(fd, OwnedBytes.View(buffer), path: path)
         }
-        if let failure { throw failure }
+    }
+
+    /// Writes all of `chunk` to an open file (`write` until done, again on EINTR), checked.
+    static func writeAll(_ fd: Int32, _ chunk: OwnedBytes.View, path: String) throws(FileSystemError) {
+        guard let base = chunk.base else { return }
+        var written = 0
+        while written < chunk.count {
+            let result = write(fd, base + written, chunk.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw systemError(path, "cannot write")
+            }
+            written += result
+        }
     }
 
     /// Replaces `path` durably: a temp file in the same folder (created exclusively, at exactly
