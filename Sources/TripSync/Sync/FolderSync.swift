@@ -12,7 +12,7 @@ import Foundation
 /// The folder is hostile: no link in it is followed, every file is opened relative to its
 /// folder's descriptor and checked by that descriptor, names are bytes, and each trip syncs
 /// on its own, so an entry that blocks one trip is reported for that trip and the others go on.
-public struct FolderSync {
+public struct FolderSync: Sendable {
     /// This installation's home.
     public var home: Home
     /// The shared folder.
@@ -35,7 +35,9 @@ public struct FolderSync {
 
     /// Runs one sync with the home locked. Throws only when nothing could be synced at all (the
     /// home is locked or unreadable, the folder is not a folder); a trip that cannot be synced
-    /// is reported in its `SyncReport.Trip.failure` and the others go on.
+    /// is reported in its `SyncReport.Trip.failure` and the others go on. Every trip synced
+    /// records the folder as its last one (`lastFolder(of:)`; a failure to record it is in
+    /// `SyncReport.lastFolderProblems`).
     public func run(now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> SyncReport {
         let lock = try HomeLock(home: home)
         defer { withExtendedLifetime(lock) {} }
@@ -101,6 +103,8 @@ public struct FolderSync {
             // Losing the state only costs a re-read of unchanged files next time.
             report.warnings.append("\(SyncState.path(home)): cannot save the sync state (\(error)); unchanged files will be read again next time")
         }
+        // What a sync without a folder uses next time: this folder, for every trip synced.
+        report.lastFolderProblems = home.recordLastFolder(folder, of: report)
         return report
     }
 

@@ -78,6 +78,10 @@ public struct SyncReport: Sendable {
     public var rekeyed: Rekey?
     /// Warnings that concern no single trip (the sync state could not be saved, say).
     public var warnings: [String] = []
+    /// Trips whose last folder (`Home.lastFolder(for:)`, what a sync without a folder uses)
+    /// could not be recorded after the sync, one message each; the sync itself stands. Not in
+    /// the JSON report.
+    public var lastFolderProblems: [String] = []
 
     /// An empty report.
     public init() {}

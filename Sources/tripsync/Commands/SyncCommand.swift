@@ -49,44 +49,53 @@ enum SyncCommand: Command {
         try SyncWatch.run(sync, global: global, json: parser.has("--json"))
     }
 
-    /// The folder this home last synced with, told on stdout (stderr with --json); a usage
-    /// error when none is recorded or the trips used different ones.
+    /// The folder this home last synced with (`FolderSync.lastFolder(of:)`), told on stdout
+    /// (stderr with --json); a usage error when none is recorded or the trips used different ones.
     static func lastFolder(_ home: Home, json: Bool) throws -> String {
-        let folders: [(folder: String, trips: [TripID])]
+        let folder: String
         do {
-            folders = try home.lastFolders()
-        } catch {
+            folder = try FolderSync.lastFolder(of: home)
+        } catch .unreadable(let error) {
             throw CLIError.refused("\(error) (give the FOLDER to sync with)")
-        }
-        guard let only = folders.first else {
+        } catch .none {
             throw CLIError.usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: name)
+        } catch {
+            throw CLIError.usage("sync needs a FOLDER: \(error)", command: name)
         }
-        guard folders.count == 1 else {
-            let list = folders.map { "\($0.folder) (\($0.trips.map { String($0.description.prefix(8)) }.joined(separator: ", ")))" }
-            throw CLIError.usage("sync needs a FOLDER: this home's trips last synced with different folders: \(list.joined(separator: "; "))", command: name)
-        }
-        let line = "syncing with \(only.folder) (the last folder used)"
+        let line = "syncing with \(folder) (the last folder used)"
         if json { Console.err(line) } else { Console.out(line) }
-        return only.folder
+        return folder
     }
 
-    /// Runs one sync and prints its report. With `watching`, a human line starts with the local
-    /// time and is printed only for a round that did something. Throws `CLIError.refused`
-    /// (exit 1) when the sync could not run, or when some trip could not be synced (after the
-    /// report of every trip is printed).
-    @discardableResult
-    static func once(_ sync: FolderSync, json: Bool, watching: Bool = false) throws -> SyncReport {
+    /// Runs one sync and prints its report. Throws `CLIError.refused` (exit 1) when the sync
+    /// could not run, or when some trip could not be synced (after the report of every trip is
+    /// printed).
+    static func once(_ sync: FolderSync, json: Bool) throws {
         let report: SyncReport
         do {
             report = try sync.run()
             Console.clearProgress()
         } catch {
             Console.clearProgress()
-            let text = "\(error)"
-            throw CLIError.refused(text.hasPrefix(sync.folder + ":") ? text : "\(sync.folder): \(text)")
+            throw CLIError.refused(couldNotRun("\(error)", folder: sync.folder))
         }
+        try show(report, of: sync, json: json)
+        if !report.failed.isEmpty {
+            throw CLIError.refused(
+                "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were")
+        }
+    }
+
+    /// Why a sync could not run, naming the folder first.
+    static func couldNotRun(_ text: String, folder: String) -> String {
+        text.hasPrefix(folder + ":") ? text : "\(folder): \(text)"
+    }
+
+    /// Prints a sync's report. With `watching`, a human line starts with the local time and is
+    /// printed only for a round that did something.
+    static func show(_ report: SyncReport, of sync: FolderSync, json: Bool, watching: Bool = false) throws {
         let stamp = watching ? timestamp() + " " : ""
-        for problem in sync.home.recordLastFolder(sync.folder, of: report) { Console.warning(stamp + problem) }
+        for problem in report.lastFolderProblems { Console.warning(stamp + problem) }
         if !report.joined.isEmpty {
             // A joined trip may be named like one this home has: say so (lookups by name list both).
             let shared: [(name: String, trips: [TripID])]
@@ -146,11 +155,6 @@ enum SyncCommand: Command {
                 Console.out("\(stamp)\(plural(trip.newConflicts, "new conflict")) in \(trip.name ?? trip.tripID.description): tripsync conflicts --trip \(trip.tripID.description.prefix(8))")
             }
         }
-        if !report.failed.isEmpty {
-            throw CLIError.refused(
-                "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were")
-        }
-        return report
     }
 
     /// What a sync did to one trip, in words: "joined", "Sam's laptop added 2 items, changed 1,
