@@ -56,41 +56,44 @@ public struct DeliveryStatus: Sendable {
         changes.filter { !$0.published && !(other?.clock.sees($0.rev) ?? false) }
     }
 
+    /// What a change at `path` is called: its item, the title a person knows it by, the field.
+    static func describe(_ path: RegisterPath, in document: TripDocument) -> (item: ItemID?, title: String, field: String) {
+        func itemTitle(_ fields: ItemFields?) -> String { fields?.title?.value ?? "(deleted item)" }
+        func fieldName(_ field: ItemField) -> String { field == .sortKey ? "order" : field.rawValue }
+        switch path {
+        case .tripName: return (nil, document.trip.name.value, "trip name")
+        case .tripZone: return (nil, document.trip.name.value, "trip zone")
+        case .deviceName(let id): return (nil, document.devices[id]?.name.value ?? id.description, "device name")
+        case .itemField(let id, let field): return (id, itemTitle(document.items[id]), fieldName(field))
+        case .deletion(let id): return (id, itemTitle(document.tombstones[id]?.item), "delete")
+        case .deletedItemField(let id, let field): return (id, itemTitle(document.tombstones[id]?.item), fieldName(field))
+        case .attachment(let id, let field):
+            let attachment = document.attachments[id]
+            let item = attachment?.item?.value
+            let onItem = item.flatMap { document.items[$0]?.title?.value ?? document.tombstones[$0]?.item.title?.value }
+            let title = (attachment?.name?.value ?? "an attachment") + (onItem.map { " on " + $0 } ?? "")
+            switch field {
+            case .blob: return (item, title, "attachment")
+            case .item: return (item, title, "attachment's item")
+            case .name: return (item, title, "attachment's name")
+            case .caption: return (item, title, "caption")
+            case .deleted: return (item, title, "detach")
+            }
+        }
+    }
+
     /// Computes the status of `document` for `me` at `now`.
     public init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard, soonDays: Int64 = 14) {
         var counters: [UInt64] = []
         var found: [(item: ItemID?, title: String, field: String, rev: Rev)] = []
-        func collect<V>(_ register: Register<V>?, _ item: ItemID?, _ title: String, _ field: String) {
-            guard let register else { return }
-            for version in register.versions where version.rev.device == me {
-                counters.append(version.rev.counter)
-                found.append((item, title, field, version.rev))
-            }
-        }
-        func fields(_ item: ItemFields, _ id: ItemID) {
-            let title = item.title?.value ?? "(deleted item)"
-            collect(item.title, id, title, "title"); collect(item.sortKey, id, title, "order"); collect(item.start, id, title, "start")
-            collect(item.end, id, title, "end"); collect(item.place, id, title, "place"); collect(item.note, id, title, "note")
-        }
-        collect(document.trip.name, nil, document.trip.name.value, "trip name")
-        collect(document.trip.zone, nil, document.trip.name.value, "trip zone")
-        for info in document.devices.values { collect(info.name, nil, info.name.value, "device name") }
-        for (id, item) in document.items { fields(item, id) }
-        for (id, tombstone) in document.tombstones {
-            collect(tombstone.deleted, id, tombstone.item.title?.value ?? "(deleted item)", "delete")
-            fields(tombstone.item, id)
-        }
-        // Attachment writes are changes too: a caption or a detach not yet published is lost
-        // with the replica like a field's edit (forget and import --replace warn of them).
-        for attachment in document.attachments.values {
-            let item = attachment.item?.value
-            let itemTitle = item.flatMap { document.items[$0]?.title?.value ?? document.tombstones[$0]?.item.title?.value }
-            let title = (attachment.name?.value ?? "an attachment") + (itemTitle.map { " on " + $0 } ?? "")
-            collect(attachment.blob, item, title, "attachment")
-            collect(attachment.item, item, title, "attachment's item")
-            collect(attachment.name, item, title, "attachment's name")
-            collect(attachment.caption, item, title, "caption")
-            collect(attachment.deleted, item, title, "detach")
+        // Every register (`walkRegisters`); attachment writes are changes too: a caption or a
+        // detach not yet published is lost with the replica like a field's edit (forget and
+        // import --replace warn of them). What a change is called is looked up only for ours.
+        document.forEachVersionRev { path, rev in
+            guard rev.device == me else { return }
+            counters.append(rev.counter)
+            let (item, title, field) = DeliveryStatus.describe(path, in: document)
+            found.append((item, title, field, rev))
         }
         let published = document.acks[me]?[me] ?? 0
         let others = document.acks.filter { $0.key != me }

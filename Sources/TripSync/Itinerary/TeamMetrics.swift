@@ -62,19 +62,10 @@ public struct TeamMetrics: Hashable, Sendable {
     public init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard) {
         var changes = 0
         var mine: [UInt64] = []
-        func count(_ revs: [Rev]) {
-            changes += revs.count
-            for rev in revs where rev.device == me { mine.append(rev.counter) }
+        document.forEachVersionRev { _, rev in
+            changes += 1
+            if rev.device == me { mine.append(rev.counter) }
         }
-        count(document.trip.name.versions.map(\.rev))
-        count(document.trip.zone?.versions.map(\.rev) ?? [])
-        for info in document.devices.values { count(info.name.versions.map(\.rev)) }
-        for item in document.items.values { count(item.dots.map(\.rev)) }
-        for tombstone in document.tombstones.values {
-            count(tombstone.deleted.versions.map(\.rev))
-            count(tombstone.item.dots.map(\.rev))
-        }
-        for attachment in document.attachments.values { count(attachment.dots.map(\.rev)) }
         self.changes = changes
 
         let list = ConflictList(document)

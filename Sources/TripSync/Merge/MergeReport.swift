@@ -115,18 +115,20 @@ public struct MergeContribution: Hashable, Sendable {
 }
 
 extension TripDocument {
-    /// The number of registers (live items, trip and device names) with a visible conflict.
+    /// The number of registers of the trip and its live items with a visible conflict
+    /// (`walkRegisters`; device names, deleted items and attachments are not counted).
     public var visibleConflictCount: Int {
-        var count = trip.name.hasVisibleConflict ? 1 : 0
-        if trip.zone?.hasVisibleConflict == true { count += 1 }
-        for item in items.values where item.hasConflicts {
-            if item.title?.hasVisibleConflict == true { count += 1 }
-            if item.sortKey?.hasVisibleConflict == true { count += 1 }
-            if item.start?.hasVisibleConflict == true { count += 1 }
-            if item.end?.hasVisibleConflict == true { count += 1 }
-            if item.place?.hasVisibleConflict == true { count += 1 }
-            if item.note?.hasVisibleConflict == true { count += 1 }
+        struct Counter: RegisterVisitor {
+            var count = 0
+            mutating func visit<Value>(_ register: Register<Value>, at path: RegisterPath) {
+                switch path {
+                case .tripName, .tripZone, .itemField: if register.hasVisibleConflict { count += 1 }
+                default: break
+                }
+            }
         }
-        return count
+        var counter = Counter()
+        walkRegisters(&counter)
+        return counter.count
     }
 }

@@ -85,31 +85,19 @@ enum ClockRecovery {
 }
 
 extension TripDocument {
-    /// Replaces the dot of every register version by `transform`'s (trip name and zone, device names,
-    /// items, tombstones, attachments); the clock is the caller's.
+    /// Replaces the dot of every register version by `transform`'s (every register,
+    /// `updateRegisters`); the clock is the caller's.
     mutating func mapRegisterVersions(_ transform: (Rev) -> Rev) {
-        func map<V>(_ register: Register<V>?) -> Register<V>? {
-            guard let register else { return nil }
-            return Register(versions: register.versions.map { Versioned(value: $0.value, rev: transform($0.rev)) })
+        struct MapRevs: RegisterTransform {
+            typealias Failure = Never
+            let transform: (Rev) -> Rev
+            func update<Value>(_ register: Register<Value>, at path: RegisterPath) -> Register<Value> {
+                Register(versions: register.versions.map { Versioned(value: $0.value, rev: transform($0.rev)) }) ?? register
+            }
         }
-        func mapItem(_ item: ItemFields) -> ItemFields {
-            ItemFields(
-                title: map(item.title), sortKey: map(item.sortKey), start: map(item.start), end: map(item.end), place: map(item.place),
-                note: map(item.note))
-        }
-        if let name = map(trip.name) { trip.name = name }
-        trip.zone = map(trip.zone)
-        for (id, info) in devices {
-            if let name = map(info.name) { devices[id] = DeviceInfo(name: name) }
-        }
-        for (id, item) in items { items[id] = mapItem(item) }
-        for (id, tombstone) in tombstones {
-            tombstones[id] = Tombstone(deleted: map(tombstone.deleted) ?? tombstone.deleted, item: mapItem(tombstone.item))
-        }
-        for (id, attachment) in attachments {
-            attachments[id] = Attachment(
-                item: map(attachment.item), blob: map(attachment.blob), name: map(attachment.name), caption: map(attachment.caption),
-                deleted: map(attachment.deleted))
+        withoutActuallyEscaping(transform) { transform in
+            var map = MapRevs(transform: transform)
+            updateRegisters(&map)
         }
     }
 

@@ -84,28 +84,11 @@ enum ForkCheck {
 }
 
 extension TripDocument {
-    /// Every dot of every register version (trip name and zone, device names, items, tombstones,
-    /// attachments).
+    /// Every dot of every register version (`walkRegisters`: trip name and zone, device names,
+    /// items, tombstones, attachments).
     func allDots() -> [Rev] {
         var result: [Rev] = []
-        func add<V>(_ register: Register<V>?) {
-            guard let register else { return }
-            for version in register.versions { result.append(version.rev) }
-        }
-        func addItem(_ item: ItemFields) {
-            add(item.title); add(item.sortKey); add(item.start); add(item.end); add(item.place); add(item.note)
-        }
-        add(trip.name)
-        add(trip.zone)
-        for info in devices.values { add(info.name) }
-        for item in items.values { addItem(item) }
-        for tombstone in tombstones.values {
-            add(tombstone.deleted)
-            addItem(tombstone.item)
-        }
-        for attachment in attachments.values {
-            add(attachment.item); add(attachment.blob); add(attachment.name); add(attachment.caption); add(attachment.deleted)
-        }
+        forEachVersionRev { _, rev in result.append(rev) }
         return result
     }
 }

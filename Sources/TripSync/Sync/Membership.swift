@@ -165,15 +165,14 @@ extension TripDocument {
 }
 
 extension TripDocument {
-    /// Whether the trip holds a content write (trip name, item field, delete, attachment) of `device` with
-    /// a counter above `counter`: a viewer's own edits, which no other laptop takes.
+    /// Whether the trip holds a content write (`RegisterPath.isContent`: the trip's name and
+    /// zone, an item's field, a delete, an attachment) of `device` with a counter above
+    /// `counter`: a viewer's own edits, which no other laptop takes.
     package func hasContent(of device: DeviceID, above counter: UInt64) -> Bool {
-        func newer(_ rev: Rev) -> Bool { rev.device == device && rev.counter > counter }
-        if trip.name.versions.contains(where: { newer($0.rev) }) { return true }
-        if items.values.contains(where: { $0.dots.contains { newer($0.rev) } }) { return true }
-        if attachments.values.contains(where: { $0.dots.contains { newer($0.rev) } }) { return true }
-        return tombstones.values.contains { tombstone in
-            tombstone.deleted.versions.contains { newer($0.rev) } || tombstone.item.dots.contains { newer($0.rev) }
+        var found = false
+        forEachVersionRev { path, rev in
+            if !found && rev.device == device && rev.counter > counter && path.isContent { found = true }
         }
+        return found
     }
 }
