@@ -190,7 +190,8 @@ public final class TripStore: @unchecked Sendable {
     }
 
     /// Syncs this trip with a shared folder (`FolderSync`: merge every device's file there,
-    /// then publish ours), under the lock this store holds, and then reads the trip back.
+    /// then publish ours), under the lock this store holds, and keeps the trip as the sync
+    /// saved it (the identity opened once and the replica read once per sync).
     /// Throws when the folder cannot be used at all; a trip that could not sync is reported in
     /// the result's `failure`.
     public func sync(with folder: String) throws -> SyncReport {
@@ -200,11 +201,9 @@ public final class TripStore: @unchecked Sendable {
                 unsaved = false
             }
             let tripID = state.document.tripID
-            let report = try FolderSync(home: home, folder: folder).run(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
-            let (identity, notice) = try home.openIdentity()
-            if let notice { storedNotices.append(notice) }
-            let loaded = try TripFileReader().read(path: home.replicaPath(for: tripID))
-            state = ReplicaState(home: home, identity: identity, document: loaded.document)
+            // The sync's own identity and saved replica: neither is opened or read again here.
+            let (report, identity, documents) = try FolderSync(home: home, folder: folder).runKeeping(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
+            state = ReplicaState(home: home, identity: identity, document: documents[tripID] ?? state.document)
             unsaved = !state.notices.isEmpty
             storedNotices += state.notices
             return report

@@ -28,8 +28,16 @@ enum ForkCheck {
     /// identity ever issued (`device.json` older than the trip: copied or restored). Nil when not.
     static func replica(_ document: TripDocument, identity: DeviceIdentity) -> String? {
         let ours = document.clock[identity.deviceID]
-        guard ours > identity.highWater else { return nil }
+        guard ours > issued(identity, vetted: nil) else { return nil }
         return "this home's identity is older than its trip \(document.trip.name.value) (device \(identity.deviceID) wrote up to \(ours), the home remembers \(identity.highWater))"
+    }
+
+    /// The high-water rule, the one every decision uses: the highest counter of ours this
+    /// installation vouches for is its identity's high-water mark, or what a replica already
+    /// opened as ours (`vetted`: checked by `replica(_:identity:)` when it was opened) holds of
+    /// ours, whichever is higher. A count of ours above it was written by another copy.
+    static func issued(_ identity: DeviceIdentity, vetted: TripDocument?) -> UInt64 {
+        max(identity.highWater, vetted?.clock[identity.deviceID] ?? 0)
     }
 
     /// What to do with `input` (read from `path`, written by `writer`) before merging it into
@@ -49,7 +57,7 @@ enum ForkCheck {
         let me = identity.deviceID
         var evidence: String?
         let claimed = max(input.clock[me], input.acks.values.map { $0[me] }.max() ?? 0)
-        let issued = max(identity.highWater, local?.clock[me] ?? 0)
+        let issued = ForkCheck.issued(identity, vetted: local)
         if claimed > issued {
             evidence = "holds writes of device \(me) up to \(claimed), more than this installation ever issued (\(issued))"
         } else if let foreign = foreignWrite(in: input, identity: identity, clock: clock) {

@@ -51,6 +51,9 @@ final class FolderHandle {
     private let fd: Int32
     /// The folder's path as printed.
     let path: String
+    /// Told the printed path of every file `readFile` reads, in this folder and in the folders
+    /// opened from it: what a test counts (each file is read once per sync).
+    var onRead: (@Sendable (String) -> Void)?
 
     private init(fd: Int32, path: String) {
         self.fd = fd
@@ -90,7 +93,9 @@ final class FolderHandle {
             close(child)
             throw FileSystemError(path: display(name), message: "is not a folder", code: ENOTDIR)
         }
-        return FolderHandle(fd: child, path: display(name))
+        let folder = FolderHandle(fd: child, path: display(name))
+        folder.onRead = onRead
+        return folder
     }
 
     /// Creates the folder `name` (mode 0700); fine when a folder is already there.
@@ -146,6 +151,7 @@ final class FolderHandle {
     func readFile(_ name: EntryName, maxBytes: Int) throws(FileSystemError) -> (bytes: [UInt8], stamp: SyncState.FileStamp) {
         let (file, info) = try openFile(name, expected: "a trip file")
         defer { close(file) }
+        onRead?(display(name))
         let bytes = try FileIO.readAll(file, size: Int(info.st_size), path: display(name), maxBytes: maxBytes)
         return (bytes, Self.stamp(info))
     }

@@ -26,6 +26,9 @@ public struct FolderSync: Sendable {
     /// Called while an attachment's bytes are copied, with (its name, bytes done, bytes in all,
     /// whether it is being fetched rather than shared); for progress on a terminal.
     public var blobProgress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
+    /// Told the path of every file of the shared folder a sync reads (what a test counts: each
+    /// file is read once per sync, `TripRound.scan`).
+    package var onFolderRead: (@Sendable (String) -> Void)?
 
     /// Creates a sync of `home` with `folder`.
     public init(home: Home, folder: String) {
@@ -47,12 +50,23 @@ public struct FolderSync: Sendable {
     /// One sync by a caller that holds the home's lock (`TripStore.sync`), of every trip or
     /// only of `only`.
     func run(locked lock: HomeLock, only: TripID?, now: UInt64) throws -> SyncReport {
+        try runKeeping(locked: lock, only: only, now: now).report
+    }
+
+    /// One sync under the caller's lock, handing back what it ended with: this installation's
+    /// identity (opened once per sync) and each trip's replica as saved (read once per sync), so
+    /// a caller holding a trip open (`TripStore.sync`) need not open or read them again. A trip
+    /// found unchanged, or whose sync stopped before saving, is not in `documents`: its file
+    /// is as it was.
+    func runKeeping(locked lock: HomeLock, only: TripID?, now: UInt64) throws -> (report: SyncReport, identity: DeviceIdentity, documents: [TripID: TripDocument]) {
+        var documents: [TripID: TripDocument] = [:]
         var report = SyncReport()
         var (state, stateWarning) = SyncState.load(home)
         if let stateWarning { report.warnings.append(stateWarning) }
         var (identity, notice) = try home.openIdentity()
         if let notice { report.warnings.append(notice) }
         let root = try FolderHandle.open(path: folder)
+        root.onRead = onFolderRead
         // Trips of the home, and trip folders of the shared folder (by name; parsed only when
         // something may have changed).
         let held = Set(try home.tripFileIDs())
@@ -80,7 +94,9 @@ public struct FolderSync: Sendable {
                 continue
             }
             do {
-                try syncTrip(&trip, root: root, inFolder: inFolder.contains(tripID), blocked: blocked[tripID], identity: &identity, state: &state, report: &report, now: now)
+                try syncTrip(
+                    &trip, root: root, inFolder: inFolder.contains(tripID), blocked: blocked[tripID], identity: &identity, state: &state, report: &report,
+                    saved: &documents[tripID], now: now)
             } catch let error as TripFileError {
                 trip.failure = error.errors.first.map { "\($0)" } ?? "\(error)"
             } catch let error as FileSystemError {
@@ -105,7 +121,7 @@ public struct FolderSync: Sendable {
         }
         // What a sync without a folder uses next time: this folder, for every trip synced.
         report.lastFolderProblems = home.recordLastFolder(folder, of: report)
-        return report
+        return (report, identity, documents)
     }
 
     /// What a name in a trip folder is.
@@ -189,16 +205,15 @@ public struct FolderSync: Sendable {
         return true
     }
 
+    /// One trip's sync, as its stages (docs/DESIGN.md, "Sync stages"): the trip folder opened
+    /// (nothing parsed when neither it nor the replica changed), the replica read once, then
+    /// `TripRound`'s scan, admit, check forks and merge, settle membership, admit join
+    /// requests, deliver attachments, save locally and publish.
     private func syncTrip(
         _ trip: inout SyncReport.Trip, root: FolderHandle, inFolder: Bool, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
-        report: inout SyncReport, now: UInt64
+        report: inout SyncReport, saved: inout TripDocument?, now: UInt64
     ) throws {
-        let tripID = trip.tripID
-        let tripName = EntryName(tripID.description)
-        // The home's replica: unreadable means this trip is not synced (never taken as new).
-        let localPath = home.replicaPath(for: tripID)
-        // Untouched replica and folder: nothing is parsed (the replica was read and checked when
-        // its stamp was recorded).
+        let tripName = EntryName(trip.tripID.description)
         var folder: FolderHandle?
         if blocked == nil {
             if !inFolder { try root.makeFolder(tripName) }
@@ -209,423 +224,47 @@ public struct FolderSync: Sendable {
             }
             folder = opened
         }
-        var local: TripDocument?
-        if FileManager.default.fileExists(atPath: localPath) {
-            do {
-                local = try reader.read(path: localPath).document
-            } catch {
-                throw FileSystemError(
-                    path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")
-            }
-        }
-        if let local, local.tripID != tripID {
-            throw FileSystemError(path: localPath, message: "this home's replica holds trip \(local.tripID), not the trip its name says; the trip is not synced")
-        }
+        let local = try readReplica(trip.tripID)
         trip.name = local?.trip.name.value
         guard let folder else { throw FileSystemError(path: root.display(tripName), message: blocked ?? "cannot be opened") }
-        let conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
-        // What this device changed that no published file held yet, as a person counts it: each
-        // item once however many fields, each attachment once, the trip's own name and zone as one
-        // change; this laptop naming itself is no change to the plan: what publishing shares.
-        let unsharedBefore = local.map { local in
-            Set(
-                DeliveryStatus(local, me: identity.deviceID, now: UTCTimestamp(millisecondsSinceEpoch: now)).changes.filter { !$0.published }
-                    .compactMap { change -> String? in
-                        if let item = change.item { return "item \(item)" }
-                        if change.field.hasPrefix("trip ") { return "trip" }
-                        if change.field == "device name" { return nil }
-                        return change.field.hasPrefix("attachment") || change.field == "caption" ? "attachment \(change.title)" : "\(change.field) \(change.title)"
-                    }
-            ).count
-        } ?? 0
-        var document = local
-        var clock = HybridLogicalClock(highWater: identity.highWater)
-        if let local {
-            // Opened as every replica is: a copy or restore noticed, a clock that ran ahead
-            // recovered (`ReplicaState`, `ForkCheck`, `ClockRecovery`).
-            let opened = ReplicaState(home: home, identity: identity, document: local, now: now)
-            document = opened.document
-            identity = opened.identity
-            clock = opened.clock
-            trip.notices += opened.notices
+        var round = try TripRound(sync: self, trip: trip, folder: folder, local: local, identity: identity, state: state, now: now)
+        defer {
+            trip = round.trip
+            identity = round.identity
+            state = round.state
+            if let rekeyed = round.rekeyed { report.rekeyed = rekeyed }
+            if round.saved { saved = round.document }
         }
-        // This home's earlier ids: their files from a clock that ran ahead are ours to remove
-        // once their content, re-stamped, is in the file we publish.
-        let earlierIDs = Set(identity.formerIDs)
-        var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
-        var ownCopies: [(name: EntryName, digest: [UInt8])] = []
-        var ownStaleTemps: [EntryName] = []
-        // The file we published under the id we wrote as when this trip's sync began (a re-key
-        // during the sync changes `identity`, and that file then sorts as another device's).
-        var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
-        let startID = identity.deviceID
-        let startName = EntryName("\(startID).trip.json.gz")
-        var access = try TripAccess.load(home, tripID)
-        let accessBefore = access.fingerprint
-        var candidates: [Candidate] = []
-        var joinRequests: [(path: String, request: JoinRequest)] = []
-        for name in try folder.entries() {
-            let path = folder.display(name)
-            let me = identity.deviceID
-            let kind = FolderSync.classify(name, me: me)
-            switch kind {
-            case .ownTemporary:
-                ownStaleTemps.append(name)
-                continue
-            case .temporary:
-                trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
-                continue
-            case .notTrip:
-                trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
-                continue
-            case .ownJoinRequest, .blobs:
-                continue
-            case .joinRequest:
-                // Only a laptop holding the owner key can admit anyone; others leave requests be.
-                guard access.ownerKey != nil else { continue }
-                do {
-                    let (bytes, _) = try folder.readFile(name, maxBytes: 64 << 10)
-                    let request = try JoinRequest(parsing: bytes)
-                    guard request.trip == tripID, name.bytes.elementsEqual(JoinRequest.fileName(for: request.device).utf8) else {
-                        trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
-                        continue
-                    }
-                    joinRequests.append((path, request))
-                } catch let error as InviteError {
-                    trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
-                } catch let error as FileSystemError {
-                    trip.skipped.append(.init(file: path, reason: error.message))
-                }
-                continue
-            default: break
-            }
-            guard let (entryKind, listedStamp) = folder.kind(of: name) else {
-                trip.skipped.append(.init(file: path, reason: "vanished while syncing"))
-                continue
-            }
-            guard entryKind == .file else {
-                let what = entryKind == .link ? "a symbolic link, not a file (never followed)" : entryKind == .folder ? "not a regular file (a folder)" : "not a regular file"
-                trip.skipped.append(.init(file: path, reason: what))
-                continue
-            }
-            // Unchanged since we merged it: skip without parsing.
-            if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
-                trip.unchanged.append(path)
-                if kind == .own || name == startName {
-                    // Merged before, unchanged since: removable after a re-key (below). A file that
-                    // cannot be read now, or changed meanwhile, is simply not removed.
-                    do {
-                        let (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                        if stamp == listedStamp { formerOwn = (name, SHA256.digest(bytes), startID) }
-                    } catch {
-                        formerOwn = nil
-                    }
-                }
-                continue
-            }
-            let input: TripDocument
-            let bytes: [UInt8]
-            let stamp: SyncState.FileStamp
-            let signer: PublicKey?
-            do {
-                (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                let loaded = try reader.read(bytes: bytes, file: path)
-                input = loaded.document
-                signer = loaded.signedBy
-            } catch let error as TripFileError {
-                trip.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
-                continue
-            } catch let error as FileSystemError {
-                trip.skipped.append(.init(file: path, reason: error.message))
-                continue
-            }
-            guard input.tripID == tripID else {
-                trip.skipped.append(.init(file: path, reason: "belongs to trip \(input.tripID), not to this trip folder"))
-                continue
-            }
-            if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
-                if earlierIDs.contains(input.deviceID), local != nil {
-                    ownFromTheFuture.append((name, SHA256.digest(bytes)))
-                } else {
-                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
-                }
-                continue
-            }
-            // Only our own files' digests are needed (to remove them later); no file's bytes are
-            // kept while the others are read.
-            let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
-            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
-        }
-        // Files under our own id first: a real copy of this home shows itself there, and once it
-        // made us re-key, another member's file relaying its writes is judged against the new id.
-        candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
-        // Membership first, from the replica and every readable file; then what each file may do.
-        // A laptop without the trip trusts the owner it knows (an invite answered, the owner key
-        // held here, the owner it trusted before a forget); one holding the trip open trusts only
-        // an invite answered here.
-        let trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
-        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
-        if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
-            // Nothing is trusted on first sight: an owned trip is joined through an invite.
-            trip.notices.append(
-                "not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member; ask the owner for an invite (tripsync invite) and run tripsync join CODE \(self.folder)")
-            return
-        }
-        if document == nil, trusted != nil, membership.owner == nil || membership.grants[identity.deviceID] == nil {
-            trip.waitingToJoin = true
-            trip.notices.append("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)")
-            return
-        }
-        for claim in membership.pendingClaims {
-            let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.deviceName($0.input.deviceID) }
-            trip.notices.append(
-                "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file. If the trip is yours, run tripsync members claim on your own laptop; if you trust the claimant, ask them for an invite and run tripsync join CODE \(self.folder)")
-        }
-        if let owner = membership.owner, document != nil {
-            // What this laptop's own role means for its changes, said at every sync it matters.
-            let me = identity.deviceID
-            switch membership.effectiveGrant(of: me) {
-            case nil:
-                trip.notices.append("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files until the owner approves it (tripsync members approve \(me.description.prefix(8)))")
-            case let grant? where grant.role == .removed:
-                trip.notices.append("this laptop was removed from the trip: other laptops no longer take its files")
-            case let grant? where grant.role == .viewer && (document.map { $0.hasContent(of: me, above: grant.seen?[me] ?? 0) } ?? false):
-                trip.notices.append("this laptop is a viewer: its changes since it became one are not taken by other laptops")
-            default: break
-            }
-        }
-        var viewerFiles: [(Candidate, DeviceID)] = []
-        for candidate in candidates {
-            let (name, path, kind, input, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.stamp)
-            let me = identity.deviceID
-            // An owned trip names a device by its grant here; a file's `devices` only says what
-            // the device calls itself (what an owner sees of a device it has not admitted).
-            let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
-            switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
-            case .skipped(let reason):
-                // Our own file is replaced below; what it held is in the replica already.
-                if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
-                if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
-                    access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
-                {
-                    access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
-                }
-                continue
-            case .acksOnly:
-                viewerFiles.append((candidate, input.deviceID))
-                continue
-            case .whole:
-                break
-            }
-            for removed in membership.removedContent(in: input) {
-                let who = membership.grants[removed.device]?.name ?? removed.device.description
-                trip.notices.append(
-                    "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them")
-            }
-            // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
-            // under our id it means another copy of this home, and we re-key; in another
-            // member's file it is a claim only our key may make, and the file is refused. A file
-            // of ours merely not the one we last recorded (a crash before the state was saved)
-            // is no evidence.
-            let writer = "\(deviceName) (\(input.deviceID.description.prefix(8)))"
-            let owned = membership.owner != nil
-            let ourKey = owned ? try home.signingKey(for: me).publicKey : nil
-            if var current = document {
-                let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
-                let ours = forks.filter { $0.rev.device == me }
-                switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
-                case .refuse(let reason):
-                    trip.skipped.append(.init(file: path, reason: reason))
-                    continue
-                case .rekey(let reason):
-                    var rekeyed: TripDocument? = current
-                    try rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: reason, report: &report, now: now)
-                    current = rekeyed ?? merged
-                case .merge:
-                    current = merged
-                }
-                record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
-                document = current
-            } else {
-                let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer, owned: owned, ourKey: ourKey)
-                if case .refuse(let reason) = decision {
-                    trip.skipped.append(.init(file: path, reason: reason))
-                    continue
-                }
-                // Joining a trip found in the folder.
-                var joined = input
-                joined.deviceID = me
-                document = joined
-                trip.joined = true
-                if case .rekey(let reason) = decision {
-                    try rekey(&document, input: input, identity: &identity, clock: &clock, reason: reason, report: &report, now: now)
-                }
-            }
-            trip.merged.append(path)
-            state.files[path] = .init(stamp: stamp, clock: input.clock)
-            if kind == .ownCopy, let digest = candidate.digest { ownCopies.append((name, digest)) }
-            if kind == .own || name == startName, let digest = candidate.digest { formerOwn = (name, digest, startID) }
-        }
-        guard var document else { return }
-        // Viewers' files give their own acks only; every owner-signed grant counts.
-        for (candidate, viewer) in viewerFiles {
-            document.takeAcks(of: viewer, from: candidate.input)
-            trip.merged.append(candidate.path)
-            state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
-        }
-        document.adopt(membership)
-        // A request stays while the owner has not given what it asks; one of a device seated by
-        // succession alone (no grant of its own) is settled.
-        access.requests = access.requests.filter { device, request in
-            !request.isSatisfied(by: document.members[device]) && !(document.members[device] == nil && document.role(of: device) != nil)
-        }
-        if trusted != nil, document.owner?.key == trusted, local == nil || document.members[identity.deviceID] != nil {
-            trip.joined = true
-            access.join = nil
-            folder.remove(EntryName(JoinRequest.fileName(for: identity.deviceID)))
-        }
-        trip.name = document.trip.name.value
-        // Publish: our acks entry, compaction, the local replica first, then our file in the folder.
-        var replica = ReplicaState(home: home, identity: identity, document: document)
-        replica.clock = clock
-        // The owner admits the join requests that answer an unused invite made here, each
-        // invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
-        if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
-            for (path, request) in joinRequests {
-                let when = UTCTimestamp(millisecondsSinceEpoch: now)
-                let grant = replica.document.members[request.device]
-                let index = access.invites.firstIndex { request.answers($0.code) }
-                let invite = index.map { access.invites[$0] }
-                var asked = TripAccess.PendingRequest(key: request.key, name: request.name, source: "a join request", seen: when)
-                asked.invite = invite?.code.id
-                asked.role = invite?.code.role
-                if asked.isSatisfied(by: grant) { continue }
-                let fresh = invite.map { $0.usedBy == nil && $0.code.expires >= when } ?? false
-                if access.isDeclined(request.device, freshInvite: fresh) { continue }
-                let who = "\(path): \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint))"
-                let reason: String
-                if let index, let invite {
-                    // The same device and key again, with no grant (a sync that stopped between
-                    // spending the invite and saving the trip): the invite's one admission.
-                    let again = invite.usedBy == request.device && invite.usedKey == request.key && grant == nil
-                    if let used = invite.usedBy, !again {
-                        reason = "answers an invite already used by \(used.description.prefix(8)) (an invite admits one device once)"
-                    } else if invite.code.expires < when {
-                        reason = "answers an invite that expired \(invite.code.expires)"
-                    } else if let grant {
-                        reason =
-                            grant.role == .removed
-                            ? "was removed from the trip; only the owner brings it back"
-                            : "is already a member (\(grant.role.rawValue), key \(grant.key.fingerprint)); a new key or role needs the owner"
-                    } else {
-                        try replica.document.grant(
-                            request.device, key: request.key, role: invite.code.role, name: request.name, ownerKey: ownerKey, hlc: &replica.clock, now: now)
-                        access.invites[index].usedBy = request.device
-                        access.invites[index].usedKey = request.key
-                        access.names[request.device] = request.name
-                        access.requests[request.device] = nil
-                        access.declined[request.device] = nil
-                        trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
-                        continue
-                    }
-                } else {
-                    reason = "asks to join without an invite made on this laptop"
-                }
-                trip.notices.append(
-                    "\(who) \(reason); not admitted: tripsync members approve \(request.device.description.prefix(8)) admits it, tripsync members decline \(request.device.description.prefix(8)) refuses it")
-                access.requests[request.device] = asked
-            }
-            // Grants made before grants carried names are signed again with the name the owner
-            // knows: its own, a join request's seen here, or the one the device wrote for itself.
-            for (device, grant) in replica.document.members.sorted(by: { $0.key < $1.key }) where grant.name == nil {
-                let known = device == identity.deviceID ? identity.name : access.names[device] ?? replica.document.selfWrittenName(of: device)
-                if let known, try replica.document.nameGrant(device, name: known, ownerKey: ownerKey, hlc: &replica.clock, now: now) {
-                    trip.notices.append("named \(known) (\(device.description.prefix(8))) in its grant")
-                }
-            }
-        }
-        // Attachments: staged ones enter the trip once their bytes are in the folder; bytes go
-        // both ways (docs/DESIGN.md, "Attachments").
-        let staged = try StagedAttachments.load(home, tripID)
-        var delivery = AttachmentDelivery.Outcome(staged: staged)
-        if !staged.entries.isEmpty || !replica.document.attachments.isEmpty {
-            do throws(BlobError) {
-                let deliverer = AttachmentDelivery(
-                    store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder), progress: blobProgress)
-                delivery = deliverer.run(&replica, staged: staged, now: now)
-            } catch {
-                delivery.notices.append("attachments not synced: \(error)")
-                delivery.waiting = replica.document.attachments.count
-            }
-            trip.notices += delivery.notices
-        }
-        if delivery.waiting > 0 || !delivery.staged.entries.isEmpty { state.pending.insert(tripID) } else { state.pending.remove(tripID) }
-        // The access record before the replica: an invite is never marked unused behind a grant.
-        if access.fingerprint != accessBefore { try access.save(home, tripID) }
-        try replica.registerDevice(now: now)
-        replica.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
-        replica.document.acknowledgeOwnState()
-        var stored = local
-        stored?.deviceID = replica.document.deviceID
-        if stored != replica.document || identity != replica.identity {
-            try replica.save()
-            trip.savedLocally = true
-        }
-        // The staged list after the replica: an attachment is never dropped from it before the
-        // replica holding it is durable (a crash between leaves it in both; the next sync skips it).
-        if delivery.staged != staged { try delivery.staged.save(home, tripID) }
-        identity = replica.identity
-        document = replica.document
+        try round.scan()
+        guard round.admit() else { return }
+        try round.checkForksAndMerge()
+        guard var replica = round.settleMembership() else { return }
+        try round.admitJoinRequests(&replica)
+        let (delivery, staged) = try round.deliverAttachments(&replica)
+        try round.saveLocally(&replica, delivery: delivery, staged: staged)
         guard delivery.mayPublish else {
-            trip.failure = delivery.notices.last
+            round.trip.failure = delivery.notices.last
             return
         }
-        trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
-        trip.changes = SyncReport.changes(before: local, after: document, me: [startID, identity.deviceID])
-        // The replica's stamp is recorded only once our file is published (below): a publish
-        // that failed must not let the next sync take this trip for unchanged.
-        state.files[replica.path] = nil
-        let ownName = EntryName("\(identity.deviceID).trip.json.gz")
-        let bytes = try document.signedGzipData(signingKey: try home.signingKey(for: identity.deviceID))
-        // Rewritten when the bytes differ, or when what is there is not exactly our plain file
-        // (another mode, a setuid bit, a hard link shared with another name).
-        var upToDate = false
-        if folder.look(ownName)?.isPlain == true {
-            do {
-                upToDate = try folder.readFile(ownName, maxBytes: reader.maxFileBytes).bytes == bytes
-            } catch {
-                upToDate = false  // unreadable: it is replaced below
-            }
+        try round.publish(replica)
+    }
+
+    /// The home's replica of `tripID`, read and checked once per sync; nil when the home has
+    /// none. Unreadable means the trip is not synced (never taken as new).
+    private func readReplica(_ tripID: TripID) throws -> TripDocument? {
+        let localPath = home.replicaPath(for: tripID)
+        guard FileManager.default.fileExists(atPath: localPath) else { return nil }
+        let local: TripDocument
+        do {
+            local = try reader.read(path: localPath).document
+        } catch {
+            throw FileSystemError(
+                path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")
         }
-        if !upToDate {
-            try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
-            trip.wrote = true
-            trip.sharedChanges = unsharedBefore
+        guard local.tripID == tripID else {
+            throw FileSystemError(path: localPath, message: "this home's replica holds trip \(local.tripID), not the trip its name says; the trip is not synced")
         }
-        let published = folder.display(ownName)
-        if let (_, stamp) = folder.kind(of: ownName) { state.files[published] = .init(stamp: stamp, clock: document.clock) }
-        trip.published = published
-        if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
-        // Only now that their content is in our published file: our own conflicted copies go,
-        // but only the exact bytes that were merged (a newer version that landed meanwhile stays).
-        for copy in ownCopies {
-            if removeIfUnchanged(copy.name, digest: copy.digest, in: folder) {
-                state.files[folder.display(copy.name)] = nil
-                trip.removed.append(folder.display(copy.name))
-            }
-        }
-        for temp in ownStaleTemps { folder.remove(temp) }
-        for old in ownFromTheFuture where removeIfUnchanged(old.name, digest: old.digest, in: folder) {
-            state.files[folder.display(old.name)] = nil
-            trip.removed.append(folder.display(old.name))
-        }
-        // After a re-key our file under the old id goes too (its bytes are merged into the one
-        // just published): left there, its claim on the old id's counters would make every
-        // later reader drop the other copy's writes under that id that it does not hold.
-        if let former = formerOwn, former.id != identity.deviceID, removeIfUnchanged(former.name, digest: former.digest, in: folder) {
-            state.files[folder.display(former.name)] = nil
-            trip.removed.append(folder.display(former.name))
-        }
+        return local
     }
 
     /// A readable trip file of the trip folder, before membership decides what it may do.
@@ -659,7 +298,7 @@ public struct FolderSync: Sendable {
         return false
     }
 
-    private func record(_ forks: [SameDotFork], file: String, into trip: inout SyncReport.Trip) {
+    func record(_ forks: [SameDotFork], file: String, into trip: inout SyncReport.Trip) {
         var byDevice: [DeviceID: [String]] = [:]
         for fork in forks { byDevice[fork.rev.device, default: []].append(fork.pointer) }
         for (device, pointers) in byDevice.sorted(by: { $0.key < $1.key }) {
@@ -681,9 +320,12 @@ public struct FolderSync: Sendable {
         return Set(list.fields.map { "\($0.item)/\($0.field.rawValue)" } + list.deletedWhileEdited.map { "\($0.item)/deleted" } + registers)
     }
 
-    private func rekey(
+    /// Takes a new device id after `reason` (`ForkCheck.decide` said so), persisted before
+    /// anything is written under it, and merges `input` with our writes after the split moved
+    /// to the new id (`Rekey.merge`).
+    func rekey(
         _ document: inout TripDocument?, input: TripDocument, identity: inout DeviceIdentity, clock: inout HybridLogicalClock,
-        reason: String, report: inout SyncReport, now: UInt64
+        reason: String, rekeyed: inout SyncReport.Rekey?, now: UInt64
     ) throws {
         guard let current = document else { return }
         let old = identity.deviceID
@@ -698,7 +340,7 @@ public struct FolderSync: Sendable {
         identity.highWater = max(identity.highWater, clock.highWater)
         identity.issued.formUnion(clock.issued)
         try home.save(identity)
-        report.rekeyed = SyncReport.Rekey(old: old, new: new, reason: reason)
+        rekeyed = SyncReport.Rekey(old: old, new: new, reason: reason)
     }
 }
 

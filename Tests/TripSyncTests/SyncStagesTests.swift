@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import TripSync
+
+/// The sync as stages (`TripRound`): each file of the shared folder is read once per sync.
+@Suite struct SyncStagesTests {
+    func temporaryHome() -> (Home, cleanUp: () -> Void) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-stages-\(UUID().uuidString)").path
+        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
+    }
+
+    /// Paths told by a sync, from its thread.
+    final class Reads: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: [String] = []
+        func append(_ path: String) { lock.withLock { paths.append(path) } }
+        var all: [String] { lock.withLock { paths } }
+    }
+
+    /// Another laptop's edit arrives: the sync reads that laptop's file and ours once each (ours
+    /// used to be read a second time to compare it with the bytes about to be published).
+    @Test func eachFileOfTheFolderIsReadOncePerSync() throws {
+        let (home, cleanHome) = temporaryHome()
+        let (other, cleanOther) = temporaryHome()
+        let shared = home.path + "-shared"
+        defer {
+            cleanHome()
+            cleanOther()
+            try? FileManager.default.removeItem(atPath: shared)
+        }
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let tripID: TripID
+        do {
+            let store = try TripStore.create(name: "Lisbon", owned: false, in: home)
+            tripID = store.tripID
+            try store.edit { trip in _ = try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
+            _ = try store.sync(with: shared)
+        }
+        _ = try FolderSync(home: other, folder: shared).run()
+        do {
+            let store = try TripStore.open(tripID.description, in: other)
+            try store.edit { trip in _ = try trip.addItem(NewItem(title: "Tram 28", sortKey: ""), at: .last) }
+            _ = try store.sync(with: shared)
+        }
+        // This laptop changes too, so it publishes a new file.
+        do {
+            let store = try TripStore.open(tripID.description, in: home)
+            try store.edit { trip in _ = try trip.addItem(NewItem(title: "Fado", sortKey: ""), at: .last) }
+        }
+        let reads = Reads()
+        var sync = FolderSync(home: home, folder: shared)
+        sync.onFolderRead = { reads.append($0) }
+        let report = try sync.run()
+        #expect(report.failed.isEmpty)
+        #expect(report.merged.count == 1, "the other laptop's file: \(report.merged)")
+        #expect(report.trips.first?.wrote == true)
+        let counts = Dictionary(reads.all.map { ($0, 1) }, uniquingKeysWith: +)
+        #expect(counts.count == 2, "ours and the other laptop's: \(counts)")
+        #expect(counts.values.allSatisfy { $0 == 1 }, "each file read once: \(counts)")
+        // Nothing changed since: a second sync reads nothing at all.
+        let again = Reads()
+        sync.onFolderRead = { again.append($0) }
+        _ = try sync.run()
+        #expect(again.all.isEmpty, "\(again.all)")
+    }
+
+    /// Our file unchanged and the trip unchanged but another file new: ours is compared by the
+    /// digest of what the scan read, so an unchanged file is not rewritten.
+    @Test func anUnchangedOwnFileIsNotRewritten() throws {
+        let (home, cleanHome) = temporaryHome()
+        let (other, cleanOther) = temporaryHome()
+        let shared = home.path + "-shared"
+        defer {
+            cleanHome()
+            cleanOther()
+            try? FileManager.default.removeItem(atPath: shared)
+        }
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let tripID = try TripStore.create(name: "Porto", owned: false, in: home).tripID
+        _ = try FolderSync(home: home, folder: shared).run()
+        _ = try FolderSync(home: other, folder: shared).run()
+        // The other laptop joined: its file is new, ours only takes its acks.
+        let first = try FolderSync(home: home, folder: shared).run()
+        #expect(first.trips.first?.merged.count == 1)
+        // Then nothing new: our file as published is left alone (not rewritten).
+        let ours = shared + "/\(tripID)/" + (first.published.first.map { String($0.split(separator: "/").last ?? "") } ?? "")
+        let before = try FileManager.default.attributesOfItem(atPath: ours)[.modificationDate] as? Date
+        let second = try FolderSync(home: home, folder: shared).run()
+        #expect(second.trips.first?.wrote == false)
+        let after = try FileManager.default.attributesOfItem(atPath: ours)[.modificationDate] as? Date
+        #expect(before == after)
+    }
+}
