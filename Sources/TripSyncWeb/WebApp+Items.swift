@@ -55,8 +55,8 @@ extension WebApp {
         }
         body += "</dl>\n</section>\n"
         if !detail.isDeleted {
-            body += "<p class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
-                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</p>\n"
+            body += "<div class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
+                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</div>\n"
             body += attachmentsHTML(document, item: id, csrf: request.csrf)
         }
         body += "<p><a href=\"/trips/\(document.tripID)\">Back to the itinerary</a></p>\n"
