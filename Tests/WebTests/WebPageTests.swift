@@ -237,4 +237,26 @@ struct WebPageTests {
         }
         #expect(arrived)
     }
+
+    @Test("Invite shows a code to copy, one the library reads back; Set role is offered to the owner")
+    func invite() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let members = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(members.contains("<label for=\"invite-role\">Role</label>"))
+        #expect(members.contains("<button type=\"submit\">Invite</button>"))
+        let csrf = try #require(members.range(of: "name=\"csrf\" value=\"").map { String(members[$0.upperBound...].prefix { $0 != "\"" }) })
+        let response = try web.post("/trips/\(web.trip)/members/invite", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("role", "viewer")])
+        #expect(response.status == 303)
+        let page = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(page.contains("<label for=\"invite-code\">Invite code</label>"))
+        #expect(page.contains("data-copy=\"invite-code\">Copy</button>"))
+        let start = try #require(page.range(of: "id=\"invite-code\" readonly value=\""))
+        let code = try InviteCode(parsing: String(page[start.upperBound...].prefix { $0 != "\"" }))
+        #expect(code.role == .viewer)
+        #expect(code.trip == web.trip)
+        let refused = try web.post("/trips/\(web.trip)/members/invite", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("role", "owner")])
+        #expect(refused.status == 422)
+        #expect(refused.body.contains("Role: choose editor or viewer"))
+    }
 }
