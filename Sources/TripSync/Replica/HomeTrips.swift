@@ -81,7 +81,7 @@ extension Home {
     static let tripFileSuffix = ".trip.json.gz"
 
     /// Lists the trips of this home: each `trips/*.trip.json.gz` read and validated as untrusted
-    /// input (on every core), the readable ones in `trips` and the others in `unreadable` with
+    /// input (on every core), with its edit journal replayed (`replayJournal`), the readable ones in `trips` and the others in `unreadable` with
     /// their error; one broken file never hides the other trips. A file that holds another trip
     /// than its name says (`<tripId>.trip.json.gz`) is listed as unreadable, so a trip is never
     /// held twice. Sub-folders (`trips/backups/`) and other files are not trips. A home without
@@ -95,9 +95,15 @@ extension Home {
             let path = paths[index]
             let named = Identifier(String(files[index].dropLast(Home.tripFileSuffix.count)))
             switch result {
-            case .success(let loaded):
+            case .success(var loaded):
                 if let named, named == loaded.document.tripID {
-                    listing.trips.append(loaded)
+                    // The edits saved since the replica's last whole rewrite.
+                    do {
+                        try replayJournal(into: &loaded, replicaPath: path)
+                        listing.trips.append(loaded)
+                    } catch {
+                        listing.unreadable.append(.init(path: path, tripID: named, failure: .file(error)))
+                    }
                 } else {
                     let message =
                         "holds trip \(loaded.document.tripID), but a replica is named <tripId>.trip.json.gz of its own trip; "
@@ -143,7 +149,7 @@ extension Home {
     /// keeps a backup first.
     func removeTripFiles(_ trip: TripID) throws -> [String] {
         var removed: [String] = []
-        for path in [replicaPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
+        for path in [replicaPath(for: trip), journalPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
             removed.append(path)
         }
         return removed

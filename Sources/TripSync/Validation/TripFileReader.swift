@@ -16,6 +16,9 @@ public struct LoadedTrip: Sendable {
     /// file whose signature does not verify is refused). Whether that key may write to the
     /// trip is for sync to decide (`FileAcceptance`).
     public var signedBy: PublicKey? = nil
+    /// What replaying the home's edit journal over the replica found (`Home.replayJournal`);
+    /// nil for a file read outside a home, or a trip without a journal.
+    var journal: JournalReplay? = nil
 }
 
 /// The outcome of validating one file: never throws, reports everything.
