@@ -81,9 +81,9 @@ extension Home {
     static let tripFileSuffix = ".trip.json.gz"
 
     /// Lists the trips of this home: each `trips/*.trip.json.gz` read and validated as untrusted
-    /// input (on every core), with its edit journal replayed (`replayJournal`), the readable ones in `trips` and the others in `unreadable` with
-    /// their error; one broken file never hides the other trips. A file that holds another trip
-    /// than its name says (`<tripId>.trip.json.gz`) is listed as unreadable, so a trip is never
+    /// input (on every core), with its edit journal replayed (`TripFileReader`), the readable
+    /// ones in `trips` and the others in `unreadable` with their error; one broken file never
+    /// hides the other trips. A file that holds another trip than its name says (`<tripId>.trip.json.gz`) is listed as unreadable, so a trip is never
     /// held twice. Sub-folders (`trips/backups/`) and other files are not trips. A home without
     /// a `trips` folder holds no trips; a `trips` folder that cannot be listed throws.
     public func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
@@ -95,15 +95,9 @@ extension Home {
             let path = paths[index]
             let named = Identifier(String(files[index].dropLast(Home.tripFileSuffix.count)))
             switch result {
-            case .success(var loaded):
+            case .success(let loaded):
                 if let named, named == loaded.document.tripID {
-                    // The edits saved since the replica's last whole rewrite.
-                    do {
-                        try replayJournal(into: &loaded, replicaPath: path)
-                        listing.trips.append(loaded)
-                    } catch {
-                        listing.unreadable.append(.init(path: path, tripID: named, failure: .file(error)))
-                    }
+                    listing.trips.append(loaded)
                 } else {
                     let message =
                         "holds trip \(loaded.document.tripID), but a replica is named <tripId>.trip.json.gz of its own trip; "

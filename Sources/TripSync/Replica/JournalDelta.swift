@@ -56,6 +56,30 @@ struct JournalDelta: Sendable {
         }
     }
 
+    /// Checks the record's values as a reader checks a file's (`DocumentValidator`: dots and
+    /// `seen` against the record's clock, zones, an end before its start, grants, attachments),
+    /// with the items its attachments name taken from `target`. Grants and the owner's claim
+    /// are verified only when the record changes them (they are the same signatures again
+    /// otherwise, checked when the replica or an earlier record was read).
+    func check(against target: TripDocument, validator: DocumentValidator) throws(EditJournal.Failure) {
+        var check = document
+        for attachment in check.attachments.values {
+            guard let item = attachment.item?.value, check.items[item] == nil, check.tombstones[item] == nil else { continue }
+            if let live = target.items[item] {
+                check.items[item] = live
+            } else if let dead = target.tombstones[item] {
+                check.tombstones[item] = dead
+            }
+        }
+        if check.owner == target.owner && check.members == target.members {
+            check.owner = nil
+            check.members = [:]
+        }
+        if let error = validator.issues(in: check).first(where: { $0.severity == .error }) {
+            throw EditJournal.Failure(message: "a record whose values do not check (\(error))", offset: nil)
+        }
+    }
+
     /// Sets every part the record holds in `document`. Throws when the record is of another trip.
     func apply(to target: inout TripDocument) throws(EditJournal.Failure) {
         guard document.tripID == target.tripID else {
