@@ -54,6 +54,10 @@ struct EditJournal: Sendable {
         /// The replica file's identity when this was known (`stamp(of:)`): a replica rewritten
         /// since (a whole save that failed only to remove the journal) makes the journal stale.
         var replica: [Int64] = []
+        /// Whether this process has made the journal's name durable (created it, or fsynced its
+        /// folder): a journal found on disk may have been created by a process killed before it
+        /// fsynced the folder, so the first append of each opener fsyncs the folder too.
+        var nameDurable = false
     }
 
     /// Inode, size and change time of the file at `path` (empty when it cannot be read): a
@@ -197,9 +201,11 @@ struct EditJournal: Sendable {
     /// the journal ends as this home's lock holder knows it (nil: there is none, or a stale one,
     /// to be replaced by a new journal over the replica whose digest is `base`). Bytes past
     /// `position` (a torn tail) are cut first. The record is written and fsynced before this
-    /// returns; a new journal's folder is fsynced too, so the file's name survives a crash. On
-    /// failure the journal is cut back to `position` (best effort) and the error names the
-    /// journal: the edit was not saved.
+    /// returns; the folder is fsynced too for a new journal and at the first append of each
+    /// opener, so the file's name survives a crash. When the write or the file's fsync fails,
+    /// the journal is cut back to `position` (best effort) and the error names the journal:
+    /// the edit was not saved. When only the folder's fsync fails, the record is in place
+    /// (`inPlace`), not confirmed durable.
     func append(_ payload: [UInt8], at position: Position?, base: [UInt8]) throws(FileSystemError) -> Position {
         let record = EditJournal.record(payload)
         let creating = position == nil
@@ -233,20 +239,23 @@ struct EditJournal: Sendable {
             if creating { unlink(path) } else { _ = ftruncate(fd, off_t(start)) }
             throw error
         }
-        if creating {
+        if creating || !(position?.nameDurable ?? false) {
+            // The journal's name in its folder: a new journal's, or one this process did not
+            // create (its creator may have been killed before this step).
             let folderPath = FileIO.directoryName(of: path)
-            let folder = try FileIO.openFolder(folderPath, for: path)
-            defer { close(folder) }
+            let folder: Int32
             do throws(FileSystemError) {
-                try FileIO.synchronizeFolder(folder, folderPath: folderPath, for: path, done: "the edit was written to a new edit journal")
+                folder = try FileIO.openFolder(folderPath, for: path)
             } catch {
-                unlink(path)
-                throw FileSystemError(path: path, message: error.message + " (the edit was not saved)", code: error.code)
+                throw FileSystemError(path: path, message: error.message + " (the edit is in the journal, but its folder could not be flushed)", code: error.code, inPlace: true)
             }
+            defer { close(folder) }
+            try FileIO.synchronizeFolder(folder, folderPath: folderPath, for: path, done: "the edit was written to the edit journal and fsynced")
         }
         let previous = position ?? Position(base: base, length: EditJournal.headerSize, records: 0)
         let newStart = creating ? EditJournal.headerSize : start
-        return Position(base: previous.base, length: newStart + record.count, records: previous.records + 1, replica: previous.replica)
+        return Position(
+            base: previous.base, length: newStart + record.count, records: previous.records + 1, replica: previous.replica, nameDurable: true)
     }
 
     /// Cuts a torn tail away (under the home's lock), fsynced; the journal then ends at

@@ -143,9 +143,11 @@ extension Home {
     /// keeps a backup first.
     func removeTripFiles(_ trip: TripID) throws -> [String] {
         var removed: [String] = []
-        for path in [replicaPath(for: trip), journalPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
+        for path in [replicaPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
             removed.append(path)
         }
+        // The replica's edit journal is part of the replica (its path stands for both).
+        try FileIO.removeDurably(journalPath(for: trip))
         return removed
     }
 }
