@@ -47,19 +47,23 @@ enum EditBenchmark {
         var edits: [Double] = []
         var reads: [Double] = []
         var folds = 0
-        for index in 0..<runs {
+        // Records in the journal now: each edit appends one; a rewrite of the replica folds them.
+        var records = 0
+        func timed(_ arguments: [String]) throws -> Double {
             let before = stamp(replica)
-            adds.append(
-                try ChildProcess.timed(
-                    executable: tripsync, arguments: ["--home", home, "add", "Bench \(index)", "--day", "2027-06-07", "--at", "10:00"], environment: environment
-                ).milliseconds)
-            edits.append(
-                try ChildProcess.timed(
-                    executable: tripsync, arguments: ["--home", home, "edit", item.description, "--note", "note \(index)"], environment: environment
-                ).milliseconds)
+            let run = try ChildProcess.timed(executable: tripsync, arguments: ["--home", home] + arguments, environment: environment)
+            if stamp(replica) != before {
+                folds += 1
+                records = 0
+            } else if FileManager.default.fileExists(atPath: journal) {
+                records += 1
+            }
+            return run.milliseconds
+        }
+        for index in 0..<runs {
+            adds.append(try timed(["add", "Bench \(index)", "--day", "2027-06-07", "--at", "10:00"]))
+            edits.append(try timed(["edit", item.description, "--note", "note \(index)"]))
             reads.append(try ChildProcess.timed(executable: tripsync, arguments: ["--home", home, "fingerprint"], environment: environment).milliseconds)
-            let after = stamp(replica)
-            if before != after { folds += 1 }
         }
         var info = stat()
         let journalBytes = stat(journal, &info) == 0 ? Int(info.st_size) : 0
@@ -67,7 +71,18 @@ enum EditBenchmark {
         print("  add:          \(summary(adds))")
         print("  edit:         \(summary(edits))")
         print("  fingerprint:  \(summary(reads))  (reads the trip, writes nothing)")
-        print("  journal at the end: \(journalBytes) bytes; runs whose replica was rewritten whole (a fold): \(folds)")
+        print("  journal at the end: \(records) records, \(journalBytes) bytes; commands that rewrote the replica whole (a fold): \(folds)")
+        guard records > 0 else { return }
+        // What replaying the journal costs a reader: fingerprint with it, then folded by a sync.
+        let fingerprint = ["--home", home, "fingerprint"]
+        let withJournal = try (0..<9).map { _ in try ChildProcess.timed(executable: tripsync, arguments: fingerprint, environment: environment).milliseconds }
+        let shared = directory + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let sync = try ChildProcess.timed(executable: tripsync, arguments: ["--home", home, "sync", shared], environment: environment).milliseconds
+        let folded = try (0..<9).map { _ in try ChildProcess.timed(executable: tripsync, arguments: fingerprint, environment: environment).milliseconds }
+        let perRecord = (Stats.median(withJournal) - Stats.median(folded)) / Double(records)
+        print(String(format: "  fingerprint with the %d records: median %.1f ms; after a sync folded them (%.1f ms): median %.1f ms; replay ≈ %.3f ms a record",
+            records, Stats.median(withJournal), sync, Stats.median(folded), perRecord))
     }
 
     /// The inode and change time of a file (empty when there is none): a replica rewritten whole

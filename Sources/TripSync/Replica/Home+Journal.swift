@@ -2,7 +2,7 @@ import Foundation
 
 extension Home {
     /// The edit journal of a trip: `trips/<tripId>.journal`, beside its replica.
-    func journalPath(for trip: TripID) -> String {
+    package func journalPath(for trip: TripID) -> String {
         tripsPath + "/\(trip)" + EditJournal.fileSuffix
     }
 
