@@ -54,10 +54,9 @@ public struct FolderSync: Sendable {
     }
 
     /// One sync under the caller's lock, handing back what it ended with: this installation's
-    /// identity (opened once per sync) and each trip's replica as saved (read once per sync), so
-    /// a caller holding a trip open (`TripStore.sync`) need not open or read them again. A trip
-    /// found unchanged, or whose sync stopped before saving, is not in `documents`: its file
-    /// is as it was.
+    /// identity (opened once per sync) and each trip's replica as saved (read once per sync), for
+    /// a caller holding a trip open. A trip found unchanged, or whose sync stopped before
+    /// saving, is not in `documents`: its file is as it was.
     func runKeeping(locked lock: HomeLock, only: TripID?, now: UInt64) throws -> (report: SyncReport, identity: DeviceIdentity, documents: [TripID: TripDocument]) {
         var documents: [TripID: TripDocument] = [:]
         var report = SyncReport()
@@ -214,6 +213,9 @@ public struct FolderSync: Sendable {
         report: inout SyncReport, saved: inout TripDocument?, now: UInt64
     ) throws {
         let tripName = EntryName(trip.tripID.description)
+        // Every sync folds the trip's edit journal into the replica first: what is merged and
+        // published is one whole document, and the shared folder never sees a journal.
+        try home.foldJournal(trip.tripID, reader: reader)
         var folder: FolderHandle?
         if blocked == nil {
             if !inFolder { try root.makeFolder(tripName) }
@@ -256,7 +258,7 @@ public struct FolderSync: Sendable {
         guard FileManager.default.fileExists(atPath: localPath) else { return nil }
         let local: TripDocument
         do {
-            local = try reader.read(path: localPath).document
+            local = try home.readReplica(tripID, reader: reader).document
         } catch {
             throw FileSystemError(
                 path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")
