@@ -101,7 +101,7 @@ extension Home {
                 } else {
                     let message =
                         "holds trip \(loaded.document.tripID), but a replica is named <tripId>.trip.json.gz of its own trip; "
-                        + "'tripsync import \(path) --merge' brings it in, then remove the file"
+                        + "importing it (merged) brings it in, then remove the file"
                     listing.unreadable.append(
                         .init(path: path, tripID: named, failure: .file(TripFileError(.invalid, file: path, pointer: "/tripId", message: message))))
                 }
@@ -148,4 +148,9 @@ extension Home {
         }
         return removed
     }
+}
+
+extension HomeTrips.Unreadable.Failure: TripSyncError {
+    /// `.unreadableReplica`: a replica that cannot be read.
+    public var errorKind: TripSyncErrorKind { .unreadableReplica }
 }

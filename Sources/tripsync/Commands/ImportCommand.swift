@@ -38,10 +38,6 @@ enum ImportCommand: Command {
         let plan: TripImport
         do {
             plan = try TripImport.prepare(file: file, into: home)
-        } catch let error as TripImport.Refusal {
-            throw CLIError.refused(error.description)
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
         } catch let error as TripStoreError {
             if case .unreadable(let broken) = error {
                 // The other trips' unreadable files are told too, as every command tells them.
@@ -91,11 +87,11 @@ enum ImportCommand: Command {
         do {
             outcome = try plan.apply(mode)
         } catch let error as EditError {
-            throw Session.refusal(error)
+            throw Failure.cliError(error)
         } catch let error as TripStoreError {
-            throw Session.refusal(error, home: home)
+            throw Failure.cliError(error, home: home)
         } catch let error as TripImport.Refusal {
-            throw CLIError.refused(error.description)
+            throw Failure.cliError(error)
         } catch let error as MergeError {
             throw CLIError.refused("\(file): \(error)")
         } catch {

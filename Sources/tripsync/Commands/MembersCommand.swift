@@ -131,12 +131,8 @@ enum MembersCommand: Command {
     static func attempt(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as MembershipError {
-            throw CLIError.refused(error.message)
-        } catch let error as InviteError {
-            throw CLIError.refused(error.message)
-        } catch let error as EditError {
-            throw Session.refusal(error)
+        } catch let error as any TripSyncError {
+            throw Failure.cliError(error)
         }
     }
 }

@@ -39,12 +39,8 @@ enum NewCommand: Command {
         let store: TripStore
         do {
             store = try TripStore.create(name: title, defaultZone: zone, owned: !parser.has("--open"), in: home)
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as TripStoreError {
-            throw Session.refusal(error, home: home)
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
+        } catch let error as any TripSyncError where !(error is FileSystemError) {
+            throw Failure.cliError(error, home: home)
         } catch {
             throw CLIError.refused("\(home.path): cannot save: \(error)")
         }

@@ -27,12 +27,8 @@ enum RenameCommand: Command {
         let changed: Bool
         do {
             changed = try store.rename(to: newName)
-        } catch let error as EditError {
-            throw Session.refusal(error)
         } catch let error as FileSystemError {
             throw CLIError.refused("\(store.path): cannot save: \(error); \(error.outcome)")
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
         }
         Console.out(changed ? "renamed \"\(old)\" to \"\(newName)\"" : "the trip is already named \"\(newName)\"; nothing was written")
     }
