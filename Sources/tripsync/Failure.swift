@@ -88,7 +88,7 @@ enum Failure {
             do {
                 joins = try home.pendingJoins()
             } catch let unreadable {
-                return .refused([none, "\(home.path)/access: cannot read this home's join records (\(unreadable))"])
+                return .refused([none, "\(home.layout.access): cannot read this home's join records (\(unreadable))"])
             }
             guard !joins.isEmpty else { return .refused(none) }
             return .refused(

@@ -39,9 +39,9 @@ extension AttachmentEntry {
     /// hidden unless `item` names that item. Reads the home's staged list and stats its blobs
     /// (no blob is read); creates nothing.
     public static func list(in document: TripDocument, home: Home, of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
-        let blobs = home.path + "/blobs/"
+        let blobs = home.layout.blobs + "/"
         // No quarantine folder yet means nothing was quarantined; any other failure is told.
-        let quarantinePath = blobs + "quarantine"
+        let quarantinePath = home.layout.quarantine
         let quarantined = try FileIO.folderTextNames(quarantinePath, what: "this home's attachment quarantine")
         let quarantine = Set(quarantined.map { String($0.prefix(64)) })
         func held(_ blob: BlobReference) -> Bool {
