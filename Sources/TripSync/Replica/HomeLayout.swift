@@ -6,6 +6,7 @@
 /// device.json            this installation's identity      device.key   its signing key (0600)
 /// lock                   the home's lock                   sync-state.json  what sync last saw
 /// trips/<tripId>.trip.json.gz   a replica                  trips/<tripId>.settings.json  local settings
+/// trips/<tripId>.journal  its edit journal
 /// trips/backups/         replicas replaced by an import    access/<tripId>.json  invites, keys, requests
 /// staged/<tripId>.json   attachments not yet shared        blobs/ (partial/, quarantine/)  attachment bytes
 /// ```
@@ -31,6 +32,10 @@ public struct HomeLayout: Hashable, Sendable {
     public var trips: String { root + "/trips" }
     /// A trip's replica: `trips/<tripId>.trip.json.gz`.
     public func replica(_ trip: TripID) -> String { trips + "/\(trip)" + Home.tripFileSuffix }
+    /// A trip's edit journal beside its replica: `trips/<tripId>.journal`.
+    public func journal(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.journalSuffix }
+    /// The suffix of an edit journal (beside a replica of the same name).
+    public static let journalSuffix = ".journal"
     /// A file of the trips folder by its name.
     public func tripsFile(_ name: String) -> String { trips + "/" + name }
     /// A trip's local settings (never replicated): `trips/<tripId>.settings.json`.
