@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TripSyncHome
 
 /// Faults a person meets at the edges of a home, run as the built binary: a broken trip file,
 /// the import question on a terminal, an edit over conflicting values, typed values a reader

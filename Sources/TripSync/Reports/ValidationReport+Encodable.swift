@@ -1,3 +1,5 @@
+import TripSyncCore
+
 extension ValidationReport: Encodable {
     /// `{"file", "valid", "schemaVersion", "errors": [{"path", "message"}], "warnings": [...]}`
     /// (`validate --json`, one per file).

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 /// `tripsync members [--json]`, `members claim`, `members approve DEVICE|--all`,
 /// `members decline DEVICE`, `members set DEVICE --role R`, `members remove DEVICE`.

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync new NAME [--zone ZONE] [--open]`.
 enum NewCommand: Command {
