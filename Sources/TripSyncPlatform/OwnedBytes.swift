@@ -7,6 +7,7 @@ package final class OwnedBytes: @unchecked Sendable {
     package let count: Int
 
     /// Takes ownership of a block from `malloc`/`realloc`.
+    @inlinable
     package init(takingMalloced base: UnsafeMutablePointer<UInt8>?, count: Int) {
         self.base = base
         self.count = count
@@ -24,6 +25,7 @@ package final class OwnedBytes: @unchecked Sendable {
     }
 
     /// The bytes as a read-only buffer (valid while this object lives).
+    @inlinable
     package var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// A copy as an array.
@@ -34,6 +36,7 @@ package final class OwnedBytes: @unchecked Sendable {
         package var base: UnsafePointer<UInt8>?
         package var count: Int
 
+        @inlinable
         package init(_ buffer: UnsafeBufferPointer<UInt8>) {
             base = buffer.baseAddress
             count = buffer.count
@@ -41,5 +44,6 @@ package final class OwnedBytes: @unchecked Sendable {
     }
 
     /// A view of these bytes (valid while this object lives).
+    @inlinable
     package var view: View { View(buffer) }
 }
