@@ -207,4 +207,59 @@ struct WebPageTests {
         #expect(after.contains("ticket.pdf"))
         #expect(after.contains("not yet shared"))
     }
+
+    @Test("while a page polls, the server syncs by itself with the last folder: another laptop's change arrives")
+    func automaticSync() throws {
+        let web = try WebHarness()
+        let folder = web.folder + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        #expect(try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)]).status == 303)
+        let other = Home(path: web.folder + "/other")
+        let code: InviteCode = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.invite(role: .editor)
+        }()
+        _ = try other.openIdentity()
+        _ = try TripStore.join(code: code, folder: folder, in: other)
+        _ = try FolderSync(home: web.home, folder: folder).run()
+        _ = try FolderSync(home: other, folder: folder).run()
+        try {
+            let theirs = try TripStore.open(web.trip.description, in: other)
+            try theirs.edit { try $0.addItem(NewItem(title: "From Sam", sortKey: ""), at: .last) }
+            _ = try theirs.sync(with: folder)
+        }()
+        // The page is open: it polls the version, and nobody presses Sync now.
+        let deadline = Date().addingTimeInterval(15)
+        var arrived = false
+        while Date() < deadline && !arrived {
+            _ = try web.get("/trips/\(web.trip)/version", cookie: cookie)
+            arrived = try web.document.items.values.contains { $0.title?.value == "From Sam" }
+            if !arrived { Thread.sleep(forTimeInterval: 0.5) }
+        }
+        #expect(arrived)
+    }
+
+    @Test("Invite shows a code to copy, one the library reads back; Set role is offered to the owner")
+    func invite() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let members = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(members.contains("<label for=\"invite-role\">Role</label>"))
+        #expect(members.contains("<button type=\"submit\">Invite</button>"))
+        let csrf = try #require(members.range(of: "name=\"csrf\" value=\"").map { String(members[$0.upperBound...].prefix { $0 != "\"" }) })
+        let response = try web.post("/trips/\(web.trip)/members/invite", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("role", "viewer")])
+        #expect(response.status == 303)
+        let page = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(page.contains("<label for=\"invite-code\">Invite code</label>"))
+        #expect(page.contains("data-copy=\"invite-code\">Copy</button>"))
+        let start = try #require(page.range(of: "id=\"invite-code\" readonly value=\""))
+        let code = try InviteCode(parsing: String(page[start.upperBound...].prefix { $0 != "\"" }))
+        #expect(code.role == .viewer)
+        #expect(code.trip == web.trip)
+        let refused = try web.post("/trips/\(web.trip)/members/invite", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("role", "owner")])
+        #expect(refused.status == 422)
+        #expect(refused.body.contains("Role: choose editor or viewer"))
+    }
 }
