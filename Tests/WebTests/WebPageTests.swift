@@ -262,4 +262,39 @@ struct WebPageTests {
         #expect(refused.status == 422)
         #expect(refused.body.contains("Role: choose editor or viewer"))
     }
+
+    @Test("a request answering a spent invite waits under Asking to join, with Approve and Decline; Decline refuses it")
+    func approveDecline() throws {
+        let web = try WebHarness()
+        let folder = web.folder + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        #expect(try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)]).status == 303)
+        let code: InviteCode = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.invite(role: .editor)
+        }()
+        for name in ["first", "second"] {
+            let home = Home(path: web.folder + "/" + name)
+            _ = try home.openIdentity()
+            _ = try TripStore.join(code: code, folder: folder, in: home)
+            _ = try FolderSync(home: web.home, folder: folder).run()
+        }
+        let page = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(page.contains("<button type=\"submit\">Approve</button>"))
+        #expect(page.contains("<button type=\"submit\">Decline</button>"))
+        let pending = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.members().filter(\.pending)
+        }()
+        let device = try #require(pending.first?.device)
+        let declined = try web.post("/trips/\(web.trip)/members/decline", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("device", device.description)])
+        #expect(declined.status == 303)
+        let after = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.members().filter(\.pending)
+        }()
+        #expect(!after.contains { $0.device == device })
+    }
 }
