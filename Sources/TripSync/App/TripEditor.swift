@@ -1,4 +1,5 @@
 import TripSyncCore
+import TripSyncPlatform
 
 /// The trip as one `TripStore.edit` sees it: reads see every write made so far, and every write
 /// is stamped here with this device's next rev (docs/DESIGN.md, "The app API"). The editor has
@@ -156,7 +157,8 @@ public struct TripEditor {
         case .one(let id): return id
         case .tooShort: throw EditError(.shortItemPrefix, "an attachment is named by its id or an id prefix of at least \(ItemLookup.minimumPrefix) characters, got '\(text)'")
         case .several(let ids): throw EditError(.ambiguousItem, "'\(text)' matches \(ids.count) attachments; type more of the id")
-        case .none: throw EditError(.noSuchAttachment, "no attachment matches '\(text)'; 'tripsync attachments' lists them")
+        case .none:
+            throw EditError(.noSuchAttachment, "no attachment matches '\(text)'", remedy: "the trip's attachments list names them", facts: ErrorFacts(item: text, thing: "attachment"))
         }
     }
 

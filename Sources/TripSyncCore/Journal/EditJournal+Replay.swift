@@ -11,7 +11,7 @@ extension EditJournal {
     /// The suffix of a journal's file name, beside `<tripId>.trip.json.gz`.
     package static let fileSuffix = ".journal"
 
-    /// The suffix of a replica's file name in a home (`replicaSuffix` is this one): here,
+    /// The suffix of a replica's file name in a home (`Home.tripFileSuffix` is this one): here,
     /// below the home, because the reader finds a replica's journal from the replica's name.
     package static let replicaSuffix = ".trip.json.gz"
 

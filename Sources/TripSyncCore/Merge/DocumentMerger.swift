@@ -1,3 +1,5 @@
+import TripSyncPlatform
+
 /// Why two documents cannot be merged.
 public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of refusal.
@@ -441,4 +443,9 @@ public struct SameDotFork: Hashable, Sendable {
         self.rev = rev
         self.pointer = pointer
     }
+}
+
+extension MergeError: TripSyncError {
+    /// `.refused`: the inputs of a merge that cannot be made.
+    public var errorKind: TripSyncErrorKind { .refused }
 }

@@ -1,3 +1,5 @@
+import TripSyncPlatform
+
 /// Why a trip file was refused. Every case names the file; `message` is what a person reads.
 public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of refusal, for callers that act on it.
@@ -52,4 +54,11 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
         if shown.isEmpty { return ["\(file): refused"] }
         return shown.map { "\(file): \($0)" }
     }
+}
+
+extension TripFileError: TripSyncError {
+    /// `.invalidFile`.
+    public var errorKind: TripSyncErrorKind { .invalidFile }
+    /// The file and the first error's pointer.
+    public var facts: ErrorFacts { ErrorFacts(file: file, pointer: (errors.first ?? issues.first)?.pointer) }
 }

@@ -1,4 +1,5 @@
 import TripSyncPlatform
+import TripSyncCore
 
 /// Why a blob could not be stored, read or copied: the file involved, the blob when known, and
 /// a reason a caller can switch on (docs/DESIGN.md, "Attachments: blob storage").
@@ -71,4 +72,9 @@ public struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
             return failure.description
         }
     }
+}
+
+extension BlobError: TripSyncError {
+    /// `.fileSystem`: an attachment's bytes that cannot be stored or read.
+    public var errorKind: TripSyncErrorKind { .fileSystem }
 }

@@ -1,4 +1,5 @@
 import TripSyncPlatform
+import TripSyncCore
 
 /// Where a photo says it was taken, whatever its container: JPEG (APP1 Exif and XMP), PNG
 /// (`eXIf`, XMP in `iTXt`), WebP (`EXIF`, `XMP `) and HEIC/HEIF (Exif and XMP items), the type
@@ -84,4 +85,9 @@ public struct PhotoLocationError: Error, Hashable, Sendable, CustomStringConvert
         }
         return "a location is read and removed only in JPEG, PNG, WebP and HEIC photos; this file is \(type.rawValue)"
     }
+}
+
+extension PhotoLocationError: TripSyncError {
+    /// `.invalidValue`: a photo whose location cannot be removed.
+    public var errorKind: TripSyncErrorKind { .invalidValue }
 }

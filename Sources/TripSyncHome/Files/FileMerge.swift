@@ -1,4 +1,5 @@
 import TripSyncCore
+import TripSyncPlatform
 
 /// One input of a file merge, as read.
 public struct MergeInput: Sendable {
@@ -173,4 +174,9 @@ public struct FileMerger: Sendable {
 extension UTCTimestamp {
     /// The wall clock now, to the second.
     public static var now: UTCTimestamp { UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()) }
+}
+
+extension FileMergeError: TripSyncError {
+    /// `.invalidFile`: a merge of files refused.
+    public var errorKind: TripSyncErrorKind { .invalidFile }
 }
