@@ -34,6 +34,7 @@ public final class WebApp: @unchecked Sendable {
         switch (get, parts.first) {
         case (true, nil): return tripsPage(request)
         case (true, "static"): return StaticFiles.response(parts.count == 2 ? parts[1] : "")
+        case (true, "favicon.ico") where parts.count == 1: return WebResponse(status: 204, headers: [], body: [])
         case (_, "trips") where parts.count >= 2:
             return tripRoute(request, trip: parts[1], rest: Array(parts.dropFirst(2)), get: get)
         default: return notFound()
@@ -131,18 +132,5 @@ public final class WebApp: @unchecked Sendable {
     func failure(_ error: Error) -> WebResponse {
         if case WebFailure.notFound = error { return notFound() }
         return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
-    }
-}
-
-/// Failures of the server's own (a page that is not there, a message to show).
-enum WebFailure: Error, CustomStringConvertible {
-    case notFound
-    case message(String)
-
-    var description: String {
-        switch self {
-        case .notFound: return "not found"
-        case .message(let text): return text
-        }
     }
 }
