@@ -1,0 +1,532 @@
+import Foundation
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
+
+/// One trip's sync in progress (`FolderSync.syncTrip`): what its stages hand each other. Each
+/// stage is a method: `scan` (every file of the trip folder classified and read once), `admit`
+/// (membership decides what each file may do), `checkForksAndMerge` (`ForkCheck` decides, the
+/// one place, then the merge), `settleMembership` (viewers' acks, grants, requests),
+/// `admitJoinRequests` (the owner's invites), `deliverAttachments`, `saveLocally` and `publish`.
+struct TripRound {
+    /// A readable trip file of the trip folder and the ids it concerns, once admitted.
+    typealias Candidate = FolderSync.Candidate
+
+    let sync: FolderSync
+    let tripID: TripID
+    /// The trip folder in the shared folder.
+    let folder: FolderHandle
+    let now: UInt64
+    /// The home's replica as read at the start (once per sync), nil for a trip not held here.
+    let local: TripDocument?
+    /// What is reported for the trip.
+    var trip: SyncReport.Trip
+    var identity: DeviceIdentity
+    var clock: HybridLogicalClock
+    /// The trip as merged so far.
+    var document: TripDocument?
+    var state: SyncState
+    /// Set once the replica is saved (or found already as merged): `document` is the home's copy.
+    var saved = false
+    /// Set when a file under our id made this home take a new device id.
+    var rekeyed: SyncReport.Rekey?
+    var access: TripAccess
+    let accessBefore: String
+    /// The id this home wrote as when the trip's sync began, and its file's name.
+    let startID: DeviceID
+    let startName: EntryName
+    /// This home's earlier ids: their files from a clock that ran ahead are ours to remove once
+    /// their content, re-stamped, is in the file we publish.
+    let earlierIDs: Set<DeviceID>
+    /// Conflicts and unshared changes before the sync, for the report.
+    let conflictsBefore: Set<String>
+    let unsharedBefore: Int
+
+    // What the scan found.
+    var candidates: [Candidate] = []
+    var joinRequests: [(path: String, request: JoinRequest)] = []
+    var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
+    var ownCopies: [(name: EntryName, digest: [UInt8])] = []
+    var ownStaleTemps: [EntryName] = []
+    /// The file we published under the id we wrote as when this trip's sync began (a re-key
+    /// during the sync changes `identity`, and that file then sorts as another device's).
+    var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
+    /// Our published file as the scan read it: publishing compares against its digest.
+    var ownFile: (name: EntryName, digest: [UInt8], stamp: FileStamp)?
+
+    // What admission decided.
+    var trusted: PublicKey?
+    var membership: Membership?
+    var viewerFiles: [(Candidate, DeviceID)] = []
+    /// This device's public key by id, read from the home once per trip when an owned trip
+    /// needs it (a re-key changes the id).
+    private var ownPublicKeys: [DeviceID: PublicKey] = [:]
+
+    var home: Home { sync.home }
+    var reader: TripFileReader { sync.reader }
+
+    /// Opens the round: the replica `local` opened as every replica is (a copy or restore
+    /// noticed, a clock that ran ahead recovered: `ReplicaState`, `ForkCheck`, `ClockRecovery`),
+    /// and the trip's access record.
+    init(sync: FolderSync, trip: SyncReport.Trip, folder: FolderHandle, local: TripDocument?, identity: DeviceIdentity, state: SyncState, now: UInt64) throws {
+        self.sync = sync
+        self.tripID = trip.tripID
+        self.folder = folder
+        self.now = now
+        self.local = local
+        self.trip = trip
+        self.state = state
+        conflictsBefore = local.map(FolderSync.conflictKeys) ?? []
+        unsharedBefore = local.map { TripRound.unsharedChanges($0, me: identity.deviceID, now: now) } ?? 0
+        var identity = identity
+        document = local
+        clock = HybridLogicalClock(highWater: identity.highWater)
+        if let local {
+            let opened = ReplicaState(home: sync.home, identity: identity, document: local, now: now)
+            document = opened.document
+            identity = opened.identity
+            clock = opened.clock
+            self.trip.notices += opened.notices
+        }
+        self.identity = identity
+        earlierIDs = Set(identity.formerIDs)
+        startID = identity.deviceID
+        startName = EntryName("\(identity.deviceID).trip.json.gz")
+        access = try TripAccess.load(sync.home, trip.tripID)
+        accessBefore = access.fingerprint
+    }
+
+    /// What this device changed that no published file held yet, as a person counts it: each
+    /// item once however many fields, each attachment once, the trip's own name and zone as one
+    /// change; this laptop naming itself is no change to the plan: what publishing shares.
+    static func unsharedChanges(_ local: TripDocument, me: DeviceID, now: UInt64) -> Int {
+        Set(
+            DeliveryStatus(local, me: me, now: UTCTimestamp(millisecondsSinceEpoch: now)).changes.filter { !$0.published }
+                .compactMap { change -> String? in
+                    if let item = change.item { return "item \(item)" }
+                    if change.field.hasPrefix("trip ") { return "trip" }
+                    if change.field == "device name" { return nil }
+                    return change.field.hasPrefix("attachment") || change.field == "caption" ? "attachment \(change.title)" : "\(change.field) \(change.title)"
+                }
+        ).count
+    }
+
+    /// This device's public key (read from the home once per trip).
+    private mutating func ownKey(_ me: DeviceID) throws -> PublicKey {
+        if let key = ownPublicKeys[me] { return key }
+        let key = try home.signingKey(for: me).publicKey
+        ownPublicKeys[me] = key
+        return key
+    }
+
+    /// Stage 1, scan: every entry of the trip folder classified; each trip file read once
+    /// (files unchanged since they were merged are not parsed), join requests read, temporary
+    /// and foreign entries reported as skipped.
+    mutating func scan() throws {
+        for name in try folder.entries() {
+            let path = folder.display(name)
+            let me = identity.deviceID
+            let kind = FolderSync.classify(name, me: me)
+            switch kind {
+            case .ownTemporary:
+                ownStaleTemps.append(name)
+                continue
+            case .temporary:
+                trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
+                continue
+            case .notTrip:
+                trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
+                continue
+            case .ownJoinRequest, .blobs:
+                continue
+            case .joinRequest:
+                // Only a laptop holding the owner key can admit anyone; others leave requests be.
+                guard access.ownerKey != nil else { continue }
+                do {
+                    let (bytes, _) = try folder.readFile(name, maxBytes: 64 << 10)
+                    let request = try JoinRequest(parsing: bytes)
+                    guard request.trip == tripID, name.bytes.elementsEqual(JoinRequest.fileName(for: request.device).utf8) else {
+                        trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
+                        continue
+                    }
+                    joinRequests.append((path, request))
+                } catch let error as InviteError {
+                    trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
+                } catch let error as FileSystemError {
+                    trip.skipped.append(.init(file: path, reason: error.message))
+                }
+                continue
+            default: break
+            }
+            guard let (entryKind, listedStamp) = folder.kind(of: name) else {
+                trip.skipped.append(.init(file: path, reason: "vanished while syncing"))
+                continue
+            }
+            guard entryKind == .file else {
+                let what = entryKind == .link ? "a symbolic link, not a file (never followed)" : entryKind == .folder ? "not a regular file (a folder)" : "not a regular file"
+                trip.skipped.append(.init(file: path, reason: what))
+                continue
+            }
+            // Unchanged since we merged it: skip without parsing.
+            if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
+                trip.unchanged.append(path)
+                if kind == .own || name == startName {
+                    // Merged before, unchanged since: removable after a re-key (below). A file that
+                    // cannot be read now, or changed meanwhile, is simply not removed.
+                    do {
+                        let (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
+                        if stamp == listedStamp {
+                            formerOwn = (name, SHA256.digest(bytes), startID)
+                            ownFile = (name, SHA256.digest(bytes), stamp)
+                        }
+                    } catch {
+                        formerOwn = nil
+                    }
+                }
+                continue
+            }
+            let input: TripDocument
+            let bytes: [UInt8]
+            let stamp: FileStamp
+            let signer: PublicKey?
+            do {
+                (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
+                // Our own file is read here only: publishing compares its new bytes with this digest.
+                if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
+                let loaded = try reader.read(bytes: bytes, file: path)
+                input = loaded.document
+                signer = loaded.signedBy
+            } catch let error as TripFileError {
+                trip.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
+                continue
+            } catch let error as FileSystemError {
+                trip.skipped.append(.init(file: path, reason: error.message))
+                continue
+            }
+            guard input.tripID == tripID else {
+                trip.skipped.append(.init(file: path, reason: "belongs to trip \(input.tripID), not to this trip folder"))
+                continue
+            }
+            if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
+                if earlierIDs.contains(input.deviceID), local != nil {
+                    ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                } else {
+                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+                }
+                continue
+            }
+            // Only our own files' digests are needed (to remove them later); no file's bytes are
+            // kept while the others are read.
+            let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
+            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
+        }
+    }
+
+    /// Stage 2, admit: membership from the replica and every readable file; what this laptop
+    /// may do in the trip, said. False when the trip is not joined (yet): nothing more is done.
+    mutating func admit() -> Bool {
+        // Files under our own id first: a real copy of this home shows itself there, and once it
+        // made us re-key, another member's file relaying its writes is judged against the new id.
+        candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
+        // Membership first, from the replica and every readable file; then what each file may do.
+        // A laptop without the trip trusts the owner it knows (an invite answered, the owner key
+        // held here, the owner it trusted before a forget); one holding the trip open trusts only
+        // an invite answered here.
+        trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
+        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
+        if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
+            // Nothing is trusted on first sight: an owned trip is joined through an invite.
+            trip.notices.append(
+                "not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member; ask the owner for an invite (tripsync invite) and run tripsync join CODE \(sync.folder)")
+            return false
+        }
+        if document == nil, trusted != nil, membership.owner == nil || membership.grants[identity.deviceID] == nil {
+            trip.waitingToJoin = true
+            trip.notices.append("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)")
+            return false
+        }
+        for claim in membership.pendingClaims {
+            let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.deviceName($0.input.deviceID) }
+            trip.notices.append(
+                "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file. If the trip is yours, run tripsync members claim on your own laptop; if you trust the claimant, ask them for an invite and run tripsync join CODE \(sync.folder)")
+        }
+        if let owner = membership.owner, document != nil {
+            // What this laptop's own role means for its changes, said at every sync it matters.
+            let me = identity.deviceID
+            switch membership.effectiveGrant(of: me) {
+            case nil:
+                trip.notices.append("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files until the owner approves it (tripsync members approve \(me.description.prefix(8)))")
+            case let grant? where grant.role == .removed:
+                trip.notices.append("this laptop was removed from the trip: other laptops no longer take its files")
+            case let grant? where grant.role == .viewer && (document.map { $0.hasContent(of: me, above: grant.seen?[me] ?? 0) } ?? false):
+                trip.notices.append("this laptop is a viewer: its changes since it became one are not taken by other laptops")
+            default: break
+            }
+        }
+        self.membership = membership
+        return true
+    }
+
+    /// Stage 3, check forks and merge: each admitted file's verdict, then `ForkCheck.decide`
+    /// (the one place that decides a re-key or a refusal) and the merge.
+    mutating func checkForksAndMerge() throws {
+        guard let membership else { return }
+        for candidate in candidates {
+            let (name, path, kind, input, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.stamp)
+            let me = identity.deviceID
+            // An owned trip names a device by its grant here; a file's `devices` only says what
+            // the device calls itself (what an owner sees of a device it has not admitted).
+            let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
+            switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
+            case .skipped(let reason):
+                // Our own file is replaced below; what it held is in the replica already.
+                if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
+                if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
+                    access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
+                {
+                    access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+                }
+                continue
+            case .acksOnly:
+                viewerFiles.append((candidate, input.deviceID))
+                continue
+            case .whole:
+                break
+            }
+            for removed in membership.removedContent(in: input) {
+                let who = membership.grants[removed.device]?.name ?? removed.device.description
+                trip.notices.append(
+                    "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them")
+            }
+            // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
+            // under our id it means another copy of this home, and we re-key; in another
+            // member's file it is a claim only our key may make, and the file is refused. A file
+            // of ours merely not the one we last recorded (a crash before the state was saved)
+            // is no evidence.
+            let writer = "\(deviceName) (\(input.deviceID.description.prefix(8)))"
+            let owned = membership.owner != nil
+            let ourKey = owned ? try ownKey(me) : nil
+            if var current = document {
+                let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
+                let ours = forks.filter { $0.rev.device == me }
+                switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
+                case .refuse(let reason):
+                    trip.skipped.append(.init(file: path, reason: reason))
+                    continue
+                case .rekey(let reason):
+                    var rekeyed: TripDocument? = current
+                    try sync.rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: reason, rekeyed: &self.rekeyed, now: now)
+                    current = rekeyed ?? merged
+                case .merge:
+                    current = merged
+                }
+                sync.record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
+                document = current
+            } else {
+                let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer, owned: owned, ourKey: ourKey)
+                if case .refuse(let reason) = decision {
+                    trip.skipped.append(.init(file: path, reason: reason))
+                    continue
+                }
+                // Joining a trip found in the folder.
+                var joined = input
+                joined.deviceID = me
+                document = joined
+                trip.joined = true
+                if case .rekey(let reason) = decision {
+                    try sync.rekey(&document, input: input, identity: &identity, clock: &clock, reason: reason, rekeyed: &self.rekeyed, now: now)
+                }
+            }
+            trip.merged.append(path)
+            state.files[path] = .init(stamp: stamp, clock: input.clock)
+            if kind == .ownCopy, let digest = candidate.digest { ownCopies.append((name, digest)) }
+            if kind == .own || name == startName, let digest = candidate.digest { formerOwn = (name, digest, startID) }
+        }
+    }
+
+    /// Stage 4, settle membership: viewers' acks, the owner-signed grants, what requests still
+    /// wait, a join completed. Returns the replica to publish, nil when nothing was merged.
+    mutating func settleMembership() -> ReplicaState? {
+        guard var document, let membership else { return nil }
+        // Viewers' files give their own acks only; every owner-signed grant counts.
+        for (candidate, viewer) in viewerFiles {
+            document.takeAcks(of: viewer, from: candidate.input)
+            trip.merged.append(candidate.path)
+            state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
+        }
+        document.adopt(membership)
+        // A request stays while the owner has not given what it asks; one of a device seated by
+        // succession alone (no grant of its own) is settled.
+        access.requests = access.requests.filter { device, request in
+            !request.isSatisfied(by: document.members[device]) && !(document.members[device] == nil && document.role(of: device) != nil)
+        }
+        if trusted != nil, document.owner?.key == trusted, local == nil || document.members[identity.deviceID] != nil {
+            trip.joined = true
+            access.join = nil
+            folder.remove(EntryName(JoinRequest.fileName(for: identity.deviceID)))
+        }
+        trip.name = document.trip.name.value
+        var replica = ReplicaState(home: home, identity: identity, document: document)
+        replica.clock = clock
+        return replica
+    }
+
+    /// Stage 5, the owner admits the join requests that answer an unused invite made here.
+    mutating func admitJoinRequests(_ replica: inout ReplicaState) throws {
+        // Each invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
+        if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
+            for (path, request) in joinRequests {
+                let when = UTCTimestamp(millisecondsSinceEpoch: now)
+                let grant = replica.document.members[request.device]
+                let index = access.invites.firstIndex { request.answers($0.code) }
+                let invite = index.map { access.invites[$0] }
+                var asked = TripAccess.PendingRequest(key: request.key, name: request.name, source: "a join request", seen: when)
+                asked.invite = invite?.code.id
+                asked.role = invite?.code.role
+                if asked.isSatisfied(by: grant) { continue }
+                let fresh = invite.map { $0.usedBy == nil && $0.code.expires >= when } ?? false
+                if access.isDeclined(request.device, freshInvite: fresh) { continue }
+                let who = "\(path): \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint))"
+                let reason: String
+                if let index, let invite {
+                    // The same device and key again, with no grant (a sync that stopped between
+                    // spending the invite and saving the trip): the invite's one admission.
+                    let again = invite.usedBy == request.device && invite.usedKey == request.key && grant == nil
+                    if let used = invite.usedBy, !again {
+                        reason = "answers an invite already used by \(used.description.prefix(8)) (an invite admits one device once)"
+                    } else if invite.code.expires < when {
+                        reason = "answers an invite that expired \(invite.code.expires)"
+                    } else if let grant {
+                        reason =
+                            grant.role == .removed
+                            ? "was removed from the trip; only the owner brings it back"
+                            : "is already a member (\(grant.role.rawValue), key \(grant.key.fingerprint)); a new key or role needs the owner"
+                    } else {
+                        try replica.document.grant(
+                            request.device, key: request.key, role: invite.code.role, name: request.name, ownerKey: ownerKey, hlc: &replica.clock, now: now)
+                        access.invites[index].usedBy = request.device
+                        access.invites[index].usedKey = request.key
+                        access.names[request.device] = request.name
+                        access.requests[request.device] = nil
+                        access.declined[request.device] = nil
+                        trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
+                        continue
+                    }
+                } else {
+                    reason = "asks to join without an invite made on this laptop"
+                }
+                trip.notices.append(
+                    "\(who) \(reason); not admitted: tripsync members approve \(request.device.description.prefix(8)) admits it, tripsync members decline \(request.device.description.prefix(8)) refuses it")
+                access.requests[request.device] = asked
+            }
+            // Grants made before grants carried names are signed again with the name the owner
+            // knows: its own, a join request's seen here, or the one the device wrote for itself.
+            for (device, grant) in replica.document.members.sorted(by: { $0.key < $1.key }) where grant.name == nil {
+                let known = device == identity.deviceID ? identity.name : access.names[device] ?? replica.document.selfWrittenName(of: device)
+                if let known, try replica.document.nameGrant(device, name: known, ownerKey: ownerKey, hlc: &replica.clock, now: now) {
+                    trip.notices.append("named \(known) (\(device.description.prefix(8))) in its grant")
+                }
+            }
+        }
+    }
+
+    /// Stage 6, deliver attachments: staged ones enter the trip once their bytes are in the
+    /// folder; bytes go both ways (docs/DESIGN.md, "Attachments").
+    mutating func deliverAttachments(_ replica: inout ReplicaState) throws -> (delivery: AttachmentDelivery.Outcome, staged: StagedAttachments) {
+        let staged = try StagedAttachments.load(home, tripID)
+        var delivery = AttachmentDelivery.Outcome(staged: staged)
+        if !staged.entries.isEmpty || !replica.document.attachments.isEmpty {
+            do throws(BlobError) {
+                let deliverer = AttachmentDelivery(
+                    store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder), progress: sync.blobProgress)
+                delivery = deliverer.run(&replica, staged: staged, now: now)
+            } catch {
+                delivery.notices.append("attachments not synced: \(error)")
+                delivery.waiting = replica.document.attachments.count
+            }
+            trip.notices += delivery.notices
+        }
+        if delivery.waiting > 0 || !delivery.staged.entries.isEmpty { state.pending.insert(tripID) } else { state.pending.remove(tripID) }
+        return (delivery, staged)
+    }
+
+    /// Stage 7, save locally: the access record, then the replica (our acks entry, compaction),
+    /// then the staged list.
+    mutating func saveLocally(_ replica: inout ReplicaState, delivery: AttachmentDelivery.Outcome, staged: StagedAttachments) throws {
+        // The access record before the replica: an invite is never marked unused behind a grant.
+        if access.fingerprint != accessBefore { try access.save(home, tripID) }
+        try replica.registerDevice(now: now)
+        replica.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: sync.retention)
+        replica.document.acknowledgeOwnState()
+        var stored = local
+        stored?.deviceID = replica.document.deviceID
+        if stored != replica.document || identity != replica.identity {
+            try replica.save()
+            trip.savedLocally = true
+        }
+        // The staged list after the replica: an attachment is never dropped from it before the
+        // replica holding it is durable (a crash between leaves it in both; the next sync skips it).
+        if delivery.staged != staged { try delivery.staged.save(home, tripID) }
+        identity = replica.identity
+        document = replica.document
+        saved = true
+    }
+
+    /// Stage 8, publish: our file in the folder (rewritten only when its bytes differ), then our
+    /// own conflicted copies, stale temporaries and files under earlier ids removed.
+    mutating func publish(_ replica: ReplicaState) throws {
+        guard let document else { return }
+        trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
+        trip.changes = SyncReport.changes(before: local, after: document, me: [startID, identity.deviceID])
+        // The replica's stamp is recorded only once our file is published (below): a publish
+        // that failed must not let the next sync take this trip for unchanged.
+        state.files[replica.path] = nil
+        let ownName = EntryName("\(identity.deviceID).trip.json.gz")
+        let bytes = try document.signedGzipData(signingKey: try home.signingKey(for: identity.deviceID))
+        // Rewritten when the bytes differ, or when what is there is not exactly our plain file
+        // (another mode, a setuid bit, a hard link shared with another name).
+        // Our file as the scan read it, unchanged since (same size, time and inode), is compared
+        // by digest: each file of the folder is read once per sync.
+        var upToDate = false
+        if let found = folder.look(ownName), found.isPlain {
+            if let read = ownFile, read.name == ownName, read.stamp == found.stamp {
+                upToDate = SHA256.digest(bytes) == read.digest
+            } else {
+                do {
+                    upToDate = try folder.readFile(ownName, maxBytes: reader.maxFileBytes).bytes == bytes
+                } catch {
+                    upToDate = false  // unreadable: it is replaced below
+                }
+            }
+        }
+        if !upToDate {
+            try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
+            trip.wrote = true
+            trip.sharedChanges = unsharedBefore
+        }
+        let published = folder.display(ownName)
+        if let (_, stamp) = folder.kind(of: ownName) { state.files[published] = .init(stamp: stamp, clock: document.clock) }
+        trip.published = published
+        if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
+        // Only now that their content is in our published file: our own conflicted copies go,
+        // but only the exact bytes that were merged (a newer version that landed meanwhile stays).
+        for copy in ownCopies {
+            if sync.removeIfUnchanged(copy.name, digest: copy.digest, in: folder) {
+                state.files[folder.display(copy.name)] = nil
+                trip.removed.append(folder.display(copy.name))
+            }
+        }
+        for temp in ownStaleTemps { folder.remove(temp) }
+        for old in ownFromTheFuture where sync.removeIfUnchanged(old.name, digest: old.digest, in: folder) {
+            state.files[folder.display(old.name)] = nil
+            trip.removed.append(folder.display(old.name))
+        }
+        // After a re-key our file under the old id goes too (its bytes are merged into the one
+        // just published): left there, its claim on the old id's counters would make every
+        // later reader drop the other copy's writes under that id that it does not hold.
+        if let former = formerOwn, former.id != identity.deviceID, sync.removeIfUnchanged(former.name, digest: former.digest, in: folder) {
+            state.files[folder.display(former.name)] = nil
+            trip.removed.append(folder.display(former.name))
+        }
+    }
+}
