@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// The one walk over a document's registers (`TripDocument.walkRegisters`) visits every
 /// register, of every kind, once: a register added to the document that the walk misses fails

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// Sync's policy as library API an app calls: the last folder, and the loop that syncs on
 /// change with backoff, started and stopped.

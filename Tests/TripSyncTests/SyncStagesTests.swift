@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// The sync as stages (`TripRound`): each file of the shared folder is read once per sync.
 @Suite struct SyncStagesTests {
