@@ -148,6 +148,10 @@ class Browser:
         for link in self.driver.find_elements(By.CSS_SELECTOR, "a[href]"):
             text = " ".join(link.text.split())
             if link.is_displayed() and predicate(text):
+                href = link.get_attribute("href") or ""
+                if "#" in href and href.split("#")[0] == self.driver.current_url.split("#")[0]:
+                    link.click()  # a part of this page (conflicts or deleted items as a section)
+                    return
                 old = self.driver.find_element(By.TAG_NAME, "html")
                 link.click()
                 self.wait_loaded(old, f"the link {text!r}")
