@@ -23,6 +23,16 @@ let cLibraryLinks: [LinkerSetting] =
     // libcrypto.a's own needs (glibc 2.34 and later keep both inside libc; older ones do not).
     + [.linkedLibrary("dl", linuxRelease), .linkedLibrary("pthread", linuxRelease)]
 
+// libmicrohttpd, the server of `tripsync open` (docs/DESIGN.md, "The server"): shared everywhere
+// but Linux release, where Debian's static archive goes inside the binary like the libraries
+// above. Its TLS code names GnuTLS, which cannot be linked statically (no static p11-kit in
+// Debian); the server never uses TLS, so CMicroHTTPDStatic stubs those names in that build only.
+let httpLinks: [LinkerSetting] = [
+    .linkedLibrary("microhttpd", .when(platforms: notLinux)),
+    .linkedLibrary("microhttpd", .when(platforms: [.linux], configuration: .debug)),
+    .linkedLibrary(":libmicrohttpd.a", linuxRelease),
+]
+
 let package = Package(
     name: "TripSync",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -55,11 +65,26 @@ let package = Package(
             path: "Sources/COpenSSL",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // libmicrohttpd: HTTP for `tripsync open` (request parsing, urlencoded and multipart bodies).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .target(
+            name: "CMicroHTTPDStatic", path: "Sources/CMicroHTTPDStatic",
+            cSettings: [.define("TRIPSYNC_MHD_STATIC", linuxRelease)]
+        ),
         // System calls Swift's Glibc does not expose (a folder's birth time: docs/DESIGN.md, "Forks").
         .target(name: "CSystem", path: "Sources/CSystem"),
         .target(
             name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "COpenSSL", "CSystem"],
             linkerSettings: cLibraryLinks
+        ),
+        // The browser face (`tripsync open`): the server, its pages and its security; no library logic.
+        .target(
+            name: "TripSyncWeb", dependencies: ["TripSync", "CMicroHTTPD", "CMicroHTTPDStatic"],
+            linkerSettings: httpLinks
         ),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
         // runs on machines without a Swift toolchain, and starts in about 2.6 ms instead of 7.7
@@ -67,7 +92,7 @@ let package = Package(
         // compile as well as the link: with the link alone, Foundation's static libraries miss
         // their ICU symbols.
         .executableTarget(
-            name: "tripsync", dependencies: ["TripSync"],
+            name: "tripsync", dependencies: ["TripSync", "TripSyncWeb"],
             swiftSettings: [.unsafeFlags(staticStdlib, linuxRelease)],
             linkerSettings: [.unsafeFlags(staticStdlib, linuxRelease)]
         ),
@@ -76,6 +101,7 @@ let package = Package(
         .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncFixtures"], exclude: ["Snapshots"]),
+        .testTarget(name: "WebTests", dependencies: ["TripSync", "TripSyncWeb", "TripSyncFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

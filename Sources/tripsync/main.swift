@@ -34,6 +34,7 @@ enum Registry {
         MigrateCommand.self,
         MergeCommand.self,
         FingerprintCommand.self,
+        OpenCommand.self,
         MembersCommand.self,
         InviteCommand.self,
         JoinCommand.self,

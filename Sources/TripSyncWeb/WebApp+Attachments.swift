@@ -1,0 +1,110 @@
+import Foundation
+import TripSync
+
+extension WebApp {
+    /// An item's attachments (images shown, other files to download) and the upload form.
+    func attachmentsHTML(_ document: TripDocument, item: ItemID, csrf: String) -> String {
+        let trip = document.tripID
+        var out = "<section id=\"attachments\" aria-labelledby=\"attachments-h\">\n<h2 id=\"attachments-h\">Attachments</h2>\n"
+        let entries: [AttachmentEntry]
+        do {
+            entries = try AttachmentEntry.list(in: document, home: home, of: item)
+        } catch {
+            return out + Page.error(Self.words(error)) + "</section>\n"
+        }
+        if entries.isEmpty { out += "<p class=\"empty\">No attachments.</p>\n" }
+        out += "<ul class=\"attachments\">\n"
+        for entry in entries {
+            let url = "/trips/\(trip)/attachments/\(entry.id)"
+            let label = entry.caption ?? entry.name
+            out += "<li>"
+            let here = entry.state == .staged || entry.state == .shared
+            if here && Self.isShownImage(entry.blob.type) {
+                out += "<figure><img src=\"" + url + "\" alt=\"" + Page.h(label) + "\"><figcaption dir=\"auto\">" + Page.h(label) + "</figcaption></figure>"
+            } else if here {
+                out += "<a href=\"" + url + "\" download dir=\"auto\">" + Page.h(entry.name) + "</a>"
+                if let caption = entry.caption { out += " <span dir=\"auto\">" + Page.h(caption) + "</span>" }
+            } else {
+                out += "<span dir=\"auto\">" + Page.h(entry.name) + "</span>"
+            }
+            let state: String
+            switch entry.state {
+            case .staged: state = "on this laptop, not yet shared"
+            case .shared: state = "shared"
+            case .arriving: state = "arriving (not here yet)"
+            case .quarantined: state = "quarantined: its bytes did not match their hash"
+            }
+            out += " <span class=\"meta\">" + Page.h(ByteCount.text(entry.blob.size) + ", " + state) + "</span></li>\n"
+        }
+        out += "</ul>\n"
+        var fields = "<div class=\"field\"><label for=\"upload-file\">File</label><input type=\"file\" id=\"upload-file\" name=\"file\" required></div>\n"
+        fields += Page.field("upload-caption", name: "caption", label: "Caption", value: "")
+        fields += "<div class=\"field check\"><input type=\"checkbox\" id=\"upload-strip\" name=\"strip\" value=\"1\"><label for=\"upload-strip\">Remove the location</label></div>\n"
+        out += Page.form("/trips/\(trip)/items/\(item)/attachments", csrf: csrf, multipart: true, fields + "<button type=\"submit\">Upload</button>\n")
+        return out + "</section>\n"
+    }
+
+    /// Types a browser is let show as an image; every other file is downloaded.
+    static func isShownImage(_ type: String) -> Bool {
+        [BlobType.jpeg, .png, .gif, .webp].map(\.rawValue).contains(type)
+    }
+
+    /// POST `/trips/ID/items/ITEM/attachments`: the uploaded file attached (through a private
+    /// temporary file, removed after), optionally without its location.
+    func upload(_ request: WebRequest, trip: String, item: String) -> WebResponse {
+        guard let id = ItemID(item) else { return notFound() }
+        guard let file = request.uploads.first(where: { $0.field == "file" }), !file.filename.isEmpty else {
+            return itemPage(request, trip: trip, item: item, error: "File: choose a file to upload", status: 422)
+        }
+        let name = (file.filename.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "file")
+        let caption = ItemForm.optional(request.field("caption"))
+        let outcome: AttachOutcome
+        do {
+            let folder = FileManager.default.temporaryDirectory.path + "/tripsync-upload-" + WebGuard.randomToken().prefix(16)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(atPath: folder) }  // our own temporary folder: nothing to report
+            let path = folder + "/" + (name.isEmpty || name == "." || name == ".." ? "file" : name)
+            guard FileManager.default.createFile(atPath: path, contents: Data(file.bytes), attributes: [.posixPermissions: 0o600]) else {
+                throw WebFailure.message("cannot keep the upload in \(folder)")
+            }
+            outcome = try withStore(trip) { store in
+                try store.attach(file: path, to: id, caption: caption, stripLocation: request.form["strip"] != nil)
+            }
+        } catch WebFailure.notFound {
+            return notFound()
+        } catch {
+            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: 422)
+        }
+        var notice = "Attached \u{201C}\(name)\u{201D}; it is shared with the next sync."
+        if outcome.stripped {
+            notice += " Its location was removed."
+        } else if outcome.location.recordsLocation {
+            notice += " It records where it was taken (\(outcome.location)); upload it with \u{201C}Remove the location\u{201D} to keep that private."
+        }
+        keepNotice(notice, for: request)
+        return WebResponse.seeOther("/trips/\(trip)/items/\(id)#attachments")
+    }
+
+    /// GET `/trips/ID/attachments/ATT`: the bytes, as an image only when they are one (sniffed
+    /// from the bytes themselves), else as a download.
+    func attachmentBytes(trip: String, attachment: String) -> WebResponse {
+        guard let id = AttachmentID(attachment) else { return notFound() }
+        let bytes: [UInt8]
+        let name: String
+        do {
+            (bytes, name) = try withStore(trip) { store in (try store.bytes(of: id), try store.attachment(id.description).name) }
+        } catch {
+            return WebResponse.text(404, "no such attachment here: " + Self.words(error))
+        }
+        let type = BlobType.sniff(Array(bytes.prefix(BlobType.sniffLength))).rawValue
+        if Self.isShownImage(type) {
+            return WebResponse(status: 200, headers: [("Content-Type", type)], body: bytes)
+        }
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != ";" ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
+        return WebResponse(
+            status: 200,
+            headers: [("Content-Type", "application/octet-stream"), ("Content-Disposition", "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)")],
+            body: bytes)
+    }
+}

@@ -1,0 +1,164 @@
+import TripSync
+
+extension WebApp {
+    /// POST `/trips/ID/items`: Add. Refused input re-shows the trip page with the error and
+    /// what was typed; nothing is saved.
+    func addItem(_ request: WebRequest, trip: String) -> WebResponse {
+        let form = ItemForm(request)
+        do {
+            try withStore(trip) { store in
+                try store.edit { editor in
+                    let reference = editor.document.typingReference
+                    let start = try form.start(reference: reference)
+                    let end = try form.end(start: start, reference: reference)
+                    try TripDocument.checkOrder(start: start, end: end)
+                    let item = NewItem(
+                        title: try form.checkedTitle(), sortKey: "", start: start, end: end, place: ItemForm.optional(form.place),
+                        note: ItemForm.optional(form.note))
+                    try editor.addItem(item, at: .last)
+                }
+            }
+        } catch WebFailure.notFound {
+            return notFound()
+        } catch {
+            return tripPage(request, trip: trip, error: Self.words(error), form: form, status: 422)
+        }
+        keepNotice("Added \u{201C}\(form.title)\u{201D}.", for: request)
+        return WebResponse.seeOther("/trips/\(trip)#itinerary")
+    }
+
+    /// `/trips/ID/items/ITEM`: the item whole (who wrote each value and when), Edit, Delete,
+    /// its attachments and an upload form.
+    func itemPage(_ request: WebRequest, trip: String, item: String, error: String? = nil, status: Int = 200) -> WebResponse {
+        let document: TripDocument
+        do {
+            document = try loaded(trip).document
+        } catch {
+            return failure(error)
+        }
+        guard let id = ItemID(item), let detail = ItemDetail(id, in: document) else { return notFound() }
+        let base = "/trips/\(document.tripID)/items/\(id)"
+        let title = detail.fields.first { $0.field == .title }?.current.text ?? "(no title)"
+        var body = Page.notice(takeNotice(request)) + Page.error(error)
+        if detail.isDeleted {
+            body += "<p class=\"deleted-note\">This item is deleted.</p>\n" + Page.button(base + "/restore", csrf: request.csrf, label: "Restore")
+        }
+        body += "<section data-live id=\"detail\" aria-label=\"Fields\">\n<dl class=\"detail\">\n"
+        for field in detail.fields where field.field != .sortKey {
+            body += "<dt>" + Page.h(Self.fieldLabel(field.field)) + "</dt><dd dir=\"auto\">" + Page.h(field.current.text)
+                + " <span class=\"meta\">by " + Page.h(field.current.deviceName) + ", " + Page.h(Page.when(field.current.writtenAt)) + "</span>"
+            for alternative in field.alternatives {
+                body += "<br><span class=\"alt\">also: " + Page.h(alternative.text) + " <span class=\"meta\">by " + Page.h(alternative.deviceName) + ", "
+                    + Page.h(Page.when(alternative.writtenAt)) + "</span></span>"
+            }
+            body += "</dd>\n"
+        }
+        body += "</dl>\n</section>\n"
+        if !detail.isDeleted {
+            body += "<p class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
+                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</p>\n"
+            body += attachmentsHTML(document, item: id, csrf: request.csrf)
+        }
+        body += "<p><a href=\"/trips/\(document.tripID)\">Back to the itinerary</a></p>\n"
+        let page = Page.frame(
+            title: title, heading: title, nav: tripNav(document.tripID), live: "/trips/\(document.tripID)/version",
+            version: versionStamp(document.tripID), body: body)
+        return WebResponse.html(status, page)
+    }
+
+    static func fieldLabel(_ field: ItemField) -> String {
+        switch field {
+        case .title: return "Title"
+        case .start: return "Starts"
+        case .end: return "Ends"
+        case .place: return "Place"
+        case .note: return "Note"
+        default: return field.rawValue
+        }
+    }
+
+    /// `/trips/ID/items/ITEM/edit`: the form with the item's values, and Save.
+    func editPage(_ request: WebRequest, trip: String, item: String, error: String? = nil, form: ItemForm? = nil, status: Int = 200) -> WebResponse {
+        let document: TripDocument
+        do {
+            document = try loaded(trip).document
+        } catch {
+            return failure(error)
+        }
+        guard let id = ItemID(item), let fields = document.items[id] else { return notFound() }
+        let shown = form ?? ItemForm(fields, tripZone: document.formZone)
+        let base = "/trips/\(document.tripID)/items/\(id)"
+        var body = Page.error(error)
+        body += Page.form(base, csrf: request.csrf, cssClass: "item-form", shown.html(prefix: "edit") + "<button type=\"submit\">Save</button>\n")
+        body += "<p><a href=\"" + base + "\">Cancel</a></p>\n"
+        let title = "Edit \u{201C}\(fields.title?.value ?? "")\u{201D}"
+        return WebResponse.html(status, Page.frame(title: title, heading: title, nav: tripNav(document.tripID), body: body))
+    }
+
+    /// POST `/trips/ID/items/ITEM`: Save. Writes each field whose text changed from what the form
+    /// showed (a flight's other end zone stays when Ends was not touched).
+    func saveItem(_ request: WebRequest, trip: String, item: String) -> WebResponse {
+        let form = ItemForm(request)
+        guard let id = ItemID(item) else { return notFound() }
+        do {
+            try withStore(trip) { store in
+                try store.edit { editor in
+                    guard let fields = editor.document.items[id] else { throw EditError(.noSuchItem, "this item is not in the trip any more (deleted, or never here)") }
+                    let was = ItemForm(fields, tripZone: editor.document.formZone)
+                    let reference = editor.document.typingReference
+                    var writes: [FieldWrite] = []
+                    if form.title != was.title { writes.append(FieldWrite(.title, .text(try form.checkedTitle()))) }
+                    var start = fields.start?.value ?? nil
+                    var end = fields.end?.value ?? nil
+                    let timesChanged = (form.day, form.time, form.zone) != (was.day, was.time, was.zone)
+                    if timesChanged {
+                        start = try form.start(reference: reference)
+                        writes.append(FieldWrite(.start, .time(start)))
+                    }
+                    if form.ends != was.ends || (timesChanged && form.zone != was.zone && !form.ends.isEmpty) {
+                        end = try form.end(start: start, reference: reference)
+                        writes.append(FieldWrite(.end, .time(end)))
+                    }
+                    if timesChanged || form.ends != was.ends { try TripDocument.checkOrder(start: start, end: end) }
+                    if form.place != was.place { writes.append(FieldWrite(.place, .text(ItemForm.optional(form.place)))) }
+                    if form.note != was.note { writes.append(FieldWrite(.note, .text(ItemForm.optional(form.note)))) }
+                    if !writes.isEmpty { try editor.set(writes, of: id) }
+                }
+            }
+        } catch WebFailure.notFound {
+            return notFound()
+        } catch {
+            return editPage(request, trip: trip, item: item, error: Self.words(error), form: form, status: 422)
+        }
+        keepNotice("Saved.", for: request)
+        return WebResponse.seeOther("/trips/\(trip)/items/\(id)")
+    }
+
+    /// POST `/trips/ID/items/ITEM/delete`.
+    func deleteItem(_ request: WebRequest, trip: String, item: String) -> WebResponse {
+        guard let id = ItemID(item) else { return notFound() }
+        do {
+            try withStore(trip) { store in try store.edit { editor in try editor.delete(id) } }
+        } catch WebFailure.notFound {
+            return notFound()
+        } catch {
+            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: 422)
+        }
+        keepNotice("Deleted; it is listed under Deleted, where Restore brings it back.", for: request)
+        return WebResponse.seeOther("/trips/\(trip)#itinerary")
+    }
+
+    /// POST `/trips/ID/items/ITEM/restore`.
+    func restoreItem(_ request: WebRequest, trip: String, item: String) -> WebResponse {
+        guard let id = ItemID(item) else { return notFound() }
+        do {
+            try withStore(trip) { store in try store.edit { editor in try editor.restore(id) } }
+        } catch WebFailure.notFound {
+            return notFound()
+        } catch {
+            return tripPage(request, trip: trip, error: Self.words(error), status: 422)
+        }
+        keepNotice("Restored.", for: request)
+        return WebResponse.seeOther("/trips/\(trip)/items/\(id)")
+    }
+}

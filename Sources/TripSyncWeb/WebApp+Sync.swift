@@ -1,0 +1,86 @@
+import TripSync
+
+extension WebApp {
+    /// The folder this trip last synced with, if the home recorded one.
+    func lastFolder(_ trip: TripID) -> String? {
+        do {
+            return try home.lastFolders().first { $0.trips.contains(trip) }?.folder
+        } catch {
+            return nil
+        }
+    }
+
+    /// Sync now, with the last folder (and a folder field when there is none).
+    func syncHTML(_ document: TripDocument, csrf: String) -> String {
+        var out = "<h2 id=\"sync-h\">Sync</h2>\n"
+        let folder = lastFolder(document.tripID)
+        var fields = ""
+        if let folder {
+            out += "<p>With <code>" + Page.h(folder) + "</code>, the folder this trip last synced with; while this page is open it syncs by itself when something changes.</p>\n"
+            fields += "<input type=\"hidden\" name=\"folder\" value=\"" + Page.h(folder) + "\">\n"
+        } else {
+            out += "<p>This trip has not synced with a shared folder yet.</p>\n"
+            fields += Page.field("sync-folder", name: "folder", label: "Folder", value: "", hint: "the shared folder (Syncthing, Dropbox…), e.g. /home/sam/Sync/trips", required: true)
+        }
+        return out + Page.form("/trips/\(document.tripID)/sync", csrf: csrf, fields + "<button type=\"submit\">Sync now</button>\n")
+    }
+
+    /// POST `/trips/ID/sync`: one sync of this trip with `folder`, recorded as the last folder.
+    func syncNow(_ request: WebRequest, trip: String) -> WebResponse {
+        let folder = request.field("folder").trimmingCharacters(in: .whitespaces)
+        guard !folder.isEmpty else { return tripPage(request, trip: trip, error: "Folder: give the shared folder to sync with", status: 422) }
+        let report: SyncReport
+        do {
+            report = try withStore(trip) { store in try store.sync(with: folder) }
+        } catch WebFailure.notFound {
+            return notFound()
+        } catch {
+            return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: 422)
+        }
+        var problems = home.recordLastFolder(folder, of: report)
+        problems += report.warnings + report.skipped.map { "\($0.file): skipped: \($0.reason)" }
+        keepNotice(Self.summary(report, folder: folder) + problems.map { " " + $0 }.joined(), for: request)
+        return WebResponse.seeOther("/trips/\(trip)#sync")
+    }
+
+    /// What a sync did, in words ("synced with F: Sam's laptop added 2 items; you shared 1 change").
+    static func summary(_ report: SyncReport, folder: String) -> String {
+        var parts: [String] = []
+        for trip in report.trips {
+            if let failure = trip.failure { parts.append("not synced: \(failure)"); continue }
+            if trip.joined { parts.append("joined") }
+            for device in trip.changes {
+                var verbs: [String] = []
+                if device.added > 0 { verbs.append("added \(device.added) item\(device.added == 1 ? "" : "s")") }
+                if device.changed > 0 { verbs.append("changed \(device.changed)") }
+                if device.deleted > 0 { verbs.append("deleted \(device.deleted)") }
+                if !verbs.isEmpty { parts.append(device.name + " " + verbs.joined(separator: ", ")) }
+            }
+            if trip.sharedChanges > 0 { parts.append("you shared \(trip.sharedChanges) change\(trip.sharedChanges == 1 ? "" : "s")") }
+            if trip.newConflicts > 0 { parts.append("\(trip.newConflicts) new conflict\(trip.newConflicts == 1 ? "" : "s")") }
+        }
+        return "Synced with \(folder): " + (parts.isEmpty ? "nothing new" : parts.joined(separator: "; ")) + "."
+    }
+
+    /// What reached whom: this laptop's changes, published or not, and each other device's view.
+    func statusHTML(_ document: TripDocument) -> String {
+        let status = DeliveryStatus(document, me: document.deviceID, now: .now)
+        var out = "<h2 id=\"status-h\">Status</h2>\n"
+        out += "<p>" + (status.unpublished == 0
+            ? "Every change made on this laptop is published to the shared folder."
+            : "\(status.unpublished) change\(status.unpublished == 1 ? " is" : "s are") only on this laptop (not yet synced).") + "</p>\n"
+        let others = status.devices.filter { $0.id != document.deviceID }
+        if others.isEmpty {
+            out += "<p class=\"empty\">No other laptop has synced this trip yet.</p>\n"
+        } else {
+            out += "<ul class=\"devices\">\n"
+            for device in others {
+                let seen = device.missingOurs == 0 ? "has seen all of this laptop's changes" : "has not seen \(device.missingOurs) of this laptop's changes"
+                out += "<li><span dir=\"auto\">" + Page.h(device.name) + "</span>: " + Page.h(seen)
+                    + (device.lastPublished.map { " <span class=\"meta\">(last published " + Page.h(Page.when($0)) + ")</span>" } ?? "") + "</li>\n"
+            }
+            out += "</ul>\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import TripSync
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The pages and actions of `tripsync open` over one home: each reads the home through the
+/// library (as the CLI's read commands do) or opens a `TripStore` for one change and closes it,
+/// so the CLI and a sync can use the home between two requests. No trip logic lives here.
+public final class WebApp: @unchecked Sendable {
+    /// The home served.
+    public let home: Home
+    /// Sessions, tokens and the refusals.
+    public let security = WebGuard()
+    private let lock = NSLock()
+    private var notices: [String: String] = [:]
+    let background = BackgroundSync()
+
+    /// Serves `home`.
+    public init(home: Home) {
+        self.home = home
+    }
+
+    func start() { background.start(self) }
+    func stop() { background.stop() }
+
+    /// The answer to a request the guard let through.
+    public func respond(to request: WebRequest) -> WebResponse {
+        let parts = request.parts
+        let get = request.method == "GET" || request.method == "HEAD"
+        switch (get, parts.first) {
+        case (true, nil): return tripsPage(request)
+        case (true, "static"): return StaticFiles.response(parts.count == 2 ? parts[1] : "")
+        case (_, "trips") where parts.count >= 2:
+            return tripRoute(request, trip: parts[1], rest: Array(parts.dropFirst(2)), get: get)
+        default: return notFound()
+        }
+    }
+
+    private func tripRoute(_ request: WebRequest, trip: String, rest: [String], get: Bool) -> WebResponse {
+        switch (get, rest.count, rest.first) {
+        case (true, 0, _): return tripPage(request, trip: trip)
+        case (true, 1, "version"): return version(trip)
+        case (false, 1, "items"): return addItem(request, trip: trip)
+        case (false, 1, "resolve"): return resolve(request, trip: trip)
+        case (false, 1, "sync"): return syncNow(request, trip: trip)
+        case (true, 1, "members"): return membersPage(request, trip: trip)
+        case (false, 2, "members"): return membersAction(request, trip: trip, action: rest[1])
+        case (true, 2, "attachments"): return attachmentBytes(trip: trip, attachment: rest[1])
+        case (_, _, "items") where rest.count >= 2:
+            let item = rest[1]
+            switch (get, rest.count > 2 ? rest[2] : nil) {
+            case (true, nil): return itemPage(request, trip: trip, item: item)
+            case (true, "edit"?) where rest.count == 3: return editPage(request, trip: trip, item: item)
+            case (false, nil): return saveItem(request, trip: trip, item: item)
+            case (false, "delete"?) where rest.count == 3: return deleteItem(request, trip: trip, item: item)
+            case (false, "restore"?) where rest.count == 3: return restoreItem(request, trip: trip, item: item)
+            case (false, "attachments"?) where rest.count == 3: return upload(request, trip: trip, item: item)
+            default: return notFound()
+            }
+        default: return notFound()
+        }
+    }
+
+    // MARK: reading the home
+
+    /// The trip `text` names by its full id, read as the CLI's readers read it (no lock).
+    func loaded(_ text: String) throws -> LoadedTrip {
+        guard let id = TripID(text) else { throw WebFailure.notFound }
+        let listing = try home.listTrips()
+        guard let trip = listing.trip(id) else {
+            if let unreadable = listing.unreadable(id) { throw WebFailure.message(unreadable.description) }
+            throw WebFailure.notFound
+        }
+        return trip
+    }
+
+    /// Opens the trip for one change: the store (and the home's lock) ends with `body`.
+    func withStore<T>(_ trip: String, _ body: (TripStore) throws -> T) throws -> T {
+        guard TripID(trip) != nil else { throw WebFailure.notFound }
+        let store = try TripStore.open(trip, in: home)
+        return try body(store)
+    }
+
+    /// A cheap stamp of the trip's replica file (its size, change time and inode): it changes
+    /// with every save, by this server, the CLI or a sync. Polled by the page's script.
+    func versionStamp(_ trip: TripID) -> String {
+        var info = stat()
+        guard stat(home.replicaPath(for: trip), &info) == 0 else { return "none" }
+        #if canImport(Darwin)
+            let changed = info.st_ctimespec
+        #else
+            let changed = info.st_ctim
+        #endif
+        return "\(info.st_ino)-\(info.st_size)-\(changed.tv_sec)-\(changed.tv_nsec)"
+    }
+
+    private func version(_ trip: String) -> WebResponse {
+        guard let id = TripID(trip) else { return notFound() }
+        background.pageIsOpen()
+        return WebResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(versionStamp(id).utf8))
+    }
+
+    // MARK: messages across a redirect
+
+    func keepNotice(_ text: String, for request: WebRequest) {
+        lock.withLock { notices[request.session] = text }
+    }
+
+    func takeNotice(_ request: WebRequest) -> String? {
+        lock.withLock { notices.removeValue(forKey: request.session) }
+    }
+
+    // MARK: answers
+
+    func notFound() -> WebResponse { WebResponse.html(404, Page.frame(title: "Not found", heading: "Not found", body: "<p><a href=\"/\">Back to the trips</a></p>\n")) }
+
+    /// What went wrong, in words a person can act on (the library's own messages).
+    static func words(_ error: Error) -> String {
+        switch error {
+        case let error as EditError: return error.message
+        case let error as WebFailure: return error.description
+        default: return "\(error)"
+        }
+    }
+
+    /// A failure outside an edit: the trip page's error, or not found.
+    func failure(_ error: Error) -> WebResponse {
+        if case WebFailure.notFound = error { return notFound() }
+        return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
+    }
+}
+
+/// Failures of the server's own (a page that is not there, a message to show).
+enum WebFailure: Error, CustomStringConvertible {
+    case notFound
+    case message(String)
+
+    var description: String {
+        switch self {
+        case .notFound: return "not found"
+        case .message(let text): return text
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import CMicroHTTPD
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The HTTP server of `tripsync open`: libmicrohttpd on 127.0.0.1 and ::1 (one daemon each, the
+/// same port), every request parsed by libmicrohttpd (bodies by its post processor) and answered
+/// by a `WebApp` after `WebGuard` let it through (docs/DESIGN.md, "The server").
+public final class WebServer: @unchecked Sendable {
+    /// The port both daemons listen on.
+    public let port: UInt16
+    /// The page that exchanges the one-time token for the cookie: what `tripsync open` prints.
+    public var url: String { "http://127.0.0.1:\(port)/?token=\(security.oneTimeToken)" }
+    /// The pages and actions.
+    public let app: WebApp
+    var security: WebGuard { app.security }
+    private var daemons: [OpaquePointer] = []
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts serving `app` on loopback: `port` 0 takes a free port. Throws `WebServerError`
+    /// when no daemon could start (the port taken, no loopback).
+    public init(app: WebApp, port: UInt16 = 0) throws {
+        self.app = app
+        // Both daemons call back into this object; it outlives them (stop() ends them first).
+        var first: OpaquePointer?
+        var chosen = port
+        first = Self.startDaemon(ipv6: false, port: port, context: nil)
+        guard let v4 = first else {
+            throw WebServerError(port == 0 ? "cannot listen on 127.0.0.1" : "cannot listen on 127.0.0.1:\(port) (is the port in use?)")
+        }
+        chosen = tripsync_mhd_port(v4)
+        self.port = chosen
+        MHD_stop_daemon(v4)
+        // Now with this object as the callbacks' context (self is fully initialised).
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let ipv4 = Self.startDaemon(ipv6: false, port: chosen, context: context) else {
+            throw WebServerError("cannot listen on 127.0.0.1:\(chosen) (is the port in use?)")
+        }
+        daemons.append(ipv4)
+        // ::1 on the same port when this machine has IPv6 loopback; without it, 127.0.0.1 alone.
+        if let ipv6 = Self.startDaemon(ipv6: true, port: chosen, context: context) { daemons.append(ipv6) }
+        app.start()
+    }
+
+    /// Stops both daemons (requests in progress finish first) and the app's background sync.
+    public func stop() {
+        let running: [OpaquePointer] = lock.withLock {
+            guard !stopped else { return [] }
+            stopped = true
+            return daemons
+        }
+        for daemon in running { MHD_stop_daemon(daemon) }
+        app.stop()
+    }
+
+    deinit { stop() }
+
+    private static func startDaemon(ipv6: Bool, port: UInt16, context: UnsafeMutableRawPointer?) -> OpaquePointer? {
+        let handler: MHD_AccessHandlerCallback = webAccessHandler
+        let completed: MHD_RequestCompletedCallback = webRequestCompleted
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            address.sin6_addr = in6addr_loopback
+            return withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    tripsync_mhd_start(UInt32(MHD_USE_IPv6.rawValue | MHD_USE_POLL.rawValue), $0, handler, context, completed, context)
+                }
+            }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                tripsync_mhd_start(UInt32(MHD_USE_POLL.rawValue), $0, handler, context, completed, context)
+            }
+        }
+    }
+
+    // MARK: one request
+
+    /// Called by libmicrohttpd for a request: first without its body (the request is checked and
+    /// its state made), then with each piece of the body, then once more with none.
+    fileprivate func access(
+        _ connection: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>, state slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let raw = slot.pointee else {
+            let pending = PendingRequest(connection: connection, method: method, url: url)
+            pending.refusal = security.check(pending, port: port)
+            if pending.refusal == nil && method == "POST" {
+                pending.startBody()
+                if pending.refusal == nil && pending.postProcessor == nil {
+                    pending.refusal = WebResponse.text(415, "a form is sent as application/x-www-form-urlencoded or multipart/form-data")
+                }
+            }
+            slot.pointee = Unmanaged.passRetained(pending).toOpaque()
+            return .YES
+        }
+        let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            if pending.refusal == nil, let upload { pending.feed(upload, count: uploadSize.pointee) }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        let response: WebResponse
+        if let refusal = pending.refusal {
+            response = refusal
+        } else {
+            var request = pending.request()
+            request.session = request.cookies[WebGuard.cookieName] ?? ""
+            request.csrf = security.csrf(ofSession: request.session) ?? ""
+            if let refusal = security.checkForm(request) {
+                response = refusal
+            } else {
+                response = app.respond(to: request)
+            }
+        }
+        return queue(response, on: connection, request: pending)
+    }
+
+    /// Sends `response` with the headers every response carries (`WebResponse.securityHeaders`).
+    private func queue(_ response: WebResponse, on connection: OpaquePointer, request: PendingRequest) -> MHD_Result {
+        var body = response.body
+        let created: OpaquePointer? = body.withUnsafeMutableBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, .RESPMEM_MUST_COPY)
+        }
+        guard let made = created else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in WebResponse.securityHeaders + response.headers {
+            _ = MHD_add_response_header(made, name, value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+
+    fileprivate func completed(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let slot, let raw = slot.pointee else { return }
+        Unmanaged<PendingRequest>.fromOpaque(raw).release()
+        slot.pointee = nil
+    }
+}
+
+/// The server could not start.
+public struct WebServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, in words.
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+private func webAccessHandler(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?, _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>?,
+    _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let context, let connection, let url, let method, let uploadSize, let slot else { return .NO }
+    let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
+    return server.access(connection, url: String(cString: url), method: String(cString: method), upload: upload, uploadSize: uploadSize, state: slot)
+}
+
+private func webRequestCompleted(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let context else { return }
+    Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().completed(slot)
+}
