@@ -98,7 +98,7 @@ let package = Package(
         ),
         // CZlib: the PNG fixtures' chunk CRCs (zlib's crc32).
         .target(name: "TripSyncFixtures", dependencies: ["TripSync", "CZlib"]),
-        .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures"]),
+        .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures", "TripSyncWeb"]),
         .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncFixtures"]),
         .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncFixtures"], exclude: ["Snapshots"]),
         .testTarget(name: "WebTests", dependencies: ["TripSync", "TripSyncWeb", "TripSyncFixtures"]),

@@ -59,7 +59,12 @@ public final class WebGuard: @unchecked Sendable {
             return WebResponse.text(401, "not signed in: open the link that 'tripsync open' printed (it works once)")
         }
         if request.method == "POST" {
-            guard let origin = request.headers["origin"], origin == "http://" + host else {
+            // A page sent with Referrer-Policy: no-referrer makes the browser send its own form
+            // POSTs with `Origin: null` (Fetch, "append a request Origin header"); then only the
+            // browser's Sec-Fetch-Site (which no page can set) says it came from this server.
+            let origin = request.headers["origin"]
+            let sameSite = origin == "null" && request.headers["sec-fetch-site"] == "same-origin"
+            guard origin == "http://" + host || sameSite else {
                 return WebResponse.text(403, "refused: a change must come from this server's own pages (the Origin header is missing or names another site)")
             }
         }

@@ -186,6 +186,12 @@ class Browser:
             raise LookupError(f"{self.laptop.name}: no Add button on {self.driver.current_url}")
         return buttons[0], self.driver.execute_script("return arguments[0].form", buttons[0])
 
+    def type_into(self, element, text):
+        if element.get_attribute("type") == "date":
+            raise AssertionError("the Day field is a date picker only; the contract wants typed text such as '10 Jun' accepted")
+        element.clear()
+        element.send_keys(text)
+
     def choose_zone(self, form, place):
         zone = self.field("Zone", form)
         if zone.tag_name == "select":
@@ -209,7 +215,8 @@ class Browser:
             time.sleep(0.1)
         return text in self.text()
 
-    def screenshot(self, path, width):
+    def screenshot(self, path, width, section=None):
+        """The whole page at `width` CSS pixels (or only the element `section` names, a part of it)."""
         driver = self.driver
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
@@ -218,7 +225,15 @@ class Browser:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": width, "height": min(int(height), 6000), "deviceScaleFactor": 1, "mobile": width < 600})
         time.sleep(0.3)
-        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        options = {"format": "png", "captureBeyondViewport": True}
+        if section:
+            box = driver.execute_script(
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                "return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height};", section)
+            pad = 8
+            options["clip"] = {"x": max(0, box["x"] - pad), "y": max(0, box["y"] - pad),
+                               "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad, "scale": 1}
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", options)
         with open(path, "wb") as handle:
             handle.write(base64.b64decode(shot["data"]))
         sideways = driver.execute_script("return document.documentElement.scrollWidth")
@@ -277,8 +292,8 @@ class Suite:
                 c.expect(False, f"the Add form has a field labelled {label}")
         a.field("Title", form).send_keys(self.added)
         day = a.field("Day", form)
-        self.type_into(day, "10 Jun")
-        self.type_into(a.field("Time", form), "9:30")
+        a.type_into(day, "10 Jun")
+        a.type_into(a.field("Time", form), "9:30")
         chosen = a.choose_zone(form, "Madrid")
         a.field("Place", form).send_keys("Cais da Ribeira")
         a.press("Add", element=button)
@@ -290,12 +305,6 @@ class Suite:
             c.expect(item.get("place") == "Cais da Ribeira", f"Place saved ({item.get('place')!r})")
         a.itinerary()
         c.expect(self.added in a.text(), "the itinerary shows the added item")
-
-    def type_into(self, element, text):
-        if element.get_attribute("type") == "date":
-            raise AssertionError("the Day field is a date picker only; the contract wants typed text such as '10 Jun' accepted")
-        element.clear()
-        element.send_keys(text)
 
     # -- 2: sync between laptops ---------------------------------------------------------------
 
@@ -350,7 +359,8 @@ class Suite:
         for value in (self.alex_title, self.sam_title, "Alex's laptop", "Sam's laptop"):
             c.expect(value in text, f"the conflicts page shows {value!r}")
         self.run_axe(a, "conflicts")
-        self.shot(a, "conflicts")
+        fragment = a.driver.current_url.partition("#")[2]
+        self.shot(a, "conflicts", f"#{fragment}" if fragment else None)
         keep = a.driver.execute_script("""
             const [value, other] = arguments;
             const text = e => e.textContent.replace(/\\s+/g, ' ');
@@ -388,7 +398,7 @@ class Suite:
         c.expect(self.alex.item(title) is None, "Delete removed the item from the itinerary (CLI)")
         c.expect(title in json.dumps(self.alex.deleted()), "the item is among the deleted (CLI)")
         a.itinerary()
-        c.expect(title not in a.text(), "the itinerary no longer shows the deleted item")
+        c.expect(title not in self.live_text(a), "the itinerary no longer shows the deleted item among the live ones")
         restore = self.restore_button(a, title)
         if restore is None:
             a.follow(lambda t: "deleted" in t.lower(), "the deleted items")
@@ -399,7 +409,15 @@ class Suite:
         a.press("Restore", element=restore)
         c.expect(self.alex.item(title) is not None, "Restore brought the item back (CLI)")
         a.itinerary()
-        c.expect(title in a.text(), "the itinerary shows the restored item")
+        c.expect(title in self.live_text(a), "the itinerary shows the restored item among the live ones")
+
+    def live_text(self, browser):
+        """The text of the itinerary's days: the section headed Itinerary (without the deleted items' part)."""
+        return browser.driver.execute_script("""
+            for (const h of document.querySelectorAll('h1, h2')) {
+              if (h.textContent.trim() === 'Itinerary') return (h.closest('section') || h.parentElement).innerText;
+            }
+            return document.body.innerText;""")
 
     def restore_button(self, browser, title):
         return browser.driver.execute_script("""
@@ -437,8 +455,6 @@ class Suite:
         a, c = self.a, self.c
         photo = make_photo_with_location(os.path.join(self.out, "harbour.jpg"))
         a.open_item(self.sam_title)
-        if not a.driver.find_elements(By.CSS_SELECTOR, "input[type=file]"):
-            a.follow(lambda t: "attach" in t.lower(), "the attachments of the item")
         upload = a.driver.find_elements(By.CSS_SELECTOR, "input[type=file]")
         if not c.expect(upload, "the item page (or its attachments) has a file field"):
             return
@@ -454,28 +470,21 @@ class Suite:
         if not strip.is_selected():
             strip.click()
         submit = a.driver.execute_script("return arguments[0].querySelector('button:not([type=button]), input[type=submit]')", form)
-        a.press("upload", element=submit)
+        a.press("Upload", element=submit)
         listed = json.loads(self.alex.cli("attachments", "--json"))
         mine = [x for x in listed if x.get("name") == "harbour.jpg"]
         if not c.expect(mine, f"the uploaded photo is an attachment in Alex's home ({[x.get('name') for x in listed]})"):
             return
         extracted = os.path.join(self.out, "harbour-extracted.jpg")
-        self.alex.cli("extract", mine[0]["id"], extracted, "--force", check=False)
-        if not os.path.exists(extracted):
-            self.alex.cli("extract", mine[0]["id"], extracted)
+        self.alex.cli("extract", mine[0]["id"], "-o", extracted, "--force")
         c.expect(not has_gps(extracted), "the stored photo has no location (GPS) left")
         c.expect(has_gps(photo), "(control) the photo uploaded had a location")
-        # The image is shown: on the item page or the attachments page, an <img> that decoded.
-        for where in ("item", "attachments"):
-            if where == "item":
-                a.open_item(self.sam_title)
-            else:
-                a.itinerary()
-                a.follow(lambda t: "attachment" in t.lower(), "the attachments page")
-                self.axe_pages["attachments"] = a.driver.current_url
-            shown = a.driver.execute_script(
-                "return [...document.images].filter(i => i.complete && i.naturalWidth > 0).length")
-            c.expect(shown >= 1, f"the {where} page shows the photo as an image")
+        # The image is shown on the item's page: an <img> that decoded.
+        a.open_item(self.sam_title)
+        self.axe_pages["attachments"] = a.driver.current_url  # the item's attachments, with the photo
+        shown = a.driver.execute_script(
+            "return [...document.images].filter(i => i.complete && i.naturalWidth > 0).length")
+        c.expect(shown >= 1, "the item's page shows the photo as an image")
 
     # -- 7: members ----------------------------------------------------------------------------
 
@@ -572,9 +581,9 @@ class Suite:
                 self.c.expect(False, f"axe on the {name} page: the page was never reached")
         self.c.expect("conflicts" in self.axe_pages, "axe on the conflicts page: it was reached (checked while the conflict stood)")
 
-    def shot(self, browser, name):
+    def shot(self, browser, name, section=None):
         for width in (390, 1280):
-            wide = browser.screenshot(os.path.join(self.shots, f"{name}-{width}.png"), width)
+            wide = browser.screenshot(os.path.join(self.shots, f"{name}-{width}.png"), width, section)
             self.c.expect(wide <= width + 1, f"the {name} page fits {width} px without sideways scrolling ({wide} px wide)")
         wide = browser.overflow_at(320)
         self.c.expect(wide <= 321, f"the {name} page reads at 320 px without sideways scrolling ({wide} px wide)")

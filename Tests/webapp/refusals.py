@@ -24,6 +24,7 @@ Exit 0 when every check passes, 1 with the failures listed.
 """
 
 import argparse
+import html
 import http.client
 import os
 import re
@@ -79,7 +80,7 @@ def cookie_pair(set_cookie):
 
 def has_trip_data(response, secrets):
     text = response.text()
-    return [s for s in secrets if s in text]
+    return [s for s in secrets if s in text or s in html.unescape(text)]
 
 
 class Refusals:
@@ -170,7 +171,7 @@ class Refusals:
         r = request(self.server, "GET", "/", cookie=self.cookie)
         if r.status in (302, 303):
             r = request(self.server, "GET", r.header("Location"), cookie=self.cookie)
-        c.expect(r.status == 200 and TRIP_NAME in r.text(), f"with the cookie, / answered {r.status} and lists the trip")
+        c.expect(r.status == 200 and TRIP_NAME in Page(r.text()).text(), f"with the cookie, / answered {r.status} and lists the trip")
         self.pages["trips"] = ("/", r)
         # One-time: the same URL again gives nothing.
         again = request(self.server, "GET", self.server.path)
@@ -210,12 +211,21 @@ class Refusals:
         href = itinerary.link_named(lambda t: t == "Livraria Lello at opening" or t.startswith("Livraria Lello at opening"))
         if c.expect(href, "the itinerary links an item by its title"):
             self.pages["item"] = self.get(urllib.parse.urljoin(path, href))
+        # Conflicts, deleted items, members: a page of their own, or a section of the itinerary
+        # (a link to #conflicts); attachments: a page of their own or the item's.
+        self.sections = []
         for name in ("conflicts", "members", "attachments", "deleted", "status"):
             href = itinerary.link_named(lambda t: name in t.lower())
-            if href:
-                self.pages[name] = self.get(urllib.parse.urljoin(path, href))
-        for name in ("conflicts", "members", "attachments"):
-            c.expect(name in self.pages, f"the itinerary links a {name} page (a link whose text names it)")
+            if not href:
+                continue
+            target = urllib.parse.urldefrag(urllib.parse.urljoin(path, href))[0]
+            if target == urllib.parse.urldefrag(urllib.parse.urljoin(path, path))[0]:
+                self.sections.append(name)
+                c.expect(f'id="{urllib.parse.urldefrag(href)[1]}"' in r.text(), f"the itinerary's {name} link leads to a part of it")
+            else:
+                self.pages[name] = self.get(target)
+        for name in ("conflicts", "members"):
+            c.expect(name in self.pages or name in self.sections, f"the itinerary links {name} (a page or a section, by a link naming it)")
 
     def headers(self):
         c = self.c
@@ -307,6 +317,12 @@ class Refusals:
             ("no cookie", dict(headers=form_type + [("Origin", origin)], cookie=None)),
             ("a cross-site Origin", dict(headers=form_type + [("Origin", "http://evil.example")], cookie=self.cookie)),
             ("Origin: null", dict(headers=form_type + [("Origin", "null")], cookie=self.cookie)),
+            ("Origin: null from another site (Sec-Fetch-Site: cross-site)",
+             dict(headers=form_type + [("Origin", "null"), ("Sec-Fetch-Site", "cross-site")], cookie=self.cookie)),
+            ("Origin: null from another port of this host (Sec-Fetch-Site: same-site)",
+             dict(headers=form_type + [("Origin", "null"), ("Sec-Fetch-Site", "same-site")], cookie=self.cookie)),
+            ("an Origin naming another port of this host",
+             dict(headers=form_type + [("Origin", f"http://127.0.0.1:{self.server.port + 1}")], cookie=self.cookie)),
             ("no Origin (a write must name its origin)", dict(headers=form_type, cookie=self.cookie)),
             ("a foreign Host", dict(headers=form_type + [("Origin", f"http://evil.example:{self.server.port}")], cookie=self.cookie,
                                     host=f"evil.example:{self.server.port}")),
@@ -339,17 +355,17 @@ class Refusals:
 
     def attachments(self):
         c = self.c
-        if "attachments" not in self.pages:
-            raise RuntimeError("no attachments page found")
-        path, r = self.pages["attachments"]
+        where = "attachments" if "attachments" in self.pages else "item"
+        if where not in self.pages:
+            raise RuntimeError("neither an attachments page nor the item page was found")
+        path, r = self.pages[where]
         page = Page(r.text())
-        item_page = Page(self.pages["item"][1].text()) if "item" in self.pages else None
+        # What names each attachment: a link's text, or an image's alt text.
+        named = [(href, " ".join(text.split())) for href, text in page.links if href]
+        named += [(a.get("src"), a.get("alt") or "") for t, a in page.elements if t == "img" and a.get("src")]
         for name, forbidden in (("page.html", True), ("drawing.svg", True), ("photo.jpg", False)):
-            href = page.link_named(lambda t: name in t) or (item_page and item_page.link_named(lambda t: name in t))
-            if not href:
-                # an image may be shown rather than linked; look for an <img> or a link with the name in its address
-                href = next((a.get("href") for t, a in page.elements if t == "a" and name in (a.get("href") or "")), None)
-            if not c.expect(href, f"the attachments page links {name}"):
+            href = next((h for h, label in named if name in label), None)
+            if not c.expect(href, f"the {where} page links or shows {name}"):
                 continue
             _, got = self.get(urllib.parse.urljoin(path, href))
             kind = (got.header("Content-Type") or "").split(";")[0].strip().lower()
@@ -363,12 +379,9 @@ class Refusals:
                          f"{name} downloads (Content-Disposition: attachment, got {got.header('Content-Disposition')!r})")
             else:
                 c.expect(kind == "image/jpeg", f"{name} is served as image/jpeg ({kind!r})")
-        # No attachment URL answers without the cookie.
-        for href in [a.get("href") for t, a in page.elements if t == "a" and a.get("href")]:
-            target = urllib.parse.urljoin(path, href)
-            if "photo" in target or "blob" in target or "attachment" in target:
-                r = request(self.server, "GET", urllib.parse.urlsplit(target).path)
-                c.expect(r.status in (401, 403), f"{target} without the cookie answered {r.status}")
+            without = request(self.server, "GET", urllib.parse.urlsplit(urllib.parse.urljoin(path, href)).path)
+            c.expect(without.status in (401, 403) and without.body[:4] != b"\xff\xd8\xff\xe0",
+                     f"{name} without the cookie answered {without.status}")
 
     def stop(self):
         c = self.c
