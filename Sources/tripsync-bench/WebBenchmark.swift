@@ -36,9 +36,10 @@ enum WebBenchmark {
         let client = WebClient(origin: "http://127.0.0.1:\(server.port)")
 
         // The printed URL: the token for the cookie, then the trips page.
-        let trips = try client.get(server.url)
+        try client.signIn(server.url)
+        let trips = try client.get("/")
         guard let tripLink = firstLink(in: trips.body, containing: tripName) else {
-            throw BenchError("the trips page names no link to \"\(tripName)\"")
+            throw BenchError("the trips page (\(trips.status), after \(trips.redirects) redirect(s)) names no link to \"\(tripName)\": \(trips.body.prefix(300))")
         }
         let itineraryPath = tripLink
         let page = try client.get(itineraryPath)
@@ -58,7 +59,7 @@ enum WebBenchmark {
             let body = form.body(title: "Bench write \(round)", day: "12 Jun", time: "10:\(String(format: "%02d", round % 60))")
             let (response, milliseconds) = try client.timedPost(form.action, body: body)
             guard response.status == 200, response.redirects == 1 else {
-                throw BenchError("the Add POST answered \(response.status) after \(response.redirects) redirect(s), not 303 → 200")
+                throw BenchError("the Add POST answered \(response.status) after \(response.redirects) redirect(s), not 303 → 200: \(response.body.range(of: "id=\"add-h\"").map { String(response.body[$0.upperBound...].prefix(400)) } ?? "")")
             }
             if round >= 3 { writes.append(milliseconds) }
         }
@@ -84,7 +85,7 @@ enum WebBenchmark {
                     NewItem(
                         title: "Item \(number): a walk, a meal or a train", sortKey: "",
                         start: .local(at, zone: "Europe/Lisbon"), place: "Rua \(number), Lisboa",
-                        note: number % 3 == 0 ? "Book ahead; bring the passes." : nil))
+                        note: number % 3 == 0 ? "Book ahead; bring the passes." : nil), at: .last)
             }
         }
     }
@@ -140,7 +141,7 @@ struct AddForm {
         guard let csrf = hidden.first(where: { $0.0 == "csrf" })?.1 else { throw BenchError("the Add form has no csrf field") }
         self.csrf = csrf
         names = [:]
-        for label in ["Title", "Day", "Time"] {
+        for label in ["Title", "Day", "Time", "Zone"] {
             guard let labelTag = form.range(of: ">\(label)</label>"),
                 let forStart = form[..<labelTag.lowerBound].range(of: "for=\"", options: .backwards)
             else { throw BenchError("the Add form has no label \(label)") }
@@ -162,6 +163,7 @@ struct AddForm {
         pairs.append((names["Title"] ?? "title", title))
         pairs.append((names["Day"] ?? "day", day))
         pairs.append((names["Time"] ?? "time", time))
+        pairs.append((names["Zone"] ?? "zone", "Europe/Lisbon"))
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let text = pairs.map { pair in
@@ -173,8 +175,9 @@ struct AddForm {
     }
 }
 
-/// One browser-like client: its own cookie jar, redirects followed (counted), requests timed
-/// from sending to the last byte of the final response.
+/// One browser-like client: the session cookie sent with every request (set by hand: the
+/// corelibs URLSession does not carry a cookie set by a redirect), redirects followed (counted),
+/// requests timed from sending to the last byte of the final response.
 final class WebClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     struct Response {
         var status: Int
@@ -186,13 +189,14 @@ final class WebClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private var session: URLSession!
     private let lock = NSLock()
     private var redirects = 0
+    private var cookie: String?
+    private var follow = true
 
     init(origin: String) {
         self.origin = origin
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .always
-        configuration.httpShouldSetCookies = true
+        configuration.httpShouldSetCookies = false
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
@@ -201,8 +205,27 @@ final class WebClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        lock.withLock { redirects += 1 }
-        completionHandler(request)
+        let (follow, cookie): (Bool, String?) = lock.withLock {
+            redirects += 1
+            return (self.follow, self.cookie)
+        }
+        guard follow else { return completionHandler(nil) }
+        var next = request
+        if let cookie { next.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        completionHandler(next)
+    }
+
+    /// Opens the printed URL (not following its redirect) and keeps the cookie it sets.
+    func signIn(_ url: String) throws {
+        guard let address = URL(string: url) else { throw BenchError("bad URL \(url)") }
+        lock.withLock { follow = false }
+        defer { lock.withLock { follow = true } }
+        let (response, _, headers) = try exchange(URLRequest(url: address))
+        let setCookie = headers.first { $0.key.lowercased() == "set-cookie" }?.value
+        guard let setCookie, let pair = setCookie.split(separator: ";").first else {
+            throw BenchError("the printed URL answered \(response.status) and set no cookie")
+        }
+        lock.withLock { cookie = String(pair) }
     }
 
     func get(_ path: String) throws -> Response { try timedGet(path).0 }
@@ -223,6 +246,13 @@ final class WebClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     }
 
     private func send(_ request: URLRequest) throws -> (Response, Double) {
+        var request = request
+        if let cookie = lock.withLock({ cookie }) { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        let (response, milliseconds, _) = try exchange(request)
+        return (response, milliseconds)
+    }
+
+    private func exchange(_ request: URLRequest) throws -> (Response, Double, [String: String]) {
         final class Outcome: @unchecked Sendable {
             var data: Data?
             var response: URLResponse?
@@ -247,6 +277,10 @@ final class WebClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         let status = (outcome.response as? HTTPURLResponse)?.statusCode ?? 0
         let milliseconds = Double(end.tv_sec - start.tv_sec) * 1e3 + Double(end.tv_nsec - start.tv_nsec) / 1e6
         let body = String(decoding: outcome.data ?? Data(), as: UTF8.self)
-        return (Response(status: status, body: body, redirects: lock.withLock { redirects }), milliseconds)
+        var headers: [String: String] = [:]
+        for (key, value) in (outcome.response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+            headers["\(key)"] = "\(value)"
+        }
+        return (Response(status: status, body: body, redirects: lock.withLock { redirects }), milliseconds, headers)
     }
 }
