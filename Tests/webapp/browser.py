@@ -28,9 +28,9 @@ Exit 0 when every check passes, 1 with the failures listed.
 
 import argparse
 import base64
-import io
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -358,6 +358,9 @@ class Suite:
         text = a.text()
         for value in (self.alex_title, self.sam_title, "Alex's laptop", "Sam's laptop"):
             c.expect(value in text, f"the conflicts page shows {value!r}")
+        for value, device in ((self.alex_title, "Alex's laptop"), (self.sam_title, "Sam's laptop")):
+            line = next((l for l in text.splitlines() if value in l and device in l), "")
+            c.expect(re.search(r"\d{1,2}:\d{2}", line), f"the conflicts page says when {device} wrote {value!r} ({line!r})")
         self.run_axe(a, "conflicts")
         fragment = a.driver.current_url.partition("#")[2]
         self.shot(a, "conflicts", f"#{fragment}" if fragment else None)
