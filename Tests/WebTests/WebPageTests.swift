@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+import TripSync
+import TripSyncWeb
+
+/// What a person does on the pages, through raw HTTP: the forms' labels, Add with typed days and
+/// times, Edit and Save, Delete and Restore, Keep this, Sync now, the live version.
+@Suite("Web pages")
+struct WebPageTests {
+    static let labels = ["Title", "Day", "Time", "Ends", "Zone", "Place", "Note"]
+
+    @Test("the trip page has the Add form with every field labelled, Zone defaulting to the trip's zone by place")
+    func addFormLabels() throws {
+        let web = try WebHarness()
+        let page = try web.get("/trips/\(web.trip)", cookie: try web.signIn()).body
+        for label in Self.labels {
+            let id = "add-" + label.lowercased()
+            #expect(page.contains("<label for=\"\(id)\">\(label)</label>"), "\(label)")
+            #expect(page.contains("id=\"\(id)\""), "\(label)")
+        }
+        #expect(page.contains("<option value=\"Europe/Lisbon\" selected>Lisbon — Europe/Lisbon</option>"))
+        #expect(page.contains("<button type=\"submit\">Add</button>"))
+        #expect(page.contains("<button type=\"submit\">Sync now</button>"))
+    }
+
+    @Test("Add takes a day and time as people type them", arguments: [
+        ("10 Jun 2027", "9:30", "2027-06-10T09:30"), ("2027-06-10", "21:05", "2027-06-10T21:05"), ("Jun 10 2027", "9:30pm", "2027-06-10T21:30"),
+    ])
+    func addTyped(_ day: String, _ time: String, _ expected: String) throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let response = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", try web.csrf(cookie: cookie)), ("title", "Castelo"), ("day", day), ("time", time), ("zone", "Europe/Lisbon"), ("place", "Alfama")])
+        #expect(response.status == 303)
+        let item = try #require(try web.document.items.values.first { $0.title?.value == "Castelo" })
+        guard case .local(let local, let zone)? = item.start?.value ?? nil else {
+            Issue.record("no timed start")
+            return
+        }
+        #expect(local.description == expected)
+        #expect(zone == "Europe/Lisbon")
+        #expect((item.place?.value ?? nil) == "Alfama")
+        let page = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        #expect(page.contains(">Castelo</a>"))
+    }
+
+    @Test("a day without a year is read near the trip's days; an end typed as a time is on the start's day")
+    func yearAndEnd() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        _ = try web.post("/trips/\(web.trip)/items", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("title", "First"), ("day", "2031-06-08")])
+        _ = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Fado"), ("day", "10 Jun"), ("time", "21:00"), ("ends", "23:30"), ("zone", "Europe/Lisbon")])
+        let item = try #require(try web.document.items.values.first { $0.title?.value == "Fado" })
+        #expect((item.start?.value ?? nil)?.localDate.description == "2031-06-10")
+        guard case .local(let end, _)? = item.end?.value ?? nil else {
+            Issue.record("no timed end")
+            return
+        }
+        #expect(end.description == "2031-06-10T23:30")
+    }
+
+    @Test("refused input shows the library's error in words, keeps what was typed, and saves nothing")
+    func refusedAddKeepsForm() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let before = try web.document.fingerprint
+        let response = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", try web.csrf(cookie: cookie)), ("title", "Castelo <b>"), ("day", "31 Feb 2027"), ("time", "9:30")])
+        #expect(response.status == 422)
+        #expect(response.body.contains("role=\"alert\""))
+        #expect(response.body.contains("Day: cannot read"))
+        #expect(response.body.contains("value=\"Castelo &lt;b&gt;\""))
+        #expect(response.body.contains("value=\"31 Feb 2027\""))
+        let late = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", try web.csrf(cookie: cookie)), ("title", "Late"), ("day", "10 Jun 2027"), ("time", "10:00"), ("ends", "9:00"), ("zone", "Europe/Lisbon")])
+        #expect(late.status == 422)
+        #expect(late.body.contains("role=\"alert\""))
+        #expect(try web.document.fingerprint == before)
+    }
+
+    @Test("an item opens by its title; Edit shows its values; Save writes only what changed; Delete and Restore")
+    func editDeleteRestore() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        _ = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Castelo"), ("day", "10 Jun 2027"), ("time", "10:00"), ("zone", "Europe/Lisbon"), ("note", "tickets online")])
+        let id = try #require(try web.document.items.first { $0.value.title?.value == "Castelo" }?.key)
+        let trip = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        #expect(trip.contains("href=\"/trips/\(web.trip)/items/\(id)\">Castelo</a>"))
+        let item = try web.get("/trips/\(web.trip)/items/\(id)", cookie: cookie).body
+        #expect(item.contains(">Edit</a>"))
+        #expect(item.contains("<button type=\"submit\">Delete</button>"))
+        let edit = try web.get("/trips/\(web.trip)/items/\(id)/edit", cookie: cookie).body
+        for label in Self.labels { #expect(edit.contains("<label for=\"edit-\(label.lowercased())\">\(label)</label>")) }
+        #expect(edit.contains("value=\"10:00\""))
+        #expect(edit.contains("<button type=\"submit\">Save</button>"))
+        let startRev = try web.document.items[id]?.start?.rev
+        let saved = try web.post(
+            "/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Castelo de São Jorge"), ("day", "2027-06-10"), ("time", "10:00"), ("ends", ""), ("zone", "Europe/Lisbon"),
+                ("place", ""), ("note", "tickets online")])
+        #expect(saved.status == 303)
+        #expect(try web.document.items[id]?.title?.value == "Castelo de São Jorge")
+        #expect(try web.document.items[id]?.start?.rev == startRev)
+        let deleted = try web.post("/trips/\(web.trip)/items/\(id)/delete", cookie: cookie, origin: web.origin, form: [("csrf", csrf)])
+        #expect(deleted.status == 303)
+        #expect(try web.document.items[id] == nil)
+        let page = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        #expect(page.contains("action=\"/trips/\(web.trip)/items/\(id)/restore\""))
+        #expect(page.contains("<button type=\"submit\">Restore</button>"))
+        let restored = try web.post("/trips/\(web.trip)/items/\(id)/restore", cookie: cookie, origin: web.origin, form: [("csrf", csrf)])
+        #expect(restored.status == 303)
+        #expect(try web.document.items[id]?.title?.value == "Castelo de São Jorge")
+    }
+
+    @Test("a conflict shows each value with who wrote it and when, and Keep this settles it; Sync now uses the folder")
+    func conflictKeepThis() throws {
+        let web = try WebHarness()
+        let folder = web.folder + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        _ = try web.post("/trips/\(web.trip)/items", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("title", "Dinner")])
+        // Sync now with a folder typed in.
+        let synced = try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)])
+        #expect(synced.status == 303)
+        let afterSync = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        #expect(afterSync.contains("Synced with"))
+        #expect(afterSync.contains("the folder this trip last synced with"))
+        // A second laptop, invited as an editor, renames the same item at the same time.
+        let other = Home(path: web.folder + "/other")
+        let code: InviteCode = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.invite(role: .editor)
+        }()
+        _ = try other.openIdentity()
+        _ = try TripStore.join(code: code, folder: folder, in: other)
+        _ = try FolderSync(home: web.home, folder: folder).run()
+        _ = try FolderSync(home: other, folder: folder).run()
+        let id = try #require(try web.document.items.first { $0.value.title?.value == "Dinner" }?.key)
+        try {
+            let theirs = try TripStore.open(web.trip.description, in: other)
+            try theirs.edit { try $0.set(.title, of: id, to: .text("Dinner at Ramiro")) }
+            _ = try theirs.sync(with: folder)
+        }()
+        try {
+            let mine = try TripStore.open(web.trip.description, in: web.home)
+            try mine.edit { try $0.set(.title, of: id, to: .text("Dinner at Zé")) }
+        }()
+        let again = try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)])
+        #expect(again.status == 303)
+        let page = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        #expect(page.contains("Dinner at Ramiro"))
+        #expect(page.contains("Dinner at Zé"))
+        #expect(page.components(separatedBy: "<button type=\"submit\">Keep this</button>").count == 3)
+        #expect(page.contains(" UTC</span>"))
+        let alternative = try #require(ConflictList(try web.document).fields.first?.alternatives.first?.text)
+        let kept = try web.post(
+            "/trips/\(web.trip)/resolve", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("item", id.description), ("field", "title"), ("choice", "1")])
+        #expect(kept.status == 303)
+        #expect(ConflictList(try web.document).fields.isEmpty)
+        #expect(try web.document.items[id]?.title?.value == alternative)
+    }
+
+    @Test("the version a page polls changes when the trip is saved by anyone (another store, like the CLI)")
+    func versionChanges() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let first = try web.get("/trips/\(web.trip)/version", cookie: cookie)
+        #expect(first.status == 200)
+        #expect(try web.get("/trips/\(web.trip)/version", cookie: cookie).body == first.body)
+        try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            try store.edit { try $0.addItem(NewItem(title: "From the CLI", sortKey: ""), at: .last) }
+        }()
+        #expect(try web.get("/trips/\(web.trip)/version", cookie: cookie).body != first.body)
+        let page = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        #expect(page.contains("data-version-url=\"/trips/\(web.trip)/version\""))
+        #expect(page.contains("From the CLI"))
+    }
+
+    @Test("an upload is attached, with the location removed when asked; images are shown")
+    func uploadAttachment() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        _ = try web.post("/trips/\(web.trip)/items", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("title", "Tickets")])
+        let id = try #require(try web.document.items.first?.key)
+        let page = try web.get("/trips/\(web.trip)/items/\(id)", cookie: cookie).body
+        #expect(page.contains("<label for=\"upload-strip\">Remove the location</label>"))
+        let response = try web.upload(
+            "/trips/\(web.trip)/items/\(id)/attachments", cookie: cookie, fields: [("csrf", csrf), ("caption", "the ticket")],
+            file: ("ticket.pdf", Array("%PDF-1.4 hello".utf8)))
+        #expect(response.status == 303)
+        let after = try web.get("/trips/\(web.trip)/items/\(id)", cookie: cookie).body
+        #expect(after.contains("ticket.pdf"))
+        #expect(after.contains("not yet shared"))
+    }
+}
