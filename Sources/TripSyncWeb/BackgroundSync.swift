@@ -11,7 +11,8 @@ final class BackgroundSync: @unchecked Sendable {
     private var stopped = false
     private var thread: Thread?
     /// What the last automatic round said, shown on the trip page.
-    private(set) var lastProblem: String?
+    var lastProblem: String? { lock.withLock { problem } }
+    private var problem: String?
 
     /// A page asked for the trip's version: it is open.
     func pageIsOpen() {
@@ -70,9 +71,9 @@ final class BackgroundSync: @unchecked Sendable {
                 if let published = report.published.first, let slash = published.lastIndex(of: "/") {
                     ownFile = [String(published[published.index(after: slash)...])]
                 }
-                lock.withLock { lastProblem = problems.first }
+                lock.withLock { problem = problems.first }
             } catch {
-                lock.withLock { lastProblem = "\(folder): \(error)" }
+                lock.withLock { problem = "\(folder): \(error)" }
             }
             _ = watcher.refresh()
         }

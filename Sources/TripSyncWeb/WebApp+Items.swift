@@ -45,18 +45,18 @@ extension WebApp {
         }
         body += "<section data-live id=\"detail\" aria-label=\"Fields\">\n<dl class=\"detail\">\n"
         for field in detail.fields where field.field != .sortKey {
-            body += "<dt>" + Page.h(Self.fieldLabel(field.field)) + "</dt><dd dir=\"auto\">" + Page.h(field.current.text)
+            body += "<dt>" + Page.h(Self.fieldLabel(field.field)) + "</dt><dd dir=\"auto\">" + Page.h(Self.shown(field.current.value, text: field.current.text))
                 + " <span class=\"meta\">by " + Page.h(field.current.deviceName) + ", " + Page.h(Page.when(field.current.writtenAt)) + "</span>"
             for alternative in field.alternatives {
-                body += "<br><span class=\"alt\">also: " + Page.h(alternative.text) + " <span class=\"meta\">by " + Page.h(alternative.deviceName) + ", "
+                body += "<br><span class=\"alt\">also: " + Page.h(Self.shown(alternative.value, text: alternative.text)) + " <span class=\"meta\">by " + Page.h(alternative.deviceName) + ", "
                     + Page.h(Page.when(alternative.writtenAt)) + "</span></span>"
             }
             body += "</dd>\n"
         }
         body += "</dl>\n</section>\n"
         if !detail.isDeleted {
-            body += "<p class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
-                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</p>\n"
+            body += "<div class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
+                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</div>\n"
             body += attachmentsHTML(document, item: id, csrf: request.csrf)
         }
         body += "<p><a href=\"/trips/\(document.tripID)\">Back to the itinerary</a></p>\n"
@@ -64,6 +64,19 @@ extension WebApp {
             title: title, heading: title, nav: tripNav(document.tripID), live: "/trips/\(document.tripID)/version",
             version: versionStamp(document.tripID), body: body)
         return WebResponse.html(status, page)
+    }
+
+    /// A value as a person reads it: a time as "Wed 9 Jun 2027, 09:30 WEST (Europe/Lisbon)", an
+    /// empty value as "(none)", any other as its text.
+    static func shown(_ value: FieldValue, text: String) -> String {
+        switch value {
+        case .time(let time?):
+            let shown = Itinerary.shownTime(time)
+            guard case .local = time else { return Page.day(time.localDate) + " (all day)" }
+            return Page.day(time.localDate) + ", " + LocalTimeFormat.hhmm(time) + " " + (shown.abbreviation ?? "") + " (" + (time.zone ?? "") + ")"
+        case .time(nil), .text(nil): return "(none)"
+        case .text(let text?): return text.isEmpty ? "(none)" : text
+        }
     }
 
     static func fieldLabel(_ field: ItemField) -> String {

@@ -22,6 +22,7 @@ extension WebApp {
             out += "<p>This trip has not synced with a shared folder yet.</p>\n"
             fields += Page.field("sync-folder", name: "folder", label: "Folder", value: "", hint: "the shared folder (Syncthing, Dropbox…), e.g. /home/sam/Sync/trips", required: true)
         }
+        if let problem = background.lastProblem { out += Page.error("The last automatic sync: " + problem) }
         return out + Page.form("/trips/\(document.tripID)/sync", csrf: csrf, fields + "<button type=\"submit\">Sync now</button>\n")
     }
 

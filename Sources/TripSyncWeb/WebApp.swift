@@ -34,6 +34,7 @@ public final class WebApp: @unchecked Sendable {
         switch (get, parts.first) {
         case (true, nil): return tripsPage(request)
         case (true, "static"): return StaticFiles.response(parts.count == 2 ? parts[1] : "")
+        case (true, "favicon.ico") where parts.count == 1: return WebResponse(status: 204, headers: [], body: [])
         case (_, "trips") where parts.count >= 2:
             return tripRoute(request, trip: parts[1], rest: Array(parts.dropFirst(2)), get: get)
         default: return notFound()

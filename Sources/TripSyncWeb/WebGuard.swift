@@ -59,16 +59,23 @@ public final class WebGuard: @unchecked Sendable {
             return WebResponse.text(401, "not signed in: open the link that 'tripsync open' printed (it works once)")
         }
         if request.method == "POST" {
-            // A page sent with Referrer-Policy: no-referrer makes the browser send its own form
-            // POSTs with `Origin: null` (Fetch, "append a request Origin header"); then only the
-            // browser's Sec-Fetch-Site (which no page can set) says it came from this server.
-            let origin = request.headers["origin"]
-            let sameSite = origin == "null" && request.headers["sec-fetch-site"] == "same-origin"
-            guard origin == "http://" + host || sameSite else {
+            guard Self.sameOrigin(request.headers, host: host) else {
                 return WebResponse.text(403, "refused: a change must come from this server's own pages (the Origin header is missing or names another site)")
             }
         }
         return nil
+    }
+
+    /// Whether a POST comes from this server's own pages: its Origin is this server's. Under
+    /// the pages' `Referrer-Policy: no-referrer` a browser sends `Origin: null` for a form it
+    /// submits, so `null` counts only with `Sec-Fetch-Site: same-origin`, which the browser sets
+    /// and no page can (a cross-site form sends `cross-site`, whatever its own policy).
+    static func sameOrigin(_ headers: [String: String], host: String) -> Bool {
+        switch headers["origin"] {
+        case ("http://" + host)?: return true
+        case "null"?: return headers["sec-fetch-site"] == "same-origin"
+        default: return false
+        }
     }
 
     /// A POST's anti-forgery token, checked once its form is read.

@@ -12,7 +12,7 @@ import Foundation
 /// by a `WebApp` after `WebGuard` let it through (docs/DESIGN.md, "The server").
 public final class WebServer: @unchecked Sendable {
     /// The port both daemons listen on.
-    public let port: UInt16
+    public private(set) var port: UInt16 = 0
     /// The page that exchanges the one-time token for the cookie: what `tripsync open` prints.
     public var url: String { "http://127.0.0.1:\(port)/?token=\(security.oneTimeToken)" }
     /// The pages and actions.
@@ -26,24 +26,16 @@ public final class WebServer: @unchecked Sendable {
     /// when no daemon could start (the port taken, no loopback).
     public init(app: WebApp, port: UInt16 = 0) throws {
         self.app = app
-        // Both daemons call back into this object; it outlives them (stop() ends them first).
-        var first: OpaquePointer?
-        var chosen = port
-        first = Self.startDaemon(ipv6: false, port: port, context: nil)
-        guard let v4 = first else {
+        // Both daemons call back into this object, which outlives them (stop() ends them first).
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let ipv4 = Self.startDaemon(ipv6: false, port: port, context: context) else {
             throw WebServerError(port == 0 ? "cannot listen on 127.0.0.1" : "cannot listen on 127.0.0.1:\(port) (is the port in use?)")
         }
-        chosen = tripsync_mhd_port(v4)
-        self.port = chosen
-        MHD_stop_daemon(v4)
-        // Now with this object as the callbacks' context (self is fully initialised).
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let ipv4 = Self.startDaemon(ipv6: false, port: chosen, context: context) else {
-            throw WebServerError("cannot listen on 127.0.0.1:\(chosen) (is the port in use?)")
-        }
+        // Set before the URL is known to anyone: the Host check needs the port.
+        lock.withLock { self.port = tripsync_mhd_port(ipv4) }
         daemons.append(ipv4)
         // ::1 on the same port when this machine has IPv6 loopback; without it, 127.0.0.1 alone.
-        if let ipv6 = Self.startDaemon(ipv6: true, port: chosen, context: context) { daemons.append(ipv6) }
+        if let ipv6 = Self.startDaemon(ipv6: true, port: self.port, context: context) { daemons.append(ipv6) }
         app.start()
     }
 
@@ -95,7 +87,7 @@ public final class WebServer: @unchecked Sendable {
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
             let pending = PendingRequest(connection: connection, method: method, url: url)
-            pending.refusal = security.check(pending, port: port)
+            pending.refusal = security.check(pending, port: lock.withLock { port })
             if pending.refusal == nil && method == "POST" {
                 pending.startBody()
                 if pending.refusal == nil && pending.postProcessor == nil {

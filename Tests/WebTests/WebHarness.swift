@@ -99,12 +99,13 @@ final class WebHarness {
     }
 
     /// A urlencoded POST; `origin` nil sends none.
-    func post(_ path: String, cookie: String?, origin: String?, form: [(String, String)], host: String? = nil) throws -> RawResponse {
+    func post(_ path: String, cookie: String?, origin: String?, form: [(String, String)], host: String? = nil, extra: [String] = []) throws -> RawResponse {
         let body = form.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
         var lines = ["POST \(path) HTTP/1.1", "Host: \(host ?? self.host)", "Connection: close", "Content-Type: application/x-www-form-urlencoded",
             "Content-Length: \(body.utf8.count)"]
         if let cookie { lines.append("Cookie: \(WebGuard.cookieName)=\(cookie)") }
         if let origin { lines.append("Origin: \(origin)") }
+        lines += extra
         return try raw(lines.joined(separator: "\r\n") + "\r\n\r\n" + body)
     }
 

@@ -204,4 +204,37 @@ struct WebPageTests {
         #expect(after.contains("ticket.pdf"))
         #expect(after.contains("not yet shared"))
     }
+
+    @Test("while a page polls, the server syncs by itself with the last folder: another laptop's change arrives")
+    func automaticSync() throws {
+        let web = try WebHarness()
+        let folder = web.folder + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        #expect(try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)]).status == 303)
+        let other = Home(path: web.folder + "/other")
+        let code: InviteCode = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.invite(role: .editor)
+        }()
+        _ = try other.openIdentity()
+        _ = try TripStore.join(code: code, folder: folder, in: other)
+        _ = try FolderSync(home: web.home, folder: folder).run()
+        _ = try FolderSync(home: other, folder: folder).run()
+        try {
+            let theirs = try TripStore.open(web.trip.description, in: other)
+            try theirs.edit { try $0.addItem(NewItem(title: "From Sam", sortKey: ""), at: .last) }
+            _ = try theirs.sync(with: folder)
+        }()
+        // The page is open: it polls the version, and nobody presses Sync now.
+        let deadline = Date().addingTimeInterval(15)
+        var arrived = false
+        while Date() < deadline && !arrived {
+            _ = try web.get("/trips/\(web.trip)/version", cookie: cookie)
+            arrived = try web.document.items.values.contains { $0.title?.value == "From Sam" }
+            if !arrived { Thread.sleep(forTimeInterval: 0.5) }
+        }
+        #expect(arrived)
+    }
 }

@@ -69,7 +69,24 @@ struct WebSecurityTests {
             let response = try web.post("/trips/\(web.trip)/items", cookie: cookie, origin: origin, form: [("csrf", csrf), ("title", "Forged")])
             #expect(response.status == 403, "\(origin ?? "no Origin")")
         }
+        // A cross-site form whose page asks for no referrer arrives with Origin null: refused too.
+        for site in ["cross-site", "same-site", "none"] {
+            let response = try web.post(
+                "/trips/\(web.trip)/items", cookie: cookie, origin: "null", form: [("csrf", csrf), ("title", "Forged")], extra: ["Sec-Fetch-Site: \(site)"])
+            #expect(response.status == 403, "\(site)")
+        }
         #expect(try web.document.fingerprint == before)
+    }
+
+    @Test("the pages' own forms are taken: the browser sends Origin null under no-referrer, with Sec-Fetch-Site same-origin")
+    func ownFormUnderNoReferrer() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let response = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: "null", form: [("csrf", try web.csrf(cookie: cookie)), ("title", "Mine")],
+            extra: ["Sec-Fetch-Site: same-origin"])
+        #expect(response.status == 303)
+        #expect(try web.document.items.values.contains { $0.title?.value == "Mine" })
     }
 
     @Test("a POST without the anti-forgery token, or with a wrong one, is refused and changes nothing")

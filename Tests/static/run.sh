@@ -12,7 +12,10 @@
 #    new, add, show (and show --in another zone), backup, validate of the bundled samples, sync to
 #    a folder, invite/join/sync with a second home, export --ics, attach (SHA-256 by libcrypto,
 #    checked against sha256sum), owner export/import with a passphrase file (Argon2id and
-#    secretbox by libsodium; a wrong passphrase refused). Then the same root with its tz database
+#    secretbox by libsodium; a wrong passphrase refused), `open` (libmicrohttpd inside the binary,
+#    its TLS calls stubbed: docs/DESIGN.md, "The server") answering raw HTTP over bash's /dev/tcp:
+#    401 without the cookie, the token for a cookie, the trip page, an Add, a foreign Host refused,
+#    SIGTERM ending it with exit 0. Then the same root with its tz database
 #    moved away (bookworm's minbase has tzdata; other systems may not): times still convert with
 #    the zone data of Foundation's ICU inside the binary, and an unknown zone is still refused.
 #
@@ -182,6 +185,46 @@ ICS=$(cat "$WORK/trip.ics" 2>/dev/null)
 case $ICS in *BEGIN:VCALENDAR*"Fado night"*END:VCALENDAR*) pass "the calendar holds the item" ;; *) fail "the calendar holds the item" "$ICS" ;; esac
 # 21:00 in Lisbon in June (WEST, UTC+1) is 20:00 UTC; either form of DTSTART is right.
 case $ICS in *"DTSTART:20270608T200000Z"* | *"DTSTART;TZID=Europe/Lisbon:20270608T210000"*) pass "the calendar's start is 21:00 Lisbon time" ;; *) fail "the calendar's start is 21:00 Lisbon time" "$(printf '%s\n' "$ICS" | grep DTSTART)" ;; esac
+
+echo "--- tripsync open: the server (libmicrohttpd inside the binary) answers, takes a change, stops on SIGTERM"
+# http PORT REQUEST: sends REQUEST over bash's /dev/tcp and prints the whole response.
+http() {
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+    printf '%b' "$2" >&3
+    timeout 10 cat <&3
+    exec 3<&- 3>&-
+}
+chroot "$RFS" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+    "$IN/tripsync" --home "$IN/homeA" open --no-browser >"$WORK/open.txt" 2>"$WORK/open-err.txt" &
+OPEN_PID=$!
+for _ in $(seq 1 50); do [ -s "$WORK/open.txt" ] && break; sleep 0.1; done
+URL=$(head -1 "$WORK/open.txt")
+PORT=$(printf '%s' "$URL" | sed -n 's|^http://127\.0\.0\.1:\([0-9]*\)/?token=[0-9a-f]*$|\1|p')
+TOKEN=${URL##*token=}
+if [ -n "$PORT" ]; then
+    pass "open prints one URL with a token ($(wc -l <"$WORK/open.txt") line)"
+    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nConnection: close\r\n\r\n")
+    case $R in "HTTP/1.1 401"*) case $R in *"Fado night"*) fail "without the cookie: 401 and no trip data" ;; *) pass "without the cookie: 401 and no trip data" ;; esac ;; *) fail "without the cookie: 401" "$R" ;; esac
+    R=$(http "$PORT" "GET /?token=$TOKEN HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nConnection: close\r\n\r\n")
+    COOKIE=$(printf '%s' "$R" | tr -d '\r' | sed -n 's/^Set-Cookie: \(tripsync_session=[0-9a-f]*\);.*HttpOnly.*/\1/p')
+    [ -n "$COOKIE" ] && pass "the token gives an HttpOnly cookie" || fail "the token gives an HttpOnly cookie" "$R"
+    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nCookie: $COOKIE\r\nConnection: close\r\n\r\n")
+    case $R in "HTTP/1.1 200"*"Fado night"*) pass "the trip page shows the itinerary" ;; *) fail "the trip page shows the itinerary" "$(printf '%s' "$R" | head -3)" ;; esac
+    CSRF=$(printf '%s' "$R" | grep -o 'name="csrf" value="[0-9a-f]*"' | head -1 | grep -o '[0-9a-f]\{64\}')
+    BODY="csrf=$CSRF&title=Pasteis&day=9+Jun+2027&time=9%3A30&zone=Europe%2FLisbon"
+    R=$(http "$PORT" "POST /trips/$TRIP/items HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nCookie: $COOKIE\r\nOrigin: http://127.0.0.1:$PORT\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${#BODY}\r\nConnection: close\r\n\r\n$BODY")
+    case $R in "HTTP/1.1 303"*) pass "Add through the page (303)" ;; *) fail "Add through the page" "$(printf '%s' "$R" | head -3)" ;; esac
+    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: evil.example\r\nCookie: $COOKIE\r\nConnection: close\r\n\r\n")
+    case $R in "HTTP/1.1 421"*) pass "a foreign Host is refused" ;; *) fail "a foreign Host is refused" "$(printf '%s' "$R" | head -3)" ;; esac
+else
+    fail "open prints one URL with a token" "$(cat "$WORK/open.txt" "$WORK/open-err.txt")"
+fi
+kill -TERM "$OPEN_PID" 2>/dev/null
+wait "$OPEN_PID"
+OPEN_RC=$?
+[ "$OPEN_RC" = 0 ] && pass "open stops on SIGTERM with exit 0" || fail "open stops on SIGTERM with exit 0 (exit $OPEN_RC)" "$(cat "$WORK/open-err.txt")"
+ts A show
+check "the item added in the browser is in the trip" "Pasteis"
 
 echo "--- a second laptop joins; the owner key moves to it"
 ts A invite --role editor
