@@ -40,7 +40,7 @@ from common import Failures, Laptop, free_port  # noqa: E402
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+    from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, TimeoutException, WebDriverException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -125,11 +125,28 @@ class Browser:
             raise TimeoutError(f"{self.laptop.name}: {what} led to no new page within {timeout} s") from None
         WebDriverWait(self.driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
-    def press(self, name, scope=None, element=None):
-        """Clicks the control named `name` and waits for the page it leads to (POST, 303, GET)."""
-        element = element or self.control(name, scope)
-        old = self.driver.find_element(By.TAG_NAME, "html")
-        element.click()
+    def retrying(self, action, tries=5):
+        """Runs `action` again when the page's live update replaced the element it held."""
+        for attempt in range(tries):
+            try:
+                return action()
+            except WebDriverException as error:
+                replaced = isinstance(error, StaleElementReferenceException) or "does not belong to the document" in str(error)
+                if not replaced or attempt == tries - 1:
+                    raise
+                time.sleep(0.2)
+
+    def press(self, name, scope=None, find=None):
+        """Clicks the control named `name` (or the one `find` returns, found again should a live
+        update replace it) and waits for the page it leads to (POST, 303, GET)."""
+        def click():
+            element = find() if find else self.control(name, scope)
+            if element is None:
+                raise LookupError(f"{self.laptop.name}: no {name!r} to press on {self.driver.current_url}")
+            old = self.driver.find_element(By.TAG_NAME, "html")
+            element.click()
+            return old
+        old = self.retrying(click)
         self.accept_confirm()
         self.wait_loaded(old, f"pressing {name!r}")
 
@@ -145,6 +162,9 @@ class Browser:
 
     def follow(self, predicate, what):
         """Clicks the first visible link whose text satisfies `predicate`."""
+        return self.retrying(lambda: self._follow(predicate, what))
+
+    def _follow(self, predicate, what):
         for link in self.driver.find_elements(By.CSS_SELECTOR, "a[href]"):
             text = " ".join(link.text.split())
             if link.is_displayed() and predicate(text):
@@ -296,7 +316,7 @@ class Suite:
         a.type_into(a.field("Time", form), "9:30")
         chosen = a.choose_zone(form, "Madrid")
         a.field("Place", form).send_keys("Cais da Ribeira")
-        a.press("Add", element=button)
+        a.press("Add", find=lambda: a.add_form()[0])
         item = self.alex.item(self.added)
         if c.expect(item is not None, f"Add made the item {self.added!r} in Alex's home"):
             start = item.get("start") or {}
@@ -329,13 +349,13 @@ class Suite:
             field = browser.field("Title")
             field.clear()
             field.send_keys(title)
-            forms.append((browser, browser.control("Save")))
+            forms.append((browser, lambda browser=browser: browser.control("Save")))
         # Both Save at once, so neither laptop's automatic sync brings the other's title first.
         errors = []
 
-        def save(browser, button):
+        def save(browser, find):
             try:
-                browser.press("Save", element=button)
+                browser.press("Save", find=find)
             except Exception as error:  # reported below
                 errors.append(error)
         threads = [threading.Thread(target=save, args=pair) for pair in forms]
@@ -364,7 +384,8 @@ class Suite:
         self.run_axe(a, "conflicts")
         fragment = a.driver.current_url.partition("#")[2]
         self.shot(a, "conflicts", f"#{fragment}" if fragment else None)
-        keep = a.driver.execute_script("""
+        def keep():
+            return a.driver.execute_script("""
             const [value, other] = arguments;
             const text = e => e.textContent.replace(/\\s+/g, ' ');
             for (const button of document.querySelectorAll('button, input[type=submit]')) {
@@ -376,9 +397,9 @@ class Suite:
               }
             }
             return null;""", self.sam_title, self.alex_title)
-        if not c.expect(keep is not None, "a Keep this button sits with Sam's value (and not with Alex's)"):
+        if not c.expect(keep() is not None, "a Keep this button sits with Sam's value (and not with Alex's)"):
             raise LookupError("no Keep this for the value")
-        a.press("Keep this", element=keep)
+        a.press("Keep this", find=keep)
         for browser in (a, b, a, b):
             browser.itinerary()
             browser.sync_now()
@@ -409,7 +430,7 @@ class Suite:
             restore = self.restore_button(a, title)
         if not c.expect(restore is not None, f"a Restore button for {title!r} (on the itinerary or the deleted items)"):
             return
-        a.press("Restore", element=restore)
+        a.press("Restore", find=lambda: self.restore_button(a, title))
         c.expect(self.alex.item(title) is not None, "Restore brought the item back (CLI)")
         a.itinerary()
         c.expect(title in self.live_text(a), "the itinerary shows the restored item among the live ones")
@@ -472,8 +493,8 @@ class Suite:
             return
         if not strip.is_selected():
             strip.click()
-        submit = a.driver.execute_script("return arguments[0].querySelector('button:not([type=button]), input[type=submit]')", form)
-        a.press("Upload", element=submit)
+        a.press("Upload", find=lambda: a.driver.execute_script(
+            "return document.querySelector('input[type=file]').form.querySelector('button:not([type=button]), input[type=submit]')"))
         listed = json.loads(self.alex.cli("attachments", "--json"))
         mine = [x for x in listed if x.get("name") == "harbour.jpg"]
         if not c.expect(mine, f"the uploaded photo is an attachment in Alex's home ({[x.get('name') for x in listed]})"):

@@ -16,6 +16,7 @@ import sys
 import time
 import traceback
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 URL_PATTERN = re.compile(r"^http://(127\.0\.0\.1|\[::1\]):(\d+)(/\S*)$")
 
 
@@ -39,7 +40,10 @@ class Failures:
         try:
             body(*arguments)
         except Exception as error:  # one broken step must not hide the others' results
-            detail = "".join(traceback.format_exception_only(type(error), error)).strip()
+            detail = "".join(traceback.format_exception_only(type(error), error)).strip().split("\nStacktrace:")[0]
+            ours = [f for f in traceback.extract_tb(error.__traceback__) if os.path.dirname(os.path.abspath(f.filename)) == HERE]
+            if ours:
+                detail += f" (at {os.path.basename(ours[-1].filename)}:{ours[-1].lineno})"
             self.failures.append(f"{name}: stopped by {detail}")
             print(f"  FAIL {name}: stopped by {detail}", flush=True)
             if os.environ.get("WEBAPP_TRACE"):
