@@ -134,16 +134,3 @@ public final class WebApp: @unchecked Sendable {
         return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
     }
 }
-
-/// Failures of the server's own (a page that is not there, a message to show).
-enum WebFailure: Error, CustomStringConvertible {
-    case notFound
-    case message(String)
-
-    var description: String {
-        switch self {
-        case .notFound: return "not found"
-        case .message(let text): return text
-        }
-    }
-}

@@ -140,13 +140,6 @@ public final class WebServer: @unchecked Sendable {
     }
 }
 
-/// The server could not start.
-public struct WebServerError: Error, CustomStringConvertible, Sendable {
-    /// What went wrong, in words.
-    public var description: String
-    init(_ description: String) { self.description = description }
-}
-
 private func webAccessHandler(
     _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
     _ version: UnsafePointer<CChar>?, _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>?,

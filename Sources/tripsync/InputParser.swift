@@ -9,11 +9,10 @@ enum InputParser {
         return date
     }
 
+    /// A time as people type it (`09:30`, `9:30`, `9:30pm`): the library's `TypedInput`, which
+    /// the browser's form reads too.
     static func time(_ text: String, option: String, command: String) throws -> (hour: Int, minute: Int) {
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
-            (0...23).contains(hour), (0...59).contains(minute)
-        else {
+        guard let (hour, minute) = TypedInput.time(text) else {
             throw CLIError.usage("\(option) expects a time HH:MM (00:00 to 23:59), got '\(text)'", command: command)
         }
         return (hour, minute)

@@ -4,7 +4,7 @@ import Testing
 /// Days and times as people type them into the browser's form (`TypedInput`, in the library).
 @Suite("Typed input")
 struct TypedInputTests {
-    static let reference = LocalDate(year: 2027, month: 6, day: 1)!
+    static let reference = LocalDate(year: 2027, month: 6, day: 1) ?? .epoch
 
     @Test("days", arguments: [
         ("2027-06-10", "2027-06-10"), ("10 Jun", "2027-06-10"), ("10 june", "2027-06-10"), ("Jun 10", "2027-06-10"), ("10 Jun 2028", "2028-06-10"),

@@ -237,4 +237,61 @@ struct WebPageTests {
         }
         #expect(arrived)
     }
+
+    @Test("Invite shows a code to copy, one the library reads back; Set role is offered to the owner")
+    func invite() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let members = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(members.contains("<label for=\"invite-role\">Role</label>"))
+        #expect(members.contains("<button type=\"submit\">Invite</button>"))
+        let csrf = try #require(members.range(of: "name=\"csrf\" value=\"").map { String(members[$0.upperBound...].prefix { $0 != "\"" }) })
+        let response = try web.post("/trips/\(web.trip)/members/invite", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("role", "viewer")])
+        #expect(response.status == 303)
+        let page = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(page.contains("<label for=\"invite-code\">Invite code</label>"))
+        #expect(page.contains("data-copy=\"invite-code\">Copy</button>"))
+        let start = try #require(page.range(of: "id=\"invite-code\" readonly value=\""))
+        let code = try InviteCode(parsing: String(page[start.upperBound...].prefix { $0 != "\"" }))
+        #expect(code.role == .viewer)
+        #expect(code.trip == web.trip)
+        let refused = try web.post("/trips/\(web.trip)/members/invite", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("role", "owner")])
+        #expect(refused.status == 422)
+        #expect(refused.body.contains("Role: choose editor or viewer"))
+    }
+
+    @Test("a request answering a spent invite waits under Asking to join, with Approve and Decline; Decline refuses it")
+    func approveDecline() throws {
+        let web = try WebHarness()
+        let folder = web.folder + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        #expect(try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)]).status == 303)
+        let code: InviteCode = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.invite(role: .editor)
+        }()
+        for name in ["first", "second"] {
+            let home = Home(path: web.folder + "/" + name)
+            _ = try home.openIdentity()
+            _ = try TripStore.join(code: code, folder: folder, in: home)
+            _ = try FolderSync(home: web.home, folder: folder).run()
+        }
+        let page = try web.get("/trips/\(web.trip)/members", cookie: cookie).body
+        #expect(page.contains("<button type=\"submit\">Approve</button>"))
+        #expect(page.contains("<button type=\"submit\">Decline</button>"))
+        let pending = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.members().filter(\.pending)
+        }()
+        let device = try #require(pending.first?.device)
+        let declined = try web.post("/trips/\(web.trip)/members/decline", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("device", device.description)])
+        #expect(declined.status == 303)
+        let after = try {
+            let store = try TripStore.open(web.trip.description, in: web.home)
+            return try store.members().filter(\.pending)
+        }()
+        #expect(!after.contains { $0.device == device })
+    }
 }
