@@ -86,11 +86,18 @@ public final class WebApp: @unchecked Sendable {
         return try body(store)
     }
 
-    /// A cheap stamp of the trip's replica file (its size, change time and inode): it changes
-    /// with every save, by this server, the CLI or a sync. Polled by the page's script.
+    /// A cheap stamp of the trip's replica file and its edit journal (each one's size, change
+    /// time and inode): it changes with every save, by this server, the CLI or a sync (an edit
+    /// appends to the journal; a sync rewrites the replica). Polled by the page's script.
     func versionStamp(_ trip: TripID) -> String {
+        guard let replica = fileStamp(home.replicaPath(for: trip)) else { return "none" }
+        return replica + "/" + (fileStamp(home.journalPath(for: trip)) ?? "none")
+    }
+
+    /// `inode-size-ctime` of a file, nil when there is none.
+    private func fileStamp(_ path: String) -> String? {
         var info = stat()
-        guard stat(home.replicaPath(for: trip), &info) == 0 else { return "none" }
+        guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
             let changed = info.st_ctimespec
         #else

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TripSync
 
 /// Faults a person meets at the edges of a home, run as the built binary: a broken trip file,
 /// the import question on a terminal, an edit over conflicting values, typed values a reader
@@ -171,6 +172,8 @@ import Testing
         let (alex, trip, samFile, cleanup) = try alexAndSamsBackup()
         defer { for path in cleanup { try? FileManager.default.removeItem(atPath: path) } }
         let before = try Data(contentsOf: URL(fileURLWithPath: tripFile(alex, trip)))
+        // The trip as the home holds it: the replica with its edit journal replayed (issue 30).
+        let held = try TripFileReader().read(path: tripFile(alex, trip)).document.canonicalJSON()
         let result = try CLI.runInTerminal(["--home", alex, "import", samFile], answers: answers)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("[m]erge, [r]eplace or [c]ancel (default: cancel)? "), "\(result.stdout)")
@@ -194,7 +197,7 @@ import Testing
             let backup = alex + "/trips/backups/" + (backups.first ?? "")
             #expect(backups.first?.hasPrefix(trip + "-") == true)
             #expect(result.stdout.contains("the previous copy is kept at \(backup); 'tripsync --home \(alex) import \(backup) --replace' undoes this"), "\(result.stdout)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == before, "the backup is the replaced replica")
+            #expect(try TripFileReader().read(path: backup).document.canonicalJSON() == held, "the backup is the replaced replica")
             // The backups folder is not a trip; undoing brings the item back.
             let trips = try run(alex, ["trips"])
             #expect(trips.stderr.isEmpty, "\(trips.stderr)")

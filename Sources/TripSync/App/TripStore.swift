@@ -59,7 +59,9 @@ public final class TripStore: @unchecked Sendable {
         let (identity, notice) = try home.openIdentity()
         let listing = try home.listTrips()
         let loaded = try listing.choose(selector, home: home.path).get()
-        let state = ReplicaState(home: home, identity: identity, document: loaded.document)
+        var state = ReplicaState(home: home, identity: identity, document: loaded.document)
+        // A torn tail of the edit journal is cut away now that the lock is held.
+        state.journal = try home.settleJournal(loaded.journal)
         return TripStore(
             home: home, lock: lock, state: state, warnings: loaded.warnings,
             skipped: listing.unreadable, notices: notice.map { [$0] } ?? [])
@@ -154,8 +156,9 @@ public final class TripStore: @unchecked Sendable {
         return DeliveryStatus(document, me: me, now: .now)
     }
 
-    /// Runs `body` on the trip and saves what it wrote before returning (identity, then trip:
-    /// temp file, fsync, rename, fsync the folder). When `body` throws, or the save fails,
+    /// Runs `body` on the trip and saves what it wrote before returning (identity, then one
+    /// record of the edit appended to the trip's edit journal and fsynced; the replica itself is
+    /// rewritten whole only now and then: docs/DESIGN.md, "The edit journal"). When `body` throws, or the save fails,
     /// nothing is changed, here or on disk, and the error is rethrown. An edit that writes
     /// nothing saves nothing (unless a re-keyed identity is waiting to be saved).
     @discardableResult
@@ -171,7 +174,12 @@ public final class TripStore: @unchecked Sendable {
             var next = state
             next.document = editor.document
             next.clock = editor.clock
-            try next.save()
+            if unsaved {
+                // A re-keyed identity: the trip is written whole under the new id.
+                try next.save()
+            } else if let notice = try next.saveEdit(from: state.document) {
+                storedNotices.append(notice)
+            }
             state = next
             unsaved = false
             return result
@@ -203,8 +211,9 @@ public final class TripStore: @unchecked Sendable {
             let report = try FolderSync(home: home, folder: folder).run(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
             let (identity, notice) = try home.openIdentity()
             if let notice { storedNotices.append(notice) }
-            let loaded = try TripFileReader().read(path: home.replicaPath(for: tripID))
+            let loaded = try home.readReplica(tripID)
             state = ReplicaState(home: home, identity: identity, document: loaded.document)
+            state.journal = try home.settleJournal(loaded.journal)
             unsaved = !state.notices.isEmpty
             storedNotices += state.notices
             return report

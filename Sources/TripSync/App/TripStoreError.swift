@@ -30,6 +30,10 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
             let list = trips.map { "\($0.id) (\($0.items) item\($0.items == 1 ? "" : "s"))" }.joined(separator: ", ")
             return "\(trips.count) trips of this home are named '\(name)': \(list); pick one with --trip ID (and 'tripsync rename' one of them)"
         case .unreadable(let file):
+            if case .file(let error) = file.failure, error.file.hasSuffix(EditJournal.fileSuffix) {
+                // The replica reads; its edit journal does not (what to do is in its error).
+                return (file.lines + ["\(error.file): nothing was changed"]).joined(separator: "\n")
+            }
             return (file.lines + [
                 "\(file.path): this trip's replica cannot be read, so nothing was changed; "
                     + "move the file out of the home, then bring the trip back from a backup ('tripsync import FILE') or a shared folder ('tripsync sync FOLDER')"

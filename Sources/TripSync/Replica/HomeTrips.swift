@@ -81,9 +81,9 @@ extension Home {
     static let tripFileSuffix = ".trip.json.gz"
 
     /// Lists the trips of this home: each `trips/*.trip.json.gz` read and validated as untrusted
-    /// input (on every core), the readable ones in `trips` and the others in `unreadable` with
-    /// their error; one broken file never hides the other trips. A file that holds another trip
-    /// than its name says (`<tripId>.trip.json.gz`) is listed as unreadable, so a trip is never
+    /// input (on every core), with its edit journal replayed (`TripFileReader`), the readable
+    /// ones in `trips` and the others in `unreadable` with their error; one broken file never
+    /// hides the other trips. A file that holds another trip than its name says (`<tripId>.trip.json.gz`) is listed as unreadable, so a trip is never
     /// held twice. Sub-folders (`trips/backups/`) and other files are not trips. A home without
     /// a `trips` folder holds no trips; a `trips` folder that cannot be listed throws.
     public func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
@@ -146,6 +146,8 @@ extension Home {
         for path in [replicaPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
             removed.append(path)
         }
+        // The replica's edit journal is part of the replica (its path stands for both).
+        try FileIO.removeDurably(journalPath(for: trip))
         return removed
     }
 }

@@ -15,6 +15,9 @@ struct ReplicaState: Sendable {
     var clock: HybridLogicalClock
     /// Problems noticed when opening (a copied or restored home), for the person to read.
     private(set) var notices: [String] = []
+    /// Where the trip's edit journal ends (nil: there is none): set by the opener, moved by
+    /// `saveEdit`, cleared by `save` (docs/DESIGN.md, "The edit journal").
+    var journal: EditJournal.Position?
 
     /// The file of this replica.
     var path: String { home.replicaPath(for: document.tripID) }
@@ -90,14 +93,73 @@ struct ReplicaState: Sendable {
         try document.nameDevice(identity.name, hlc: &clock, now: now)
     }
 
-    /// Writes the identity (raising its high-water mark) and then the trip, durably.
+    /// Writes the identity (raising its high-water mark) and then the trip, whole and durably;
+    /// the trip's edit journal, now folded in, is removed.
     mutating func save() throws {
+        try saveIdentity()
+        try writeWhole()
+    }
+
+    /// Saves an edit made to `previous` (the trip as it was saved): the identity, then one
+    /// record of the edit's effect appended to the trip's edit journal and fsynced, instead of
+    /// the whole replica (docs/DESIGN.md, "The edit journal"). The replica is rewritten whole
+    /// (`save`) instead when there is none yet or the edit removed something a record cannot
+    /// say, and after the append once the journal is past `EditJournal.foldBytes` or
+    /// `foldRecords`. Returns a notice when only that fold failed (the edit is saved).
+    mutating func saveEdit(from previous: TripDocument) throws -> String? {
+        try saveIdentity()
+        document.deviceID = identity.deviceID
+        guard FileManager.default.fileExists(atPath: path), let delta = JournalDelta(from: previous, to: document) else {
+            try writeWhole()
+            return nil
+        }
+        let file = EditJournal(path: home.journalPath(for: document.tripID))
+        // A replica replaced since the journal was known (a whole save that failed only to
+        // remove it) has a stale journal beside it: a new one starts.
+        var known = journal
+        if let position = known, position.replica != EditJournal.stamp(of: path) { known = nil }
+        var stamp = known?.replica ?? []
+        var base = known?.base ?? []
+        if known == nil {
+            stamp = EditJournal.stamp(of: path)
+            base = try EditJournal.digest(ofFile: path)
+            guard EditJournal.stamp(of: path) == stamp else {
+                throw FileSystemError(path: path, message: "the replica changed while its digest was taken (nothing was saved)")
+            }
+        }
+        var position = try file.append(delta.payload, at: known, base: base)
+        position.replica = stamp
+        journal = position
+        guard position.length >= EditJournal.foldBytes || position.records >= EditJournal.foldRecords else { return nil }
+        do {
+            try writeWhole()
+        } catch {
+            return "the edit was saved in \(file.path), but folding that journal into \(path) failed (\(error)); the next edit or sync tries again"
+        }
+        return nil
+    }
+
+    /// Raises the identity's high-water mark to every counter issued, durably.
+    private mutating func saveIdentity() throws {
         identity.highWater = max(identity.highWater, clock.highWater, document.clock[identity.deviceID])
         identity.issued.formUnion(clock.issued)
         try home.save(identity)
+    }
+
+    /// The trip written whole (the journal's records are in it), then the journal removed.
+    private mutating func writeWhole() throws {
         try FileIO.makeFolder(home.tripsPath)
         document.deviceID = identity.deviceID
         try document.write(to: path)
+        journal = nil
+        do {
+            try EditJournal(path: home.journalPath(for: document.tripID)).remove()
+        } catch {
+            // A journal left behind is stale (its base is not the new replica) and is ignored.
+            throw FileSystemError(
+                path: error.path, message: "the trip was saved whole in \(path), but its edit journal could not be removed (\(error.message)); it is stale and ignored",
+                code: error.code, inPlace: true)
+        }
     }
 }
 

@@ -193,6 +193,9 @@ public struct FolderSync {
         let tripName = EntryName(tripID.description)
         // The home's replica: unreadable means this trip is not synced (never taken as new).
         let localPath = home.replicaPath(for: tripID)
+        // Every sync folds the trip's edit journal into the replica first: what is merged and
+        // published is one whole document, and the shared folder never sees a journal.
+        try home.foldJournal(tripID, reader: reader)
         // Untouched replica and folder: nothing is parsed (the replica was read and checked when
         // its stamp was recorded).
         var folder: FolderHandle?
@@ -208,7 +211,7 @@ public struct FolderSync {
         var local: TripDocument?
         if FileManager.default.fileExists(atPath: localPath) {
             do {
-                local = try reader.read(path: localPath).document
+                local = try home.readReplica(tripID, reader: reader).document
             } catch {
                 throw FileSystemError(
                     path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")

@@ -16,6 +16,9 @@ public struct LoadedTrip: Sendable {
     /// file whose signature does not verify is refused). Whether that key may write to the
     /// trip is for sync to decide (`FileAcceptance`).
     public var signedBy: PublicKey? = nil
+    /// What replaying the edit journal beside the replica found (`EditJournal.replay`);
+    /// nil for a file read outside a home, or a trip without a journal.
+    var journal: EditJournal.Replay? = nil
 }
 
 /// The outcome of validating one file: never throws, reports everything.
@@ -71,9 +74,38 @@ public struct TripFileReader: Sendable {
     /// the order given. Items two files hold byte for byte under the same id are decoded once
     /// and shared (replicas of one trip mostly agree), so merging inputs costs little more than
     /// reading one.
+    ///
+    /// A file named like a home's replica (`<tripId>.trip.json.gz`) with an edit journal beside
+    /// it (`<tripId>.journal`) is read with the journal's edits replayed (docs/DESIGN.md, "The
+    /// edit journal"), so no reader of a replica shows it without its latest edits.
     public func read(paths: [String]) -> [Result<LoadedTrip, TripFileError>] {
-        let passes = ParallelMap.map(paths) { path in firstPass(path: path) }
-        return finishing(passes)
+        let passes = ParallelMap.map(paths) { path in journaledFirstPass(path: path) }
+        var results = finishing(passes.map(\.pass))
+        for index in results.indices {
+            guard let probe = passes[index].journal, let digest = passes[index].digest, case .success(var loaded) = results[index] else { continue }
+            do throws(TripFileError) {
+                try EditJournal.replay(probe, digest: digest, into: &loaded, replicaPath: paths[index], zones: zones)
+                results[index] = .success(loaded)
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
+        return results
+    }
+
+    /// The first pass of a file, with the edit journal beside it read first (`EditJournal.probe`)
+    /// and, when there is one, the digest of the file's bytes it must name as its base.
+    private func journaledFirstPass(path: String) -> (pass: FirstPass, journal: EditJournal.Probe?, digest: [UInt8]?) {
+        let journal = EditJournal.probe(replica: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
+        } catch let error as FileSystemError {
+            return (.finished(.failure(TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message))), nil, nil)
+        } catch {
+            return (.finished(.failure(TripFileError(.unreadable, file: path, message: "\(error)"))), nil, nil)
+        }
+        return (firstPass(bytes: bytes, file: path), journal, journal == nil ? nil : Sodium.blake2b256(bytes))
     }
 
     /// Reads and checks file contents; `file` names them in errors.
@@ -85,18 +117,6 @@ public struct TripFileReader: Sendable {
     private enum FirstPass: Sendable {
         case finished(Result<LoadedTrip, TripFileError>)
         case delimited(DeferredItems.Delimited)
-    }
-
-    private func firstPass(path: String) -> FirstPass {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
-        } catch let error as FileSystemError {
-            return .finished(.failure(TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message)))
-        } catch {
-            return .finished(.failure(TripFileError(.unreadable, file: path, message: "\(error)")))
-        }
-        return firstPass(bytes: bytes, file: path)
     }
 
     private func firstPass(bytes: [UInt8], file: String) -> FirstPass {
