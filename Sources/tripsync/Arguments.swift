@@ -15,7 +15,12 @@ struct Arguments {
     /// Positional arguments.
     private(set) var positionals: [String] = []
 
-    init(command: String, values: Set<String> = [], flags: Set<String> = []) {
+    /// A parser that accepts exactly the options `spec` declares (and `--help`/`-h`).
+    init(_ spec: CommandSpec) {
+        self.init(command: spec.name, values: spec.valueOptionNames, flags: spec.flagOptionNames)
+    }
+
+    private init(command: String, values: Set<String>, flags: Set<String>) {
         self.command = command
         self.valueOptions = values
         self.flagOptions = flags.union(["--help", "-h"])

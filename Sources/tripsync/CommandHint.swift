@@ -49,7 +49,7 @@ enum CommandHint {
             let next = rest.range(of: "tripsync ").map { rest[..<$0.lowerBound] } ?? rest
             var options: [String] = []
             if let home, !next.contains("--home") { options += ["--home", shellWord(home)] }
-            if let trip, command.help.contains("--trip"), !next.contains("--trip") { options += ["--trip", shellWord(trip)] }
+            if let trip, command.spec.option("--trip") != nil, !next.contains("--trip") { options += ["--trip", shellWord(trip)] }
             if !options.isEmpty { result += options.joined(separator: " ") + " " }
         }
         return result + rest

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The completion scripts `tripsync completion` prints, one per shell, made from the commands'
-/// help texts (`CommandSpec`).
+/// declarations (`CommandSpec`): their options, which of them take a file, and their actions.
 enum CompletionScript {
     /// Options every command takes, and those before the command.
     static let globalOptions = ["--home", "--trip", "--help", "-h"]
@@ -16,14 +16,17 @@ enum CompletionScript {
     /// Options of `spec` and the global ones, once each.
     static func options(_ spec: CommandSpec) -> [String] {
         var all: [String] = []
-        for option in spec.options + globalOptions where !all.contains(option) { all.append(option) }
+        let declared = spec.options.flatMap { option in (option.short.map { [$0] } ?? []) + [option.name] }
+        for option in declared + globalOptions where !all.contains(option) { all.append(option) }
         return all
     }
 
     /// Options that take a file or folder name.
     static func fileOptions(_ specs: [CommandSpec]) -> [String] {
         var all: Set<String> = ["--home"]
-        for spec in specs { all.formUnion(spec.valueOptions.filter { ["-o", "--output", "--ics", "--html", "--passphrase-file", "--folder"].contains($0) }) }
+        for spec in specs {
+            for option in spec.options where option.value.isPath { all.formUnion([option.name] + (option.short.map { [$0] } ?? [])) }
+        }
         return all.sorted()
     }
 
@@ -146,9 +149,16 @@ enum CompletionScript {
         for spec in specs {
             lines.append("complete -c tripsync -n __fish_use_subcommand -a \(spec.name) -d \(quoted(spec.summary))")
             let condition = quoted("__fish_seen_subcommand_from \(spec.name)")
-            for option in spec.options where !["--help", "-h", "--trip", "--home"].contains(option) {
-                let flag = option.hasPrefix("--") ? "-l \(option.dropFirst(2))" : "-s \(option.dropFirst())"
-                let value = spec.valueOptions.contains(option) ? (fileOptions(specs).contains(option) ? " -r -F" : " -x") : ""
+            for option in spec.options where option.name != "--trip" {
+                let names = (option.short.map { [$0] } ?? []) + [option.name]
+                let flag = names.map { $0.hasPrefix("--") ? "-l \($0.dropFirst(2))" : "-s \($0.dropFirst())" }.joined(separator: " ")
+                let value: String
+                switch option.value {
+                case .flag: value = ""
+                case .file, .folder: value = " -r -F"
+                case .choice(let words): value = " -x -a " + quoted(words.joined(separator: " "))
+                case .text, .trip: value = " -x"
+                }
                 lines.append("complete -c tripsync -n \(condition) \(flag)\(value)")
             }
             if !spec.actions.isEmpty { lines.append("complete -c tripsync -n \(condition) -a \(quoted(spec.actions.joined(separator: " ")))") }

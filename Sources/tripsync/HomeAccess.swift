@@ -67,6 +67,6 @@ enum HomeAccess {
     /// Refuses a command meant for the trip of an unreadable file: the file's error, then how
     /// to recover. Nothing was changed.
     static func refusal(_ unreadable: HomeTrips.Unreadable) -> CLIError {
-        .refused(TripStoreError.unreadable(unreadable).description.split(separator: "\n").map(String.init))
+        Failure.unreadable(unreadable)
     }
 }

@@ -49,48 +49,14 @@ enum Session {
         }
     }
 
-    /// A refused edit: exit 1, or 2 for an item named by too short a prefix.
+    /// A refused edit: exit 1, or 2 for an item named by too short a prefix (`Failure`).
     static func refusal(_ error: EditError) -> CLIError {
-        error.kind == .shortItemPrefix ? .usage(error.message, command: nil) : .refused(error.message)
+        Failure.cliError(error)
     }
 
-    /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2).
+    /// A trip that cannot be opened (`Failure`).
     static func refusal(_ error: TripStoreError, home: Home) -> CLIError {
-        switch error {
-        case .noMatch: return .usage(error.description, command: nil)
-        case .sameName(let name, let trips):
-            // The full ids: two trips of one name may share any prefix.
-            let lines = trips.map { "hint:   \($0.id)  \(name)  (\($0.items) item\($0.items == 1 ? "" : "s"))" }
-            return .usage(
-                (["\(trips.count) trips of this home are named '\(name)'; pick one with --trip ID (and 'tripsync rename' one of them)", "hint: the candidates are:"] + lines)
-                    .joined(separator: "\n"), command: nil)
-        case .ambiguous(let selector, _, _):
-            // As git lists the objects an ambiguous short sha names: every candidate, with its id.
-            let message = error.description
-            let candidates: [HomeTrips.Candidate]
-            do {
-                candidates = try home.listTrips().candidates(selector)
-            } catch {
-                return .usage(message, command: nil)
-            }
-            let lines = candidates.map { "hint:   \($0.id)  \($0.name ?? "(unreadable replica)")" }
-            return .usage(([message, "hint: the candidates are:"] + lines).joined(separator: "\n"), command: nil)
-        case .unreadable(let file): return HomeAccess.refusal(file)
-        case .noTrips:
-            // A laptop that asked to join has no trip until the owner admits it: say that instead.
-            let joins: [(trip: TripID, role: MemberRole, folder: String)]
-            do {
-                joins = try home.pendingJoins()
-            } catch let unreadable {
-                return .refused([error.description, "\(home.path)/access: cannot read this home's join records (\(unreadable))"])
-            }
-            guard !joins.isEmpty else { return .refused(error.description) }
-            return .refused(
-                joins.map {
-                    "\(home.path): no trip here yet: this laptop asked to join trip \($0.trip) as \($0.role.rawValue) and waits for the owner to admit it; then run tripsync sync \($0.folder)"
-                })
-        case .busy: return .refused(error.description)
-        }
+        Failure.tripStore(error, home: home)
     }
 
     /// Turns a library edit error into a refusal (for checks made outside `edit`).
@@ -113,7 +79,7 @@ extension Session {
         } catch let error as EditError {
             throw refusal(error)
         } catch let error as AttachmentError {
-            throw CLIError.refused(error.message)
+            throw Failure.cliError(error)
         } catch let error as BlobError {
             if case .fileSystem(let cause) = error.reason, cause.inPlace { throw CLIError.refused("\(error); \(cause.outcome)") }
             throw CLIError.refused("\(error); \(nothing)")

@@ -185,8 +185,8 @@ func runTool(_ rawArguments: [String]) -> Int32 {
         if let trip = global.trip { arguments = ["--trip", trip] + arguments }
         try command.run(arguments, global: global)
         return 0
-    } catch let error as CLIError {
-        switch error {
+    } catch {
+        switch Failure.cliError(error, home: HomeAccess.home(global)) {
         case .usage(let message, let command):
             Console.failure(message)
             // A message with hints (the candidates of an ambiguous name) says enough.
@@ -200,9 +200,6 @@ func runTool(_ rawArguments: [String]) -> Int32 {
         case .silentFailure:
             return 1
         }
-    } catch {
-        Console.error(ErrorText.describe(error))
-        return 1
     }
 }
 

@@ -26,13 +26,14 @@ public struct AttachmentCounts: Hashable, Sendable {
     public var total: Int { staged + shared + arriving + quarantined }
 }
 
-extension AttachmentCounts: Encodable {
+extension AttachmentCounts: JSONReport {
     /// `{"staged", "shared", "arriving", "quarantined"}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(staged, "staged")
-        try container.put(shared, "shared")
-        try container.put(arriving, "arriving")
-        try container.put(quarantined, "quarantined")
+    public var reportFields: [ReportField] {
+        [
+            .field("staged", staged),
+            .field("shared", shared),
+            .field("arriving", arriving),
+            .field("quarantined", quarantined),
+        ]
     }
 }

@@ -37,7 +37,7 @@ public struct FileMergeJob: Sendable {
 /// What a file merge did (`merge --json`): `{"output", "written", "dryRun", "items",
 /// "tombstones", "conflicts", "conflictParts", "compacted", "fingerprint", "inputs": [{"file",
 /// "schemaVersion", "deviceId", "brought": {...}}]}`.
-public struct MergeSummary: Encodable, Sendable {
+public struct MergeSummary: JSONReport, Sendable {
     /// The merge, with every input and what it brought.
     public var result: FileMergeResult
     /// Where it was (or would be) written.
@@ -48,45 +48,41 @@ public struct MergeSummary: Encodable, Sendable {
     public var compacted: Int
 
     /// The JSON object.
-    public func encode(to encoder: any Encoder) throws {
+    public var reportFields: [ReportField] {
         let document = result.document
         let conflicts = ConflictSummary(document)
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(output, "output")
-        try container.put(written, "written")
-        try container.put(!written, "dryRun")
-        try container.put(document.items.count, "items")
-        try container.put(document.tombstones.count, "tombstones")
-        try container.put(conflicts.total, "conflicts")
-        try container.put(conflicts, "conflictParts")
-        try container.put(compacted, "compacted")
-        try container.put(document.fingerprint, "fingerprint")
-        try container.put(result.inputs.map(Input.init), "inputs")
+        return [
+            .field("output", output), .field("written", written), .field("dryRun", !written), .field("items", document.items.count),
+            .field("tombstones", document.tombstones.count), .field("conflicts", conflicts.total), .field("conflictParts", conflicts),
+            .field("compacted", compacted), .field("fingerprint", document.fingerprint), .field("inputs", result.inputs.map(Input.init)),
+        ]
     }
 
-    struct Input: Encodable {
+    struct Input: JSONReport {
         var input: MergeInput
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(input.file, "file")
-            try container.put(input.schemaVersion, "schemaVersion")
-            try container.put(input.deviceID.description, "deviceId")
-            try container.put(input.brought, "brought")
+        public var reportFields: [ReportField] {
+            [
+                .field("file", input.file),
+                .field("schemaVersion", input.schemaVersion),
+                .field("deviceId", input.deviceID.description),
+                .field("brought", input.brought),
+            ]
         }
     }
 }
 
-extension MergeContribution: Encodable {
+extension MergeContribution: JSONReport {
     /// `{"itemsAdded", "fieldsChanged", "deletesApplied", "conflictsCreated", "itemsRestored",
     /// "attachmentsAdded", "attachmentsChanged"}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(itemsAdded, "itemsAdded")
-        try container.put(fieldsChanged, "fieldsChanged")
-        try container.put(deletesApplied, "deletesApplied")
-        try container.put(conflictsCreated, "conflictsCreated")
-        try container.put(itemsRestored, "itemsRestored")
-        try container.put(attachmentsAdded, "attachmentsAdded")
-        try container.put(attachmentsChanged, "attachmentsChanged")
+    public var reportFields: [ReportField] {
+        [
+            .field("itemsAdded", itemsAdded),
+            .field("fieldsChanged", fieldsChanged),
+            .field("deletesApplied", deletesApplied),
+            .field("conflictsCreated", conflictsCreated),
+            .field("itemsRestored", itemsRestored),
+            .field("attachmentsAdded", attachmentsAdded),
+            .field("attachmentsChanged", attachmentsChanged),
+        ]
     }
 }

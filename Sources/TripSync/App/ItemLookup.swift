@@ -28,11 +28,11 @@ public enum ItemLookup {
         let lower = text.lowercased()
         switch scope {
         case .live where document.tombstones.keys.contains(where: { $0.description.hasPrefix(lower) }):
-            throw EditError(.itemDeleted, "item '\(text)' is deleted; 'tripsync restore \(text)' brings it back")
+            throw EditError(.itemDeleted, "item '\(text)' is deleted", remedy: "restoring it brings it back", facts: ErrorFacts(item: text, thing: "item"))
         case .deleted where document.items.keys.contains(where: { $0.description.hasPrefix(lower) }):
             throw EditError(.itemNotDeleted, "item '\(text)' is not deleted")
         default:
-            throw EditError(.noSuchItem, "no item matches '\(text)'; 'tripsync show' lists the items with their ids")
+            throw EditError(.noSuchItem, "no item matches '\(text)'", remedy: "the itinerary lists the items with their ids", facts: ErrorFacts(item: text, thing: "item"))
         }
     }
 

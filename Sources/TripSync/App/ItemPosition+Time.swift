@@ -15,21 +15,25 @@ extension ItemPosition {
         func tied(_ a: (list: String, entry: ItineraryEntry), _ b: (list: String, entry: ItineraryEntry)) -> Bool {
             a.list == b.list && Self.timeRank(a.entry) == Self.timeRank(b.entry)
         }
-        let hint = "a day lists its items by time, and the order only settles items of the same time; to move it, change its time (tripsync edit ITEM --day DAY --at HH:MM)"
+        let hint = "a day lists its items by time, and the order only settles items of the same time"
+        let remedy = "to move it, change its time"
+        let facts = ErrorFacts(item: moving.description, thing: "item")
         switch self {
         case .after(let other), .before(let other):
             guard let neighbour = slots[other], other != moving else { return }
             if !tied(item, neighbour) {
                 let relation = { if case .after = self { return "after" } else { return "before" } }()
                 throw EditError(
-                    .invalidValue,
-                    "cannot move \"\(Self.title(item.entry))\" \(relation) \"\(Self.title(neighbour.entry))\": the first is at \(Self.when(item)) and the second at \(Self.when(neighbour)); \(hint); nothing was changed")
+                    .orderNeedsTime,
+                    "cannot move \"\(Self.title(item.entry))\" \(relation) \"\(Self.title(neighbour.entry))\": the first is at \(Self.when(item)) and the second at \(Self.when(neighbour)); \(hint)",
+                    remedy: remedy, facts: facts)
             }
         case .first, .last:
             if !slots.values.contains(where: { $0.entry.id != moving && tied(item, $0) }) {
                 throw EditError(
-                    .invalidValue,
-                    "cannot move \"\(Self.title(item.entry))\" \(self == .first ? "first" : "last"): no other item is at its time (\(Self.when(item))); \(hint); nothing was changed")
+                    .orderNeedsTime,
+                    "cannot move \"\(Self.title(item.entry))\" \(self == .first ? "first" : "last"): no other item is at its time (\(Self.when(item))); \(hint)",
+                    remedy: remedy, facts: facts)
             }
         }
     }

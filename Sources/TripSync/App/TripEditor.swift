@@ -154,7 +154,8 @@ public struct TripEditor {
         case .one(let id): return id
         case .tooShort: throw EditError(.shortItemPrefix, "an attachment is named by its id or an id prefix of at least \(ItemLookup.minimumPrefix) characters, got '\(text)'")
         case .several(let ids): throw EditError(.ambiguousItem, "'\(text)' matches \(ids.count) attachments; type more of the id")
-        case .none: throw EditError(.noSuchAttachment, "no attachment matches '\(text)'; 'tripsync attachments' lists them")
+        case .none:
+            throw EditError(.noSuchAttachment, "no attachment matches '\(text)'", remedy: "the trip's attachments list names them", facts: ErrorFacts(item: text, thing: "attachment"))
         }
     }
 

@@ -146,7 +146,7 @@ public struct TripImport: Sendable {
                 return "the file names another owner (key \(named.key.fingerprint)) than this trip's (key \(held.key.fingerprint))"
             case (let held?, nil): return "the file is an open copy (no owner, no signatures) of a trip owned by key \(held.key.fingerprint)"
             case (nil, let named?):
-                return "the file claims an owner (key \(named.key.fingerprint)) for a trip this laptop holds as open; run tripsync members claim if the trip is yours, or join with the owner's invite"
+                return "the file claims an owner (key \(named.key.fingerprint)) for a trip this laptop holds as open; claim it if the trip is yours, or join with the owner's invite"
             }
         }
     }
@@ -180,4 +180,9 @@ public struct TripImport: Sendable {
         try state.save()
         return Outcome(document: state.document, backup: backup, notices: (notice.map { [$0] } ?? []) + state.notices)
     }
+}
+
+extension TripImport.Refusal: TripSyncError {
+    /// `.refused`: an import refused.
+    public var errorKind: TripSyncErrorKind { .refused }
 }

@@ -39,9 +39,9 @@ extension AttachmentEntry {
     /// hidden unless `item` names that item. Reads the home's staged list and stats its blobs
     /// (no blob is read); creates nothing.
     public static func list(in document: TripDocument, home: Home, of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
-        let blobs = home.path + "/blobs/"
+        let blobs = home.layout.blobs + "/"
         // No quarantine folder yet means nothing was quarantined; any other failure is told.
-        let quarantinePath = blobs + "quarantine"
+        let quarantinePath = home.layout.quarantine
         let quarantined = try FileIO.folderTextNames(quarantinePath, what: "this home's attachment quarantine")
         let quarantine = Set(quarantined.map { String($0.prefix(64)) })
         func held(_ blob: BlobReference) -> Bool {
@@ -185,7 +185,8 @@ extension TripStore {
         case .one(let found): return found
         case .tooShort:
             throw EditError(.shortItemPrefix, "attachment id '\(text)' is too short: give at least \(ItemLookup.minimumPrefix) characters of the id")
-        case .none: throw EditError(.noSuchAttachment, "no attachment '\(text)' (tripsync attachments lists them)")
+        case .none:
+            throw EditError(.noSuchAttachment, "no attachment matches '\(text)'", remedy: "the trip's attachments list names them", facts: ErrorFacts(item: text, thing: "attachment"))
         case .several(let matches):
             let lines = matches.map { "hint:   \($0.id)  \($0.name)" + ($0.isDetached ? " (detached)" : $0.state == .staged ? " (staged)" : "") }
             throw EditError(
@@ -251,4 +252,9 @@ enum AttachmentNames {
         if base.isEmpty || base == "." || base == ".." { return "attachment" }
         return base
     }
+}
+
+extension AttachmentError: TripSyncError {
+    /// `.refused`: an attachment refused.
+    public var errorKind: TripSyncErrorKind { .refused }
 }

@@ -161,7 +161,8 @@ extension TripStore {
         if entry.role == role { return (entry, false) }
         guard let key = entry.key else { throw MembershipError("\(entry.name) has no key yet") }
         if role != .owner, entry.device == deviceID, entry.role == .owner {
-            throw MembershipError("this laptop holds the owner role; give another laptop of yours the owner key first (tripsync owner export / owner import)")
+            throw MembershipError(
+                "this laptop holds the owner role", kind: .lastOwner, remedy: "give another laptop of yours the owner key first (export it here, import it there)")
         }
         try setGrant(entry.device, key: key, role: role)
         return (MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil), true)
@@ -210,13 +211,15 @@ extension TripStore {
         case let role?: why = "this laptop is a \(role.rawValue) of \(trip)"
         case nil: why = "this laptop is not yet a member of \(trip)"
         }
-        throw EditError(.notAllowed, "\(why): it cannot change the trip (the owner can change roles: tripsync members set DEVICE --role editor)")
+        throw EditError(.notAllowed, "\(why): it cannot change the trip", remedy: "the owner can change roles")
     }
 
     private static func ownerKey(_ document: TripDocument, _ access: TripAccess) throws -> SigningKey {
-        guard let owner = document.owner else { throw MembershipError("this trip is open (no owner yet): run tripsync members claim first") }
+        guard let owner = document.owner else { throw MembershipError("this trip is open (no owner yet)", kind: .openTrip, remedy: "claim it first") }
         guard let key = access.ownerKey, key.publicKey == owner.key else {
-            throw MembershipError("this laptop does not hold the trip's owner key (\(owner.key.fingerprint)); only the owner can do this. To bring the key to this laptop: tripsync owner import FILE (which the owner's laptop writes with tripsync owner export)")
+            throw MembershipError(
+                "this laptop does not hold the trip's owner key (\(owner.key.fingerprint)); only the owner can do this", kind: .notOwner,
+                remedy: "import the owner key here from the file the owner's laptop exports")
         }
         return key
     }
@@ -247,7 +250,9 @@ extension TripStore {
         let exact = entries.filter { $0.device.description == selector || $0.name == selector }
         let found = exact.isEmpty ? entries.filter { selector.count >= 4 && $0.device.description.hasPrefix(selector) } : exact
         guard found.count == 1, let entry = found.first else {
-            if found.isEmpty { throw MembershipError("no \(what) matches '\(selector)' (tripsync members lists them)") }
+            if found.isEmpty {
+                throw MembershipError("no \(what) matches '\(selector)'", kind: .notFound, remedy: "the members list names them", facts: ErrorFacts(item: selector, thing: what))
+            }
             let list = found.map { "  \($0.device.description.prefix(8))  \($0.name)" }.joined(separator: "\n")
             throw MembershipError("'\(selector)' matches \(found.count) devices; give more of the id:\n\(list)")
         }
@@ -270,12 +275,23 @@ extension TripStore {
 }
 
 /// A membership change that cannot be made, with what to do about it.
-public struct MembershipError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The message for a person.
+public struct MembershipError: TripSyncError, Hashable {
+    /// What went wrong.
+    public var errorKind: TripSyncErrorKind
+    /// What happened, in words.
     public var message: String
-    init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
+    /// What would fix it, in words.
+    public var remedy: String?
+    /// The member or device as named.
+    public var facts: ErrorFacts
+    init(_ message: String, kind: TripSyncErrorKind = .refused, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
+        self.errorKind = kind
+        self.message = message
+        self.remedy = remedy
+        self.facts = facts
+    }
+    /// The message, then the remedy.
+    public var description: String { message + (remedy.map { "; " + $0 } ?? "") }
 }
 
 extension TripStore {
@@ -286,12 +302,14 @@ extension TripStore {
         let lock = try HomeLock(home: home)
         defer { withExtendedLifetime(lock) {} }
         let now = UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds())
-        guard code.expires >= now else { throw InviteError("the invite expired \(code.expires); ask the owner for a new one (tripsync invite)") }
+        guard code.expires >= now else { throw InviteError("the invite expired \(code.expires)", kind: .expiredInvite, remedy: "ask the owner for a new one") }
         // A home holding the trip open may answer an invite: that is how it takes the owner of
         // a trip claimed on another laptop (an owner claim found in a folder file never is).
         if FileManager.default.fileExists(atPath: home.replicaPath(for: code.trip)) {
             guard let held = try home.listTrips().trip(code.trip)?.document else {
-                throw InviteError("this home already holds trip \(code.trip), and its copy cannot be read (tripsync trips names the problem)")
+                throw InviteError(
+                    "this home already holds trip \(code.trip), and its copy cannot be read", kind: .unreadableReplica, remedy: "the home's trip list names the problem",
+                    facts: ErrorFacts(trip: code.trip.description))
             }
             if let owner = held.owner {
                 throw InviteError(

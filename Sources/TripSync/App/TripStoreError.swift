@@ -1,7 +1,7 @@
 /// Why a trip of a home could not be opened (`TripStore`, `Home.trip(matching:)`). Edits that
 /// are refused throw `EditError`; files that are refused throw `TripFileError`; the file system
 /// throws `FileSystemError`.
-public enum TripStoreError: Error, Sendable, CustomStringConvertible {
+public enum TripStoreError: TripSyncError {
     /// The home holds no trip yet.
     case noTrips(home: String)
     /// No trip has that id, id prefix, name or name start.
@@ -21,14 +21,14 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
     /// What a person reads.
     public var description: String {
         switch self {
-        case .noTrips(let home): return "\(home): this home holds no trip yet; create one with 'tripsync new NAME'"
+        case .noTrips(let home): return "\(home): this home holds no trip yet; create one first"
         case .noMatch(let selector): return "no trip matches '\(selector)'"
         case .ambiguous(nil, let count, let unreadable):
-            return "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); pick one with --trip"
+            return "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); name the one meant"
         case .ambiguous(let selector?, let count, _): return "'\(selector)' matches \(count) trips; give more of the id or the name"
         case .sameName(let name, let trips):
             let list = trips.map { "\($0.id) (\($0.items) item\($0.items == 1 ? "" : "s"))" }.joined(separator: ", ")
-            return "\(trips.count) trips of this home are named '\(name)': \(list); pick one with --trip ID (and 'tripsync rename' one of them)"
+            return "\(trips.count) trips of this home are named '\(name)': \(list); pick one by its id (and rename one of them)"
         case .unreadable(let file):
             if case .file(let error) = file.failure, error.file.hasSuffix(EditJournal.fileSuffix) {
                 // The replica reads; its edit journal does not (what to do is in its error).
@@ -36,7 +36,7 @@ public enum TripStoreError: Error, Sendable, CustomStringConvertible {
             }
             return (file.lines + [
                 "\(file.path): this trip's replica cannot be read, so nothing was changed; "
-                    + "move the file out of the home, then bring the trip back from a backup ('tripsync import FILE') or a shared folder ('tripsync sync FOLDER')"
+                    + "move the file out of the home, then bring the trip back from a backup (by importing it) or a shared folder (by syncing with it)"
             ]).joined(separator: "\n")
         case .busy(let error): return error.description
         }
@@ -77,5 +77,30 @@ extension HomeTrips {
             return .failure(.noMatch(selector))
         }
         return .failure(.ambiguous(selector: selector, count: readable.count + broken.count, unreadable: broken.count))
+    }
+}
+
+extension TripStoreError {
+    /// The shared code of the case.
+    public var errorKind: TripSyncErrorKind {
+        switch self {
+        case .noTrips: .noTrips
+        case .noMatch: .notFound
+        case .ambiguous: .ambiguous
+        case .sameName: .sameName
+        case .unreadable: .unreadableReplica
+        case .busy: .busy
+        }
+    }
+
+    /// The home, the trip as named, or the unreadable file.
+    public var facts: ErrorFacts {
+        switch self {
+        case .noTrips(let home): ErrorFacts(file: home)
+        case .noMatch(let selector), .sameName(let selector, _): ErrorFacts(item: selector, thing: "trip")
+        case .ambiguous(let selector, _, _): ErrorFacts(item: selector, thing: "trip")
+        case .unreadable(let file): ErrorFacts(file: file.path, trip: file.tripID?.description)
+        case .busy(let error): error.facts
+        }
     }
 }

@@ -70,3 +70,8 @@ public struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension BlobError: TripSyncError {
+    /// `.fileSystem`: an attachment's bytes that cannot be stored or read.
+    public var errorKind: TripSyncErrorKind { .fileSystem }
+}

@@ -16,14 +16,14 @@ public final class BlobStore {
     /// Opens the blob store of the home at `home`, creating its folders when absent.
     public init(home: String, limit: Int64 = BlobStore.defaultLimit) throws(BlobError) {
         self.limit = limit
-        let root = home + "/blobs"
+        let root = HomeLayout(root: home).blobs
         do {
             try FileIO.makeFolder(root)
             blobs = try FolderHandle.open(path: root)
-            try blobs.makeFolder(EntryName("partial"))
-            try blobs.makeFolder(EntryName("quarantine"))
-            partial = try blobs.openFolder(EntryName("partial"))
-            quarantine = try blobs.openFolder(EntryName("quarantine"))
+            try blobs.makeFolder(EntryName(HomeLayout.partialName))
+            try blobs.makeFolder(EntryName(HomeLayout.quarantineName))
+            partial = try blobs.openFolder(EntryName(HomeLayout.partialName))
+            quarantine = try blobs.openFolder(EntryName(HomeLayout.quarantineName))
         } catch let failure as FileSystemError {
             throw BlobError(failure, blob: nil)
         } catch {

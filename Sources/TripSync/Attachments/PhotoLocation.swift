@@ -83,3 +83,8 @@ public struct PhotoLocationError: Error, Hashable, Sendable, CustomStringConvert
         return "a location is read and removed only in JPEG, PNG, WebP and HEIC photos; this file is \(type.rawValue)"
     }
 }
+
+extension PhotoLocationError: TripSyncError {
+    /// `.invalidValue`: a photo whose location cannot be removed.
+    public var errorKind: TripSyncErrorKind { .invalidValue }
+}

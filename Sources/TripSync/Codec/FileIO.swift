@@ -37,6 +37,13 @@ public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { "\(path): \(message)" }
 }
 
+extension FileSystemError: TripSyncError {
+    /// `.fileSystem`.
+    public var errorKind: TripSyncErrorKind { .fileSystem }
+    /// The path.
+    public var facts: ErrorFacts { ErrorFacts(file: path) }
+}
+
 /// Plain POSIX file access: bounded reads and durable atomic replaces.
 public enum FileIO {
     static func systemError(_ path: String, _ action: String, _ code: Int32 = errno) -> FileSystemError {

@@ -35,17 +35,26 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
         case attachmentDetached
         /// The attachment is not detached, so it cannot be restored.
         case attachmentNotDetached
+        /// A move the order cannot make: the order only settles items of the same time, so the
+        /// item's time is what to change.
+        case orderNeedsTime
     }
 
     /// What went wrong.
     public var kind: Kind
-    /// What a person reads.
+    /// What happened, in words.
     public var message: String
+    /// What would fix it, in words (never a face's command; `TripSyncError`).
+    public var remedy: String?
+    /// The item or attachment as named, and what kind of thing it is.
+    public var facts: ErrorFacts
 
     /// Creates an error of `kind`.
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
         self.kind = kind
         self.message = message
+        self.remedy = remedy
+        self.facts = facts
     }
 
     /// An `.invalidValue` error.
@@ -53,6 +62,21 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
         self.init(.invalidValue, message)
     }
 
-    /// The message.
-    public var description: String { message }
+    /// The message, then the remedy.
+    public var description: String { message + (remedy.map { "; " + $0 } ?? "") }
+}
+
+extension EditError: TripSyncError {
+    /// The shared code of `kind`.
+    public var errorKind: TripSyncErrorKind {
+        switch kind {
+        case .noSuchItem, .noSuchAttachment: .notFound
+        case .ambiguousItem: .ambiguous
+        case .itemDeleted: .itemDeleted
+        case .notAllowed: .notAllowed
+        case .invalidValue, .endBeforeStart, .shortItemPrefix: .invalidValue
+        case .orderNeedsTime: .orderNeedsTime
+        default: .refused
+        }
+    }
 }

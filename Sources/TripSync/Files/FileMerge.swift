@@ -172,3 +172,8 @@ extension UTCTimestamp {
     /// The wall clock now, to the second.
     public static var now: UTCTimestamp { UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()) }
 }
+
+extension FileMergeError: TripSyncError {
+    /// `.invalidFile`: a merge of files refused.
+    public var errorKind: TripSyncErrorKind { .invalidFile }
+}

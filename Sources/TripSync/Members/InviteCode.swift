@@ -49,7 +49,8 @@ public struct InviteCode: Hashable, Sendable {
     public init(parsing typed: String) throws(InviteError) {
         let text = typed.filter { !$0.isWhitespace }
         guard text.hasPrefix(InviteCode.prefix) else {
-            throw InviteError("not an invite code: it should start with \"\(InviteCode.prefix)\" (ask the owner to run tripsync invite)")
+            throw InviteError(
+                "not an invite code: it should start with \"\(InviteCode.prefix)\"", kind: .badInvite, remedy: "ask the owner for an invite code")
         }
         let body = String(text.dropFirst(InviteCode.prefix.count))
         guard body.utf8.allSatisfy(Base64.isURLCharacter) else {
@@ -81,12 +82,23 @@ public struct InviteCode: Hashable, Sendable {
 }
 
 /// A code, request or key file that cannot be used, with what to do about it.
-public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The message for a person.
+public struct InviteError: TripSyncError, Hashable {
+    /// What went wrong.
+    public var errorKind: TripSyncErrorKind
+    /// What happened, in words.
     public var message: String
-    init(_ message: String) { self.message = message }
-    /// The message.
-    public var description: String { message }
+    /// What would fix it, in words.
+    public var remedy: String?
+    /// The trip involved, when one is.
+    public var facts: ErrorFacts
+    init(_ message: String, kind: TripSyncErrorKind = .refused, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
+        self.errorKind = kind
+        self.message = message
+        self.remedy = remedy
+        self.facts = facts
+    }
+    /// The message, then the remedy.
+    public var description: String { message + (remedy.map { " (" + $0 + ")" } ?? "") }
 }
 
 extension Identifier {

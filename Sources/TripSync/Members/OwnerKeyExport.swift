@@ -59,7 +59,7 @@ public struct OwnerKeyExport: Sendable {
             throw InviteError("not an exported owner key (not JSON)")
         }
         guard json["type"]?.stringValue == "tripsync-owner-key", json["version"]?.intValue == 1 else {
-            throw InviteError("/type: not an exported owner key of version 1 (made by tripsync owner export)")
+            throw InviteError("/type: not an exported owner key of version 1", kind: .badKeyFile, remedy: "the owner's laptop exports one")
         }
         guard let trip = json["tripId"]?.stringValue.flatMap(Identifier.init) else { throw InviteError("/tripId: expected a lowercase UUID") }
         guard let key = json["publicKey"]?.stringValue.flatMap(PublicKey.init(base64:)) else { throw InviteError("/publicKey: expected a public key") }

@@ -442,3 +442,8 @@ public struct SameDotFork: Hashable, Sendable {
         self.pointer = pointer
     }
 }
+
+extension MergeError: TripSyncError {
+    /// `.refused`: the inputs of a merge that cannot be made.
+    public var errorKind: TripSyncErrorKind { .refused }
+}

@@ -21,7 +21,7 @@ struct DeviceKeyFile {
 
     /// Reads the home's file; a damaged one is an error naming it and the pointer.
     init(home: Home) throws {
-        let path = home.path + "/device.key"
+        let path = home.layout.deviceKey
         let bytes = try FileIO.readFile(path, maxBytes: 64 << 10)
         func damaged(_ pointer: String, _ expected: String) -> FileSystemError {
             FileSystemError(
@@ -51,6 +51,6 @@ struct DeviceKeyFile {
             object["previous"] = .array(previous.map { .object(["device": .string($0.device.description), "seed": .string($0.key.seedBase64)]) })
         }
         try FileIO.makeFolder(home.path)
-        try FileIO.writeAtomically(Array((JSONValue.object(object).text + "\n").utf8), to: home.path + "/device.key", mode: 0o600)
+        try FileIO.writeAtomically(Array((JSONValue.object(object).text + "\n").utf8), to: home.layout.deviceKey, mode: 0o600)
     }
 }

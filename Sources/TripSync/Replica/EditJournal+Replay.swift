@@ -8,7 +8,7 @@
 
 extension EditJournal {
     /// The suffix of a journal's file name, beside `<tripId>.trip.json.gz`.
-    static let fileSuffix = ".journal"
+    static let fileSuffix = HomeLayout.journalSuffix
 
     /// The journal beside a replica named `<name>.trip.json.gz` (`<name>.journal`); nil for a
     /// path not named like a replica.

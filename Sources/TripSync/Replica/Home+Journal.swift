@@ -3,7 +3,7 @@ import Foundation
 extension Home {
     /// The edit journal of a trip: `trips/<tripId>.journal`, beside its replica.
     package func journalPath(for trip: TripID) -> String {
-        tripsPath + "/\(trip)" + EditJournal.fileSuffix
+        layout.journal(trip)
     }
 
     /// The trip's replica read as `listTrips` reads it, with its journal replayed (`TripFileReader` replays the journal beside any replica it reads by path): for readers

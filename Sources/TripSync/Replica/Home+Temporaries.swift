@@ -12,7 +12,7 @@ import Foundation
 /// Whoever takes the home's lock removes them (docs/DESIGN.md, "Durable writes").
 extension Home {
     /// The folders of this home that `FileIO.writeAtomically` writes into.
-    var writtenFolders: [String] { [path, tripsPath, backupsPath, path + "/access", path + "/staged"] }
+    var writtenFolders: [String] { layout.writtenFolders }
 
     /// How old a temp file of a process that may still run must be before it is stale
     /// (a process of another pid namespace sharing this home looks alive or dead by chance).

@@ -26,9 +26,9 @@ public struct Home: Sendable {
     }
 
     /// `device.json`.
-    public var identityPath: String { path + "/device.json" }
+    public var identityPath: String { layout.identity }
     /// The folder of trip replicas.
-    public var tripsPath: String { path + "/trips" }
+    public var tripsPath: String { layout.trips }
 
     /// The identity, made on first use (a new random device id) and persisted durably.
     public func identity(defaultName: String? = nil) throws -> DeviceIdentity {

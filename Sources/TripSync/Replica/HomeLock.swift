@@ -61,7 +61,7 @@ public final class HomeLock {
     /// (if set) is told once, with who holds the lock and how long this waits.
     public init(home: Home, timeout: Double = HomeLock.defaultTimeout) throws {
         try FileIO.makeFolder(home.path)
-        let path = home.path + "/lock"
+        let path = home.layout.lock
         // The descriptor is this object's only once the lock is held: a throw before then closes
         // it here and leaves `fd` unset, so `deinit` (which runs when an initializer throws after
         // every stored property is set) never closes it a second time, which would close

@@ -3,7 +3,7 @@ import Foundation
 extension Home {
     /// Where a trip's replica lives in this home: `trips/<tripId>.trip.json.gz`.
     public func replicaPath(for trip: TripID) -> String {
-        tripsPath + "/\(trip)" + Home.tripFileSuffix
+        layout.replica(trip)
     }
 
     /// The trips in this home, read and validated (each file as untrusted input); throws the
@@ -22,7 +22,7 @@ extension Home {
 
     /// The file of a trip's local settings (`trips/<tripId>.settings.json`): never replicated.
     public func settingsPath(for trip: TripID) -> String {
-        tripsPath + "/\(trip).settings.json"
+        layout.settings(trip)
     }
 
     /// A free-form local setting for a trip (the default zone of `new --zone`): never replicated.
@@ -105,7 +105,7 @@ extension Home {
     /// in path order. A broken settings file throws (`defaultZone` says how).
     public func lastFolders() throws -> [(folder: String, trips: [TripID])] {
         var byFolder: [String: [TripID]] = [:]
-        let suffix = ".settings.json"
+        let suffix = HomeLayout.settingsSuffix
         let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         for name in names.sorted() where name.hasSuffix(suffix) {
             guard let trip = Identifier(String(name.dropLast(suffix.count))), let folder = try lastFolder(for: trip) else { continue }

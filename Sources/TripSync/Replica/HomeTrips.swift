@@ -89,7 +89,7 @@ extension Home {
     public func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
         let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         let files = names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted()
-        let paths = files.map { tripsPath + "/" + $0 }
+        let paths = files.map(layout.tripsFile)
         var listing = HomeTrips(trips: [], unreadable: [])
         for (index, result) in reader.read(paths: paths).enumerated() {
             let path = paths[index]
@@ -101,7 +101,7 @@ extension Home {
                 } else {
                     let message =
                         "holds trip \(loaded.document.tripID), but a replica is named <tripId>.trip.json.gz of its own trip; "
-                        + "'tripsync import \(path) --merge' brings it in, then remove the file"
+                        + "importing it (merged) brings it in, then remove the file"
                     listing.unreadable.append(
                         .init(path: path, tripID: named, failure: .file(TripFileError(.invalid, file: path, pointer: "/tripId", message: message))))
                 }
@@ -113,7 +113,7 @@ extension Home {
     }
 
     /// The folder where a replica replaced by an import is kept (`trips/backups`); not a trip.
-    public var backupsPath: String { tripsPath + "/backups" }
+    public var backupsPath: String { layout.backups }
 
     /// Keeps `document` (the replica about to be replaced) as
     /// `trips/backups/<tripId>-<UTC timestamp>.trip.json.gz`, written durably and atomically
@@ -121,11 +121,11 @@ extension Home {
     public func keepBackup(of document: TripDocument, nowMilliseconds: UInt64) throws -> String {
         try FileIO.makeFolder(backupsPath)
         let stamp = Home.backupStamp(secondsSinceEpoch: Int64(nowMilliseconds / 1000))
-        var path = backupsPath + "/\(document.tripID)-\(stamp)" + Home.tripFileSuffix
         var attempt = 1
+        var path = layout.backup(document.tripID, stamp: stamp, attempt: attempt)
         while FileManager.default.fileExists(atPath: path) {
             attempt += 1
-            path = backupsPath + "/\(document.tripID)-\(stamp)-\(attempt)" + Home.tripFileSuffix
+            path = layout.backup(document.tripID, stamp: stamp, attempt: attempt)
         }
         try FileIO.writeAtomically(try document.gzipData(), to: path)
         return path
@@ -150,4 +150,9 @@ extension Home {
         try FileIO.removeDurably(journalPath(for: trip))
         return removed
     }
+}
+
+extension HomeTrips.Unreadable.Failure: TripSyncError {
+    /// `.unreadableReplica`: a replica that cannot be read.
+    public var errorKind: TripSyncErrorKind { .unreadableReplica }
 }

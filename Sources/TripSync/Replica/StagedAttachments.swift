@@ -19,7 +19,7 @@ struct StagedAttachments: Sendable, Equatable {
     var entries: [Entry] = []
 
     /// The file of `trip` in `home`.
-    static func path(_ home: Home, _ trip: TripID) -> String { home.path + "/staged/\(trip).json" }
+    static func path(_ home: Home, _ trip: TripID) -> String { home.layout.staged(trip) }
 
     /// Reads the file as untrusted input; an absent file is an empty list.
     static func load(_ home: Home, _ trip: TripID) throws -> StagedAttachments {
@@ -68,7 +68,7 @@ struct StagedAttachments: Sendable, Equatable {
             if unlink(path) != 0 && errno != ENOENT { throw FileIO.systemError(path, "remove") }
             return
         }
-        try FileIO.makeFolder(home.path + "/staged")
+        try FileIO.makeFolder(home.layout.staged)
         let list: [JSONValue] = entries.map { entry in
             [
                 "id": .string(entry.id.description), "item": .string(entry.item.description), "sha256": .string(entry.blob.sha256),

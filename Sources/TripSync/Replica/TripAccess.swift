@@ -72,7 +72,7 @@ struct TripAccess: Sendable {
     }
 
     /// The file of `trip` in `home`.
-    static func path(_ home: Home, _ trip: TripID) -> String { home.path + "/access/\(trip).json" }
+    static func path(_ home: Home, _ trip: TripID) -> String { home.layout.access(trip) }
 
     /// Reads the file as untrusted input; an absent file is an empty record.
     static func load(_ home: Home, _ trip: TripID) throws -> TripAccess {
@@ -153,7 +153,7 @@ struct TripAccess: Sendable {
 
     /// Writes the record durably, 0600 (it may hold the owner key and invite secrets).
     func save(_ home: Home, _ trip: TripID) throws {
-        try FileIO.makeFolder(home.path + "/access")
+        try FileIO.makeFolder(home.layout.access)
         try FileIO.writeAtomically(Array((fingerprint + "\n").utf8), to: TripAccess.path(home, trip), mode: 0o600)
     }
 
@@ -213,7 +213,7 @@ extension Home {
     /// key for it and keeps the old ones under `previous`, so it can sign the succession that
     /// hands its seat in each trip from the old id to the new one (docs/DESIGN.md, "Succession").
     func signingKey(for device: DeviceID) throws -> SigningKey {
-        let path = self.path + "/device.key"
+        let path = layout.deviceKey
         var previous: [(device: DeviceID, key: SigningKey)] = []
         if FileManager.default.fileExists(atPath: path) {
             let file = try DeviceKeyFile(home: self)
@@ -228,7 +228,7 @@ extension Home {
     /// The keys of the device ids this home wrote as before its current one, oldest first
     /// (empty when it never changed id).
     func previousSigningKeys() throws -> [(device: DeviceID, key: SigningKey)] {
-        guard FileManager.default.fileExists(atPath: path + "/device.key") else { return [] }
+        guard FileManager.default.fileExists(atPath: layout.deviceKey) else { return [] }
         return try DeviceKeyFile(home: self).previous
     }
 }
@@ -249,7 +249,7 @@ extension Home {
     /// The trips this home asked to join (`TripStore.join`) and is still waiting for, with the
     /// role and folder of each. Throws when the access folder or a record cannot be read.
     public func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {
-        let folder = path + "/access"
+        let folder = layout.access
         return try FileIO.folderTextNames(folder, what: "this home's access records").compactMap { name in
             guard name.hasSuffix(".json"), let trip = Identifier(String(name.dropLast(5))) else { return nil }
             guard let join = try TripAccess.load(self, trip).join else { return nil }

@@ -1,6 +1,6 @@
 /// One line of `attachments --json` (docs/CLI contract): id, item, name, caption, sha256, size,
 /// type and state (`staged`, `shared`, `arriving`, `quarantined`).
-public struct AttachmentReport: Encodable, Hashable, Sendable {
+public struct AttachmentReport: JSONReport, Hashable, Sendable {
     /// The attachment's id.
     public var id: String
     /// The item's id.
@@ -36,20 +36,11 @@ public struct AttachmentReport: Encodable, Hashable, Sendable {
         detached = entry.isDetached
     }
 
-    enum CodingKeys: String, CodingKey { case id, item, name, caption, sha256, size, type, state, conflict, detached }
-
-    /// Encodes every key, `caption` as null when there is none.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(item, forKey: .item)
-        try container.encode(name, forKey: .name)
-        try container.encode(caption, forKey: .caption)
-        try container.encode(sha256, forKey: .sha256)
-        try container.encode(size, forKey: .size)
-        try container.encode(type, forKey: .type)
-        try container.encode(state, forKey: .state)
-        try container.encode(conflict, forKey: .conflict)
-        try container.encode(detached, forKey: .detached)
+    /// The JSON object: every field, a missing caption as `null`.
+    public var reportFields: [ReportField] {
+        [
+            .field("id", id), .field("item", item), .field("name", name), .field("caption", caption), .field("sha256", sha256),
+            .field("size", size), .field("type", type), .field("state", state), .field("conflict", conflict), .field("detached", detached),
+        ]
     }
 }

@@ -65,7 +65,7 @@ public struct ConflictReport: Encodable, Sendable {
         }
     }
 
-    struct Version: Encodable {
+    struct Version: JSONReport {
         var value: FieldValue
         var device: String
         var deviceName: String
@@ -74,55 +74,59 @@ public struct ConflictReport: Encodable, Sendable {
             device = version.device.description
             deviceName = document.deviceName(version.device)
         }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(value, "value")
-            try container.put(device, "device")
-            try container.put(deviceName, "deviceName")
+        public var reportFields: [ReportField] {
+            [
+                .field("value", value),
+                .field("device", device),
+                .field("deviceName", deviceName),
+            ]
         }
     }
 
-    struct FieldEntry: Encodable {
+    struct FieldEntry: JSONReport {
         var item: ItemID
         var field: String
         var title: String
         var current: Version
         var alternatives: [Version]
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(item.description, "item")
-            try container.put(field, "field")
-            try container.put(title, "title")
-            try container.put(current, "current")
-            try container.put(alternatives, "alternatives")
+        public var reportFields: [ReportField] {
+            [
+                .field("item", item.description),
+                .field("field", field),
+                .field("title", title),
+                .field("current", current),
+                .field("alternatives", alternatives),
+            ]
         }
     }
 
-    struct Edit: Encodable {
+    struct Edit: JSONReport {
         var field: String
         var value: FieldValue
         var device: String
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(field, "field")
-            try container.put(value, "value")
-            try container.put(device, "device")
+        public var reportFields: [ReportField] {
+            [
+                .field("field", field),
+                .field("value", value),
+                .field("device", device),
+            ]
         }
     }
 
-    struct DeletedEntry: Encodable {
+    struct DeletedEntry: JSONReport {
         var item: ItemID
         var title: String?
         var deletedBy: [String]
         var edits: [Edit]
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(item.description, "item")
-            try container.put(String?.none, "field")
-            try container.put("deleted-while-edited", "kind")
-            try container.put(title, "title")
-            try container.put(deletedBy, "deletedBy")
-            try container.put(edits, "edits")
+        public var reportFields: [ReportField] {
+            [
+                .field("item", item.description),
+                .field("field", String?.none),
+                .field("kind", "deleted-while-edited"),
+                .field("title", title),
+                .field("deletedBy", deletedBy),
+                .field("edits", edits),
+            ]
         }
     }
 }

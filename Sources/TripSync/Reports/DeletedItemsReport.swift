@@ -16,16 +16,17 @@ public struct DeletedItemsReport: Encodable, Sendable {
         for entry in list.entries { try array.encode(Entry(entry: entry)) }
     }
 
-    struct Entry: Encodable {
+    struct Entry: JSONReport {
         var entry: DeletedItemList.Entry
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(entry.detail.id.description, "id")
-            try container.put(entry.title, "title")
-            try container.put(entry.deletedAt.description, "deletedAt")
-            try container.put(entry.detail.deletes.map(ItemDetailReport.Delete.init), "deletes")
-            try container.put(entry.detail.editsWhileDeleted.count, "editedWhileDeleted")
-            try container.put(entry.detail.isCompacted, "compacted")
+        public var reportFields: [ReportField] {
+            [
+                .field("id", entry.detail.id.description),
+                .field("title", entry.title),
+                .field("deletedAt", entry.deletedAt.description),
+                .field("deletes", entry.detail.deletes.map(ItemDetailReport.Delete.init)),
+                .field("editedWhileDeleted", entry.detail.editsWhileDeleted.count),
+                .field("compacted", entry.detail.isCompacted),
+            ]
         }
     }
 }

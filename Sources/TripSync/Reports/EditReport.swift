@@ -1,8 +1,8 @@
 /// What one edit of an item did (`edit --json`): `{"item", "changed": [FIELD], "replaced":
 /// [{"field", "value", "device", "deviceName"}]}`, each replaced conflicting value once.
-public struct EditReport: Encodable, Sendable {
+public struct EditReport: JSONReport, Sendable {
     /// One value a write replaced, with its writer.
-    public struct Replaced: Encodable, Hashable, Sendable {
+    public struct Replaced: JSONReport, Hashable, Sendable {
         /// The field.
         public var field: ItemField
         /// The value it held.
@@ -15,12 +15,13 @@ public struct EditReport: Encodable, Sendable {
         public var deviceName: String
 
         /// `{"field", "value", "device", "deviceName"}`.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(field.rawValue, "field")
-            try container.put(value, "value")
-            try container.put(device.description, "device")
-            try container.put(deviceName, "deviceName")
+        public var reportFields: [ReportField] {
+            [
+                .field("field", field.rawValue),
+                .field("value", value),
+                .field("device", device.description),
+                .field("deviceName", deviceName),
+            ]
         }
     }
 
@@ -43,11 +44,12 @@ public struct EditReport: Encodable, Sendable {
     }
 
     /// The JSON object.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(item.description, "item")
-        try container.put(changed.map(\.rawValue), "changed")
-        try container.put(replaced, "replaced")
+    public var reportFields: [ReportField] {
+        [
+            .field("item", item.description),
+            .field("changed", changed.map(\.rawValue)),
+            .field("replaced", replaced),
+        ]
     }
 }
 

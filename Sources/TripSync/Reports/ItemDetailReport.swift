@@ -3,7 +3,7 @@
 /// "editedWhileDeleted", "alternatives": [VALUE]}], "conflicts", "editedWhileDeleted": [{"field",
 /// VALUE...}], "attachments": [ATTACHMENT]}` (ATTACHMENT as `attachments --json` prints one) where VALUE is `{"value", "device", "deviceName", "writtenAt",
 /// "editedWhileDeleted"}` and `writtenAt` the UTC time of the write.
-public struct ItemDetailReport: Encodable, Sendable {
+public struct ItemDetailReport: JSONReport, Sendable {
     /// The item.
     public var detail: ItemDetail
     /// Its attachments (`attachments --json` entries).
@@ -16,17 +16,18 @@ public struct ItemDetailReport: Encodable, Sendable {
     }
 
     /// The JSON object.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(detail.id.description, "id")
-        try container.put(detail.isDeleted, "deleted")
-        try container.put(detail.isCompacted, "compacted")
-        try container.put(detail.deletes.map(Delete.init), "deletes")
-        try container.put(detail.fields.map(Field.init), "fields")
-        try container.put(detail.conflicted.count, "conflicts")
-        try container.put(detail.editsWhileDeleted.map { Field(field: $0.field, value: $0.value, alternatives: nil) }, "editedWhileDeleted")
-        try container.put(attachments, "attachments")
-        try container.put(mapURL, "mapURL")
+    public var reportFields: [ReportField] {
+        [
+            .field("id", detail.id.description),
+            .field("deleted", detail.isDeleted),
+            .field("compacted", detail.isCompacted),
+            .field("deletes", detail.deletes.map(Delete.init)),
+            .field("fields", detail.fields.map(Field.init)),
+            .field("conflicts", detail.conflicted.count),
+            .field("editedWhileDeleted", detail.editsWhileDeleted.map { Field(field: $0.field, value: $0.value, alternatives: nil) }),
+            .field("attachments", attachments),
+            .field("mapURL", mapURL),
+        ]
     }
 
     /// The current place's map link (`MapLink`), nil without a place.
@@ -35,17 +36,18 @@ public struct ItemDetailReport: Encodable, Sendable {
         return MapLink.url(for: text)
     }
 
-    struct Delete: Encodable {
+    struct Delete: JSONReport {
         var delete: ItemDetail.Delete
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(delete.at.description, "at")
-            try container.put(delete.device.description, "device")
-            try container.put(delete.deviceName, "deviceName")
+        public var reportFields: [ReportField] {
+            [
+                .field("at", delete.at.description),
+                .field("device", delete.device.description),
+                .field("deviceName", delete.deviceName),
+            ]
         }
     }
 
-    struct Field: Encodable {
+    struct Field: JSONReport {
         var field: ItemField?
         var value: ItemDetail.Value
         var alternatives: [ItemDetail.Value]?
@@ -57,15 +59,16 @@ public struct ItemDetailReport: Encodable, Sendable {
             self.value = value
             self.alternatives = alternatives
         }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            if let field { try container.put(field.rawValue, "field") }
-            try container.put(value.value, "value")
-            try container.put(value.device.description, "device")
-            try container.put(value.deviceName, "deviceName")
-            try container.put(value.writtenAt.description, "writtenAt")
-            try container.put(value.editedWhileDeleted, "editedWhileDeleted")
-            if let alternatives { try container.put(alternatives.map { Field(field: nil, value: $0, alternatives: nil) }, "alternatives") }
+        var reportFields: [ReportField] {
+            [
+                .optional("field", field?.rawValue),
+                .field("value", value.value),
+                .field("device", value.device.description),
+                .field("deviceName", value.deviceName),
+                .field("writtenAt", value.writtenAt.description),
+                .field("editedWhileDeleted", value.editedWhileDeleted),
+                .optional("alternatives", alternatives.map { $0.map { Field(field: nil, value: $0, alternatives: nil) } }),
+            ]
         }
     }
 }

@@ -4,7 +4,7 @@
 /// "zone", "instant"?, "note"?}`. With a viewer zone (`show --in`), the object has
 /// `"viewerZone"` and each timed value in a known zone has `"viewer": {"local", "zone",
 /// "abbreviation"}`: the same instant read in the viewer's zone.
-public struct ItineraryReport: Encodable, Sendable {
+public struct ItineraryReport: JSONReport, Sendable {
     /// The trip.
     public var document: TripDocument
     /// Its itinerary.
@@ -20,13 +20,14 @@ public struct ItineraryReport: Encodable, Sendable {
     }
 
     /// The JSON object.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(document.tripID.description, "tripId")
-        try container.put(document.trip.name.value, "name")
-        if let viewer { try container.put(viewer.id, "viewerZone") }
-        try container.put(itinerary.days.map { Day(date: $0.date.description, items: $0.entries.map { Entry(entry: $0, viewer: viewer) }) }, "days")
-        try container.put(itinerary.unscheduled.map { Entry(entry: $0, viewer: viewer) }, "unscheduled")
+    public var reportFields: [ReportField] {
+        [
+            .field("tripId", document.tripID.description),
+            .field("name", document.trip.name.value),
+            .optional("viewerZone", viewer?.id),
+            .field("days", itinerary.days.map { Day(date: $0.date.description, items: $0.entries.map { Entry(entry: $0, viewer: viewer) }) }),
+            .field("unscheduled", itinerary.unscheduled.map { Entry(entry: $0, viewer: viewer) }),
+        ]
     }
 
     struct Day: Encodable {
@@ -53,20 +54,21 @@ public struct ItineraryReport: Encodable, Sendable {
         }
     }
 
-    struct Entry: Encodable {
+    struct Entry: JSONReport {
         var entry: ItineraryEntry
         var viewer: ViewerZone?
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(entry.id.description, "id")
-            try container.put(entry.fields.title?.value ?? "", "title")
-            try container.put(entry.fields.sortKey?.value ?? "", "sortKey")
-            try container.put(entry.start.map { Time(shown: $0, viewer: viewer) }, "start")
-            try container.put(entry.end.map { Time(shown: $0, viewer: viewer) }, "end")
-            try container.put(entry.fields.place?.value ?? nil, "place")
-            try container.put(entry.fields.note?.value ?? nil, "note")
-            try container.put(entry.conflictedFields.count, "conflicts")
-            if let duration = entry.durationSeconds { try container.put(duration / 60, "durationMinutes") }
+        var reportFields: [ReportField] {
+            [
+                .field("id", entry.id.description),
+                .field("title", entry.fields.title?.value ?? ""),
+                .field("sortKey", entry.fields.sortKey?.value ?? ""),
+                .field("start", entry.start.map { Time(shown: $0, viewer: viewer) }),
+                .field("end", entry.end.map { Time(shown: $0, viewer: viewer) }),
+                .field("place", entry.fields.place?.value ?? nil),
+                .field("note", entry.fields.note?.value ?? nil),
+                .field("conflicts", entry.conflictedFields.count),
+                .optional("durationMinutes", entry.durationSeconds.map { $0 / 60 }),
+            ]
         }
     }
 }

@@ -1,6 +1,6 @@
 /// One line of `members`: a device of the trip, its person's name, role, key, and whether it
 /// waits for the owner (`members --json`: `{"device", "name", "role", "key", "pending"}`).
-public struct MemberEntry: Hashable, Sendable, Encodable {
+public struct MemberEntry: Hashable, Sendable, JSONReport {
     /// The device.
     public var device: DeviceID
     /// Its name (from the trip, or from its request).
@@ -19,14 +19,15 @@ public struct MemberEntry: Hashable, Sendable, Encodable {
     public static let wroteBeforeClaim = "wrote before the trip was claimed"
 
     /// The JSON form; absent values are `null`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(device.description, "device")
-        try container.put(name, "name")
-        try container.put(role?.rawValue, "role")
-        try container.put(key?.base64, "key")
-        try container.put(key?.fingerprint, "fingerprint")
-        try container.put(pending, "pending")
-        try container.put(source, "source")
+    public var reportFields: [ReportField] {
+        [
+            .field("device", device.description),
+            .field("name", name),
+            .field("role", role?.rawValue),
+            .field("key", key?.base64),
+            .field("fingerprint", key?.fingerprint),
+            .field("pending", pending),
+            .field("source", source),
+        ]
     }
 }

@@ -11,6 +11,48 @@ public enum ReportEncoding {
     }
 }
 
+/// A report whose JSON form is its fields, declared once as a list (`reportFields`); the one
+/// `encode(to:)` below writes them, a missing value as `null` (`.field`) or left out
+/// (`.optional`), and `ReportEncoding` sorts the keys.
+public protocol JSONReport: Encodable {
+    /// The fields of the JSON object, each with its key.
+    var reportFields: [ReportField] { get }
+}
+
+/// One field of a `JSONReport`.
+public struct ReportField {
+    /// The key.
+    let key: String
+    /// The value; nil is `null`, or leaves the key out when `omitWhenNil`.
+    let value: (any Encodable)?
+    /// Whether a nil value leaves the key out instead of writing `null`.
+    let omitWhenNil: Bool
+
+    /// `key: value`, nil written as `null` (every key a report names is there).
+    public static func field(_ key: String, _ value: (any Encodable)?) -> ReportField {
+        ReportField(key: key, value: value, omitWhenNil: false)
+    }
+
+    /// `key: value`, the key left out when `value` is nil (a value that only some entries have).
+    public static func optional(_ key: String, _ value: (any Encodable)?) -> ReportField {
+        ReportField(key: key, value: value, omitWhenNil: true)
+    }
+}
+
+extension JSONReport {
+    /// Writes `reportFields`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: ReportKey.self)
+        for field in reportFields {
+            if let value = field.value {
+                try container.encode(value, forKey: ReportKey(field.key))
+            } else if !field.omitWhenNil {
+                try container.encodeNil(forKey: ReportKey(field.key))
+            }
+        }
+    }
+}
+
 /// Keys named by their text, for reports whose keys are fixed strings.
 struct ReportKey: CodingKey {
     var stringValue: String
@@ -49,11 +91,12 @@ extension FieldValue: Encodable {
     }
 }
 
-extension ConflictSummary: Encodable {
+extension ConflictSummary: JSONReport {
     /// `{"fields", "editedWhileDeleted"}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(fields, "fields")
-        try container.put(editedWhileDeleted, "editedWhileDeleted")
+    public var reportFields: [ReportField] {
+        [
+            .field("fields", fields),
+            .field("editedWhileDeleted", editedWhileDeleted),
+        ]
     }
 }

@@ -6,7 +6,7 @@
 /// "conflictsPer1000Changes", "openConflictsWithMine", "openConflictsShowingMine",
 /// "keepMineShare", "oldestUnpublishedChange", "oldestUnpublishedChangeSeconds", "staleDevices":
 /// [{"device", "name", "lastHeard", "silentSeconds"}], "retentionSeconds"}`.
-public struct StatusReport: Encodable, Sendable {
+public struct StatusReport: JSONReport, Sendable {
     /// The trip.
     public var tripID: TripID
     /// This device.
@@ -29,73 +29,76 @@ public struct StatusReport: Encodable, Sendable {
     }
 
     /// The JSON object.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(tripID.description, "tripId")
-        try container.put(device.description, "device")
-        try container.put(status.ours, "changes")
-        try container.put(status.unpublished, "unpublished")
-        try container.put(status.conflicts, "conflicts")
-        try container.put(status.conflictSummary, "conflictParts")
-        try container.put(status.devices.map(DeviceEntry.init), "devices")
-        try container.put(status.changes.prefix(recentLimit).map(ChangeEntry.init), "recentChanges")
-        try container.put(status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }, "nearRetention")
-        try container.put(
-            status.attachmentsNearRetention.map { AttachmentRetentionEntry(attachment: $0.id.description, name: $0.name, compactableFrom: $0.from.description) },
-            "attachmentsNearRetention")
-        try container.put(attachments, "attachments")
-        try container.put(MetricsEntry(metrics: metrics), "metrics")
+    public var reportFields: [ReportField] {
+        [
+            .field("tripId", tripID.description),
+            .field("device", device.description),
+            .field("changes", status.ours),
+            .field("unpublished", status.unpublished),
+            .field("conflicts", status.conflicts),
+            .field("conflictParts", status.conflictSummary),
+            .field("devices", status.devices.map(DeviceEntry.init)),
+            .field("recentChanges", status.changes.prefix(recentLimit).map(ChangeEntry.init)),
+            .field("nearRetention", status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }),
+            .field("attachmentsNearRetention", status.attachmentsNearRetention.map { AttachmentRetentionEntry(attachment: $0.id.description, name: $0.name, compactableFrom: $0.from.description) }),
+            .field("attachments", attachments),
+            .field("metrics", MetricsEntry(metrics: metrics)),
+        ]
     }
 
-    struct MetricsEntry: Encodable {
+    struct MetricsEntry: JSONReport {
         var metrics: TeamMetrics
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(metrics.changes, "changes")
-            try container.put(metrics.conflicts.total, "conflicts")
-            try container.put(metrics.conflictsPer1000Changes, "conflictsPer1000Changes")
-            try container.put(metrics.openConflictsWithMine, "openConflictsWithMine")
-            try container.put(metrics.openConflictsShowingMine, "openConflictsShowingMine")
-            try container.put(metrics.keepMineShare, "keepMineShare")
-            try container.put(metrics.oldestUnpublishedChange?.description, "oldestUnpublishedChange")
-            try container.put(metrics.oldestUnpublishedChangeSeconds, "oldestUnpublishedChangeSeconds")
-            try container.put(metrics.staleDevices.map(StaleEntry.init), "staleDevices")
-            try container.put(metrics.retentionSeconds, "retentionSeconds")
+        public var reportFields: [ReportField] {
+            [
+                .field("changes", metrics.changes),
+                .field("conflicts", metrics.conflicts.total),
+                .field("conflictsPer1000Changes", metrics.conflictsPer1000Changes),
+                .field("openConflictsWithMine", metrics.openConflictsWithMine),
+                .field("openConflictsShowingMine", metrics.openConflictsShowingMine),
+                .field("keepMineShare", metrics.keepMineShare),
+                .field("oldestUnpublishedChange", metrics.oldestUnpublishedChange?.description),
+                .field("oldestUnpublishedChangeSeconds", metrics.oldestUnpublishedChangeSeconds),
+                .field("staleDevices", metrics.staleDevices.map(StaleEntry.init)),
+                .field("retentionSeconds", metrics.retentionSeconds),
+            ]
         }
     }
 
-    struct StaleEntry: Encodable {
+    struct StaleEntry: JSONReport {
         var stale: TeamMetrics.StaleDevice
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(stale.id.description, "device")
-            try container.put(stale.name, "name")
-            try container.put(stale.lastHeard.description, "lastHeard")
-            try container.put(stale.silentSeconds, "silentSeconds")
+        public var reportFields: [ReportField] {
+            [
+                .field("device", stale.id.description),
+                .field("name", stale.name),
+                .field("lastHeard", stale.lastHeard.description),
+                .field("silentSeconds", stale.silentSeconds),
+            ]
         }
     }
 
-    struct DeviceEntry: Encodable {
+    struct DeviceEntry: JSONReport {
         var device: DeliveryStatus.Device
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(device.id.description, "device")
-            try container.put(device.name, "name")
-            try container.put(device.seenOursUpTo, "seenOursUpTo")
-            try container.put(device.missingOurs, "missingOurs")
-            try container.put(device.lastPublished?.description, "lastPublished")
+        public var reportFields: [ReportField] {
+            [
+                .field("device", device.id.description),
+                .field("name", device.name),
+                .field("seenOursUpTo", device.seenOursUpTo),
+                .field("missingOurs", device.missingOurs),
+                .field("lastPublished", device.lastPublished?.description),
+            ]
         }
     }
 
-    struct ChangeEntry: Encodable {
+    struct ChangeEntry: JSONReport {
         var change: DeliveryStatus.Change
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: ReportKey.self)
-            try container.put(change.item?.description, "item")
-            try container.put(change.field, "field")
-            try container.put(change.title, "title")
-            try container.put(change.published, "published")
-            try container.put(change.seenBy.map(\.description), "seenBy")
+        public var reportFields: [ReportField] {
+            [
+                .field("item", change.item?.description),
+                .field("field", change.field),
+                .field("title", change.title),
+                .field("published", change.published),
+                .field("seenBy", change.seenBy.map(\.description)),
+            ]
         }
     }
 

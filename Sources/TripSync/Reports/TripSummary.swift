@@ -1,6 +1,6 @@
 /// One trip of a home as `trips --json` lists it: `{"tripId", "name", "items", "tombstones",
 /// "conflicts", "conflictParts"}`.
-public struct TripSummary: Encodable, Sendable {
+public struct TripSummary: JSONReport, Sendable {
     /// The trip.
     public var tripID: TripID
     /// Its name.
@@ -22,13 +22,14 @@ public struct TripSummary: Encodable, Sendable {
     }
 
     /// The JSON object.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(tripID.description, "tripId")
-        try container.put(name, "name")
-        try container.put(items, "items")
-        try container.put(tombstones, "tombstones")
-        try container.put(conflicts.total, "conflicts")
-        try container.put(conflicts, "conflictParts")
+    public var reportFields: [ReportField] {
+        [
+            .field("tripId", tripID.description),
+            .field("name", name),
+            .field("items", items),
+            .field("tombstones", tombstones),
+            .field("conflicts", conflicts.total),
+            .field("conflictParts", conflicts),
+        ]
     }
 }

@@ -1,21 +1,23 @@
-extension ValidationReport: Encodable {
+extension ValidationReport: JSONReport {
     /// `{"file", "valid", "schemaVersion", "errors": [{"path", "message"}], "warnings": [...]}`
     /// (`validate --json`, one per file).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(file, "file")
-        try container.put(isValid, "valid")
-        try container.put(schemaVersion, "schemaVersion")
-        try container.put(errors, "errors")
-        try container.put(warnings, "warnings")
+    public var reportFields: [ReportField] {
+        [
+            .field("file", file),
+            .field("valid", isValid),
+            .field("schemaVersion", schemaVersion),
+            .field("errors", errors),
+            .field("warnings", warnings),
+        ]
     }
 }
 
-extension ValidationIssue: Encodable {
+extension ValidationIssue: JSONReport {
     /// `{"path", "message"}`: the JSON Pointer and what was expected.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: ReportKey.self)
-        try container.put(pointer, "path")
-        try container.put(message, "message")
+    public var reportFields: [ReportField] {
+        [
+            .field("path", pointer),
+            .field("message", message),
+        ]
     }
 }

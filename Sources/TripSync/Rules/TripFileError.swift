@@ -53,3 +53,10 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
         return shown.map { "\(file): \($0)" }
     }
 }
+
+extension TripFileError: TripSyncError {
+    /// `.invalidFile`.
+    public var errorKind: TripSyncErrorKind { .invalidFile }
+    /// The file and the first error's pointer.
+    public var facts: ErrorFacts { ErrorFacts(file: file, pointer: (errors.first ?? issues.first)?.pointer) }
+}

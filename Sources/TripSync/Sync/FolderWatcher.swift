@@ -25,7 +25,7 @@ public final class FolderWatcher {
 
     /// Names in the home's trips folder that never count as a change (dot-files, such as the
     /// home's own `.NAME.tmp-…` temp files, never count anywhere).
-    public static let homeIgnoredNames: Set<String> = ["sync-state.json", "lock"]
+    public static let homeIgnoredNames: Set<String> = HomeLayout.unwatchedNames
 
     private enum Role { case shared, trip, home }
 

@@ -24,7 +24,7 @@ struct SyncState {
     /// unchanged, so a later sync fetches the bytes once they land.
     var pending: Set<TripID> = []
 
-    static func path(_ home: Home) -> String { home.path + "/sync-state.json" }
+    static func path(_ home: Home) -> String { home.layout.syncState }
 
     /// The state, or an empty one with a warning when the file is there but cannot be used.
     static func load(_ home: Home) -> (SyncState, warning: String?) {

@@ -2,24 +2,33 @@ import TripSync
 
 /// `tripsync add TITLE [...]`.
 enum AddCommand: Command {
-    static let name = "add"
-    static let summary = "add an item; prints its id"
-    static let help = """
-        usage: tripsync add TITLE [--day YYYY-MM-DD] [--at HH:MM] [--zone ZONE]
-                                  [--end YYYY-MM-DDTHH:MM|YYYY-MM-DD] [--end-zone ZONE]
-                                  [--place P] [--note N] [--after ID | --before ID] [--trip T]
+    static let spec = CommandSpec(
+        name: "add",
+        summary: "add an item; prints its id",
+        forms: ["TITLE [--day] [--at] [--zone] [--end] [--end-zone] [--place] [--note] [--after | --before] [--trip]"],
+        about: """
+            Adds an item, prints its id, and says on stderr what it stored (day, time, zone). --day
+            alone makes a whole-day item; --day with --at a timed one in --zone (default: the trip's
+            zone, 'tripsync zone'; a trip without one uses this machine's zone and says so). A
+            flight lands in another zone: --end 2027-06-10T13:00 --end-zone America/New_York.
+            Without --after or --before the item goes last among items of the same time.
+            """,
+        options: [
+            OptionSpec("--day", .text("YYYY-MM-DD"), "the item's day; alone, a whole-day item"),
+            OptionSpec("--at", .text("HH:MM"), "the start time on --day, in --zone"),
+            OptionSpec("--zone", .text("ZONE"), "the start's zone (default: the trip's zone)"),
+            OptionSpec("--end", .text("YYYY-MM-DDTHH:MM|YYYY-MM-DD"), "when it ends: a time, or a last day"),
+            OptionSpec("--end-zone", .text("ZONE"), "the end's zone, where it differs (a flight's arrival)"),
+            OptionSpec("--place", .text("P"), "where it happens"),
+            OptionSpec("--note", .text("N"), "a note (several lines allowed)"),
+            OptionSpec("--after", .text("ID"), "put it right after the item ID among items of the same time"),
+            OptionSpec("--before", .text("ID"), "put it right before the item ID among items of the same time"),
+            .trip,
+        ])
 
-        Adds an item, prints its id, and says on stderr what it stored (day, time, zone). --day
-        alone makes a whole-day item; --day with --at a timed one in --zone (default: the trip's
-        zone, 'tripsync zone'; a trip without one uses this machine's zone and says so). A
-        flight lands in another zone: --end 2027-06-10T13:00 --end-zone America/New_York.
-        Without --after or --before the item goes last among items of the same time.
-        """
-
-    static let values: Set<String> = ["--day", "--at", "--zone", "--end", "--end-zone", "--place", "--note", "--after", "--before", "--trip"]
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: values)
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let rawTitle = parser.positionals.first else {
             throw CLIError.usage("add needs exactly one TITLE (quote it if it has spaces)", command: name)

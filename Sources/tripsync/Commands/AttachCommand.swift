@@ -3,25 +3,30 @@ import TripSync
 
 /// `tripsync attach ITEM FILE [--caption C] [--strip-location]`.
 enum AttachCommand: Command {
-    static let name = "attach"
-    static let summary = "attach a photo, ticket or PDF to an item (shared by the next sync)"
-    static let help = """
-        usage: tripsync attach ITEM FILE [--caption C] [--strip-location] [--trip T]
+    static let spec = CommandSpec(
+        name: "attach",
+        summary: "attach a photo, ticket or PDF to an item (shared by the next sync)",
+        forms: ["ITEM FILE [--caption] [--strip-location] [--trip]"],
+        about: """
+            Copies FILE into this home at once (checked by its SHA-256; at most 100 MiB unless
+            TRIPSYNC_ATTACHMENT_LIMIT_MB says otherwise) and shows it on this laptop as "not yet
+            shared". The next 'tripsync sync' puts the bytes into the trip folder and only then adds
+            the attachment to the trip, so companions never see one whose bytes are not there.
+            The type comes from the file's first bytes, never its name.
 
-        Copies FILE into this home at once (checked by its SHA-256; at most 100 MiB unless
-        TRIPSYNC_ATTACHMENT_LIMIT_MB says otherwise) and shows it on this laptop as "not yet
-        shared". The next 'tripsync sync' puts the bytes into the trip folder and only then adds
-        the attachment to the trip, so companions never see one whose bytes are not there.
-        The type comes from the file's first bytes, never its name.
-
-        A photo (JPEG, PNG, WebP, HEIC) that records where it was taken (Exif or XMP GPS)
-        is reported; --strip-location stores a copy without the location (orientation and the
-        rest kept). A file whose location cannot be removed (a GIF, a PDF, a HEIC whose Exif
-        cannot be edited in place) is refused with --strip-location, naming its type.
-        """
+            A photo (JPEG, PNG, WebP, HEIC) that records where it was taken (Exif or XMP GPS)
+            is reported; --strip-location stores a copy without the location (orientation and the
+            rest kept). A file whose location cannot be removed (a GIF, a PDF, a HEIC whose Exif
+            cannot be edited in place) is refused with --strip-location, naming its type.
+            """,
+        options: [
+            OptionSpec("--caption", .text("C"), "the attachment's caption"),
+            OptionSpec("--strip-location", .flag, "store a copy without the photo's location"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip", "--caption"], flags: ["--strip-location"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 2 else { throw CLIError.usage("attach needs an ITEM and a FILE", command: name) }
         let (selector, file) = (parser.positionals[0], parser.positionals[1])

@@ -2,22 +2,27 @@ import TripSync
 
 /// `tripsync attachments [ITEM] [--json] [--detached]`.
 enum AttachmentsCommand: Command {
-    static let name = "attachments"
-    static let summary = "list attachments and where their bytes are"
-    static let help = """
-        usage: tripsync attachments [ITEM] [--detached] [--json] [--trip T]
-
-        Lists the trip's attachments (or ITEM's) with their state:
-          staged       attached here, not yet shared (the next sync shares it)
-          shared       in the trip, its bytes on this laptop
-          arriving     in the trip, its bytes not here yet (a later sync fetches them)
-          quarantined  bytes arrived that do not match their SHA-256: never used, fetched again
-        Attachments of a deleted item are hidden until it is restored; --detached lists
-        detached ones too (tripsync reattach brings one back).
-        """
+    static let spec = CommandSpec(
+        name: "attachments",
+        summary: "list attachments and where their bytes are",
+        forms: ["[ITEM] [--detached] [--json] [--trip]"],
+        about: """
+            Lists the trip's attachments (or ITEM's) with their state:
+              staged       attached here, not yet shared (the next sync shares it)
+              shared       in the trip, its bytes on this laptop
+              arriving     in the trip, its bytes not here yet (a later sync fetches them)
+              quarantined  bytes arrived that do not match their SHA-256: never used, fetched again
+            Attachments of a deleted item are hidden until it is restored; --detached lists
+            detached ones too (tripsync reattach brings one back).
+            """,
+        options: [
+            OptionSpec("--detached", .flag, "list detached attachments too"),
+            OptionSpec("--json", .flag, "one JSON value on stdout"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json", "--detached"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         try HomeAccess.requireExisting(global)
         guard parser.positionals.count <= 1 else { throw CLIError.usage("attachments takes at most one ITEM", command: name) }

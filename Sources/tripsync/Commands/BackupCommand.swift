@@ -2,24 +2,24 @@ import TripSync
 
 /// `tripsync backup -o FILE`.
 enum BackupCommand: Command {
-    static let name = "backup"
-    static let summary = "write this trip's replica as a backup file (gzip or plain JSON, as its name says)"
-    static let help = """
-        usage: tripsync backup -o FILE [--force] [--trip T]
-
-        Writes the trip as a trip file (durably), in the format FILE's name says: gzip for a
-        name ending in .gz (x.trip.json.gz), plain JSON for one ending in .json (x.trip.json);
-        another ending is refused. FILE '-' writes gzip to standard output (refused when that
-        is a terminal). Any TripSync can validate, import or merge the file.
-
-        options:
-          -o, --output FILE   where to write
-          --force             write over an existing FILE without asking (else asked on a
-                              terminal, refused without one)
-        """
+    static let spec = CommandSpec(
+        name: "backup",
+        summary: "write this trip's replica as a backup file (gzip or plain JSON, as its name says)",
+        forms: ["-o [--force] [--trip]"],
+        about: """
+            Writes the trip as a trip file (durably), in the format FILE's name says: gzip for a
+            name ending in .gz (x.trip.json.gz), plain JSON for one ending in .json (x.trip.json);
+            another ending is refused. FILE '-' writes gzip to standard output (refused when that
+            is a terminal). Any TripSync can validate, import or merge the file.
+            """,
+        options: [
+            OptionSpec("--output", short: "-o", .file("FILE"), "where to write"),
+            OptionSpec("--force", .flag, "write over an existing FILE without asking (else asked on a terminal, refused without one)"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["-o", "--output", "--trip"], flags: ["--force"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard let file = parser.value("-o") ?? parser.value("--output"), parser.positionals.isEmpty else {
             throw CLIError.usage("backup needs -o FILE", command: name)

@@ -2,21 +2,24 @@ import TripSync
 
 /// `tripsync caption ATTACHMENT (TEXT | --clear)`.
 enum CaptionCommand: Command {
-    static let name = "caption"
-    static let summary = "write or clear an attachment's caption"
-    static let help = """
-        usage: tripsync caption ATTACHMENT TEXT [--trip T]
-               tripsync caption ATTACHMENT --clear [--trip T]
-
-        Writes the caption of the attachment (its id or a prefix of at least 4 characters, as
-        'tripsync attachments' lists it), or clears it. A staged attachment's caption changes
-        here before it is shared; a shared one's is a write merged like any field: two laptops
-        captioning at once keep one caption and show the other as a conflict
-        (tripsync conflicts; settle with tripsync resolve ATTACHMENT caption --keep ...).
-        """
+    static let spec = CommandSpec(
+        name: "caption",
+        summary: "write or clear an attachment's caption",
+        forms: ["ATTACHMENT TEXT [--trip]", "ATTACHMENT --clear [--trip]"],
+        about: """
+            Writes the caption of the attachment (its id or a prefix of at least 4 characters, as
+            'tripsync attachments' lists it), or clears it. A staged attachment's caption changes
+            here before it is shared; a shared one's is a write merged like any field: two laptops
+            captioning at once keep one caption and show the other as a conflict
+            (tripsync conflicts; settle with tripsync resolve ATTACHMENT caption --keep ...).
+            """,
+        options: [
+            .trip,
+            OptionSpec("--clear", .flag, "clear the caption instead of writing one"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"], flags: ["--clear"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let clear = parser.has("--clear")
         guard let selector = parser.positionals.first, parser.positionals.count == (clear ? 1 : 2) else {

@@ -2,20 +2,24 @@ import TripSync
 
 /// `tripsync conflicts [--json]`.
 enum ConflictsCommand: Command {
-    static let name = "conflicts"
-    static let summary = "every field with conflicts (items, the trip's name, captions) and every item edited while deleted"
-    static let help = """
-        usage: tripsync conflicts [--json] [--trip T]
-
-        Lists every field two people changed at once (the value shown now and the others, with
-        who wrote each) and every deleted item that was edited while deleted. Settle a field
-        with 'tripsync resolve ITEM FIELD --keep mine|current|N'; bring an item back with
-        'tripsync restore ITEM'. The trip's name (renamed on two laptops at once) and
-        attachment captions are listed too, and settled the same way.
-        """
+    static let spec = CommandSpec(
+        name: "conflicts",
+        summary: "every field with conflicts (items, the trip's name, captions) and every item edited while deleted",
+        forms: ["[--json] [--trip]"],
+        about: """
+            Lists every field two people changed at once (the value shown now and the others, with
+            who wrote each) and every deleted item that was edited while deleted. Settle a field
+            with 'tripsync resolve ITEM FIELD --keep mine|current|N'; bring an item back with
+            'tripsync restore ITEM'. The trip's name (renamed on two laptops at once) and
+            attachment captions are listed too, and settled the same way.
+            """,
+        options: [
+            OptionSpec("--json", .flag, "one JSON value on stdout"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
         let document = loaded.document

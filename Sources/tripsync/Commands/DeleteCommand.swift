@@ -2,19 +2,22 @@ import TripSync
 
 /// `tripsync delete ITEM`.
 enum DeleteCommand: Command {
-    static let name = "delete"
-    static let summary = "delete an item (it stays restorable)"
-    static let help = """
-        usage: tripsync delete ITEM [--trip T]
-
-        Deletes the item. Its fields are kept in a tombstone, so 'tripsync restore ITEM' brings
-        it back with everything it held, edits others make meanwhile included. A deleted item
-        that was edited while deleted ('tripsync conflicts' lists it) is kept whole until you
-        restore it or delete it again here, having seen the edits.
-        """
+    static let spec = CommandSpec(
+        name: "delete",
+        summary: "delete an item (it stays restorable)",
+        forms: ["ITEM [--trip]"],
+        about: """
+            Deletes the item. Its fields are kept in a tombstone, so 'tripsync restore ITEM' brings
+            it back with everything it held, edits others make meanwhile included. A deleted item
+            that was edited while deleted ('tripsync conflicts' lists it) is kept whole until you
+            restore it or delete it again here, having seen the edits.
+            """,
+        options: [
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("delete needs exactly one ITEM", command: name)

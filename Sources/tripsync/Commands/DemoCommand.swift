@@ -3,21 +3,24 @@ import TripSync
 
 /// `tripsync demo`: the whole idea in one command, in temporary homes.
 enum DemoCommand: Command {
-    static let name = "demo"
-    static let summary = "two laptops in temporary homes: invite, join, sync, settle a conflict"
-    static let help = """
-        usage: tripsync demo [--keep]
-
-        Alex plans a trip, invites Sam's laptop, Sam joins through a shared folder, both edit
-        offline (the same title twice, a delete, a new item), both sync, and Alex settles the
-        conflict: every command as you would type it, in two temporary homes and a shared
-        folder it names; your own home is untouched. At the end it prints commands to try on
-        those homes and, on a terminal, keeps them until you press Enter. --keep keeps them and
-        exits; without a terminal and without --keep they are removed (and it says so).
-        """
+    static let spec = CommandSpec(
+        name: "demo",
+        summary: "two laptops in temporary homes: invite, join, sync, settle a conflict",
+        forms: ["[--keep]"],
+        about: """
+            Alex plans a trip, invites Sam's laptop, Sam joins through a shared folder, both edit
+            offline (the same title twice, a delete, a new item), both sync, and Alex settles the
+            conflict: every command as you would type it, in two temporary homes and a shared
+            folder it names; your own home is untouched. At the end it prints commands to try on
+            those homes and, on a terminal, keeps them until you press Enter. --keep keeps them and
+            exits; without a terminal and without --keep they are removed (and it says so).
+            """,
+        options: [
+            OptionSpec("--keep", .flag, "keep the demo's homes and exit (their paths are printed)"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, flags: ["--keep"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let temporary = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
         let root = temporary + "tripsync-demo-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)

@@ -2,19 +2,22 @@ import TripSync
 
 /// `tripsync detach ATTACHMENT`.
 enum DetachCommand: Command {
-    static let name = "detach"
-    static let summary = "detach an attachment (it stays restorable)"
-    static let help = """
-        usage: tripsync detach ATTACHMENT [--trip T]
-
-        Detaches the attachment (its id or a prefix of at least 4 characters, as
-        'tripsync attachments' lists it). A shared one stays restorable
-        (tripsync reattach ATTACHMENT); a detach beats a caption a companion writes
-        at the same time, which stays with it. A staged one (never shared) is simply dropped.
-        """
+    static let spec = CommandSpec(
+        name: "detach",
+        summary: "detach an attachment (it stays restorable)",
+        forms: ["ATTACHMENT [--trip]"],
+        about: """
+            Detaches the attachment (its id or a prefix of at least 4 characters, as
+            'tripsync attachments' lists it). A shared one stays restorable
+            (tripsync reattach ATTACHMENT); a detach beats a caption a companion writes
+            at the same time, which stays with it. A staged one (never shared) is simply dropped.
+            """,
+        options: [
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("detach needs exactly one ATTACHMENT", command: name)

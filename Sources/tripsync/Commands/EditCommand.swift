@@ -2,24 +2,33 @@ import TripSync
 
 /// `tripsync edit ITEM [...]`.
 enum EditCommand: Command {
-    static let name = "edit"
-    static let summary = "change fields of an item; one register write per changed field"
-    static let help = """
-        usage: tripsync edit ITEM [--title T] [--day YYYY-MM-DD] [--at HH:MM] [--zone ZONE]
-                                  [--end YYYY-MM-DDTHH:MM|YYYY-MM-DD] [--end-zone ZONE]
-                                  [--place P] [--note N] [--clear FIELD]... [--trip T] [--json]
-
-        Writes each field that changes (a field given its current value is not written).
-        --day/--at/--zone change the start; --clear start|end|place|note empties a field.
-        An edit of a field that holds conflicting values replaces them all, and says so on
-        stderr; 'tripsync resolve' keeps one of them instead.
-        --json prints {"item", "changed": [FIELD], "replaced": [{"field", "value", "device"}]}.
-        """
+    static let spec = CommandSpec(
+        name: "edit",
+        summary: "change fields of an item; one register write per changed field",
+        forms: ["ITEM [--title] [--day] [--at] [--zone] [--end] [--end-zone] [--place] [--note] [--clear]... [--trip] [--json]"],
+        about: """
+            Writes each field that changes (a field given its current value is not written).
+            --day/--at/--zone change the start; --clear start|end|place|note empties a field.
+            An edit of a field that holds conflicting values replaces them all, and says so on
+            stderr; 'tripsync resolve' keeps one of them instead.
+            --json prints {"item", "changed": [FIELD], "replaced": [{"field", "value", "device"}]}.
+            """,
+        options: [
+            OptionSpec("--title", .text("T"), "the new title"),
+            OptionSpec("--day", .text("YYYY-MM-DD"), "the start's day (a whole-day item without --at)"),
+            OptionSpec("--at", .text("HH:MM"), "the start's time"),
+            OptionSpec("--zone", .text("ZONE"), "the start's zone"),
+            OptionSpec("--end", .text("YYYY-MM-DDTHH:MM|YYYY-MM-DD"), "when it ends: a time, or a last day"),
+            OptionSpec("--end-zone", .text("ZONE"), "the end's zone, where it differs"),
+            OptionSpec("--place", .text("P"), "the new place"),
+            OptionSpec("--note", .text("N"), "the new note"),
+            OptionSpec("--clear", .text("FIELD"), "empty a field: start, end, place or note"),
+            .trip,
+            OptionSpec("--json", .flag, "print {\"item\", \"changed\": [FIELD], \"replaced\": [{\"field\", \"value\", \"device\"}]}"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(
-            command: name, values: ["--title", "--day", "--at", "--zone", "--end", "--end-zone", "--place", "--note", "--clear", "--trip"],
-            flags: ["--json"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("edit needs exactly one ITEM", command: name)

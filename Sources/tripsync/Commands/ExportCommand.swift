@@ -3,28 +3,23 @@ import TripSync
 
 /// `tripsync export --ics FILE` / `tripsync export --html FILE`.
 enum ExportCommand: Command {
-    static let name = "export"
-    static let summary = "the itinerary as iCalendar (--ics) or as one self-contained page (--html)"
-    static let help = """
-        usage: tripsync export (--ics FILE | --html FILE) [--force] [--trip T]
-
-        --ics FILE   an RFC 5545 calendar: an event per item with a start (its own zone's TZID,
-                     VTIMEZONE blocks included), all-day events for whole-day items, stable UIDs.
-                     Items with no date cannot be events: stderr says how many were left out
-                     and which.
-        --html FILE  one self-contained HTML page (no network, no script): the trip day by day,
-                     each item at its own local time in its own zone, flights from departure to
-                     arrival with their duration, whole-day and multi-day items as bands, a switch
-                     to see every time in one zone, conflicts with who wrote each value; readable
-                     on a phone and printable. FILE '-' writes the page to stdout. The page says
-                     when it was made: now, or SOURCE_DATE_EPOCH (seconds) when that is set.
-
-        Both may be given at once. FILE '-' writes to standard output (one of the two at most).
-        An existing FILE is written over only with --force, or after a yes on the terminal.
-        """
+    static let spec = CommandSpec(
+        name: "export",
+        summary: "the itinerary as iCalendar (--ics) or as one self-contained page (--html)",
+        forms: ["(--ics | --html) [--force] [--trip]"],
+        about: """
+            Both may be given at once. FILE '-' writes to standard output (one of the two at most).
+            An existing FILE is written over only with --force, or after a yes on the terminal.
+            """,
+        options: [
+            OptionSpec("--ics", .file("FILE"), "an RFC 5545 calendar: an event per item with a start (its own zone's TZID, VTIMEZONE blocks included), all-day events for whole-day items, stable UIDs. Items with no date cannot be events: stderr says how many were left out and which."),
+            OptionSpec("--html", .file("FILE"), "one self-contained HTML page (no network, no script): the trip day by day, each item at its own local time in its own zone, flights from departure to arrival with their duration, whole-day and multi-day items as bands, a switch to see every time in one zone, conflicts with who wrote each value; readable on a phone and printable. The page says when it was made: now, or SOURCE_DATE_EPOCH (seconds) when that is set."),
+            OptionSpec("--force", .flag, "write over an existing FILE without asking (else asked on a terminal, refused without one)"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--ics", "--html", "--trip"], flags: ["--force"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let ics = parser.value("--ics")
         let html = parser.value("--html")

@@ -2,19 +2,23 @@ import TripSync
 
 /// `tripsync find TEXT [--json] [--trip T]`.
 enum FindCommand: Command {
-    static let name = "find"
-    static let summary = "the items whose title, place or note contain TEXT"
-    static let help = """
-        usage: tripsync find TEXT [--json] [--trip T]
-
-        Lists the live items whose title, place or note contain TEXT, as 'show' prints them
-        (short id first). Case, accents and letter width are ignored: "sintra" finds "Sintra",
-        "jeronimos" finds "Jerónimos". --json prints the matches as 'show --json' does.
-        Deleted items are not searched ('tripsync show --deleted' lists them).
-        """
+    static let spec = CommandSpec(
+        name: "find",
+        summary: "the items whose title, place or note contain TEXT",
+        forms: ["TEXT [--json] [--trip]"],
+        about: """
+            Lists the live items whose title, place or note contain TEXT, as 'show' prints them
+            (short id first). Case, accents and letter width are ignored: "sintra" finds "Sintra",
+            "jeronimos" finds "Jerónimos". --json prints the matches as 'show --json' does.
+            Deleted items are not searched ('tripsync show --deleted' lists them).
+            """,
+        options: [
+            OptionSpec("--json", .flag, "print the matches as 'show --json' does"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let text = parser.positionals.first, !VisibleText.isBlank(text) else {
             throw CLIError.usage("find needs exactly one TEXT to look for (quote it if it has spaces)", command: name)

@@ -2,21 +2,25 @@ import TripSync
 
 /// `tripsync forget [--yes] [--trip T]`.
 enum ForgetCommand: Command {
-    static let name = "forget"
-    static let summary = "remove a trip from this home only (asks; never touches a shared folder)"
-    static let help = """
-        usage: tripsync forget [--yes] [--trip T]
-
-        Removes the trip from this home: its replica and its local settings. It asks first on
-        a terminal (y/N); without a terminal it needs --yes. A copy of the replica is kept in
-        HOME/trips/backups/ ('tripsync import FILE --merge' brings it back), and so is this
-        home's membership of the trip (and its owner key, if this home holds it). Shared
-        folders are never touched: the copies there remain, and 'tripsync sync FOLDER' with one
-        of them brings the trip back.
-        """
+    static let spec = CommandSpec(
+        name: "forget",
+        summary: "remove a trip from this home only (asks; never touches a shared folder)",
+        forms: ["[--yes] [--trip]"],
+        about: """
+            Removes the trip from this home: its replica and its local settings. It asks first on
+            a terminal (y/N); without a terminal it needs --yes. A copy of the replica is kept in
+            HOME/trips/backups/ ('tripsync import FILE --merge' brings it back), and so is this
+            home's membership of the trip (and its owner key, if this home holds it). Shared
+            folders are never touched: the copies there remain, and 'tripsync sync FOLDER' with one
+            of them brings the trip back.
+            """,
+        options: [
+            OptionSpec("--yes", .flag, "forget without asking (needed without a terminal)"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"], flags: ["--yes"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.isEmpty else { throw CLIError.usage("forget takes no arguments (pick the trip with --trip)", command: name) }
         if !parser.has("--yes") && !Confirm.canAsk {

@@ -2,21 +2,25 @@ import TripSync
 
 /// `tripsync gc [--folder FOLDER] [--dry-run]`.
 enum GCCommand: Command {
-    static let name = "gc"
-    static let summary = "remove attachment bytes nothing names any more"
-    static let help = """
-        usage: tripsync gc [--folder FOLDER] [--dry-run]
-
-        Removes from this home the attachment bytes (HOME/blobs) that no attachment of any trip
-        here names: live, detached, of a deleted item, or staged are all kept.
-        With --folder, removes instead from FOLDER/<tripId>/blobs the bytes that no trip file
-        in that trip folder (nor this home) names, once 90 days have passed since they were
-        written. A trip file that cannot be read keeps every blob of its trip.
-        --dry-run lists what would go and removes nothing.
-        """
+    static let spec = CommandSpec(
+        name: "gc",
+        summary: "remove attachment bytes nothing names any more",
+        forms: ["[--folder] [--dry-run]"],
+        about: """
+            Removes from this home the attachment bytes (HOME/blobs) that no attachment of any trip
+            here names: live, detached, of a deleted item, or staged are all kept.
+            With --folder, removes instead from FOLDER/<tripId>/blobs the bytes that no trip file
+            in that trip folder (nor this home) names, once 90 days have passed since they were
+            written. A trip file that cannot be read keeps every blob of its trip.
+            --dry-run lists what would go and removes nothing.
+            """,
+        options: [
+            OptionSpec("--folder", .folder("FOLDER"), "clean FOLDER/<tripId>/blobs instead of this home"),
+            OptionSpec("--dry-run", .flag, "list what would go; remove nothing"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--folder"], flags: ["--dry-run"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         try HomeAccess.requireExisting(global)
         guard parser.positionals.isEmpty else { throw CLIError.usage("gc takes no arguments", command: name) }

@@ -3,27 +3,32 @@ import TripSync
 
 /// `tripsync import FILE [--merge | --replace] [--yes]`.
 enum ImportCommand: Command {
-    static let name = "import"
-    static let summary = "show what a trip file holds, then merge it in or replace the local copy"
-    static let help = """
-        usage: tripsync import FILE [--merge | --replace] [--yes]
-
-        Reads FILE as untrusted input and shows what it holds (schema, trip, items, deleted
-        items, conflicts, devices, newest change). On a terminal it then asks
-        "[m]erge, [r]eplace or [c]ancel (default: cancel)?" (an empty answer cancels). --merge,
-        which loses nothing, is never asked about; --replace needs --yes where there is no
-        terminal. --merge merges it into this home's copy of the
-        trip (or adds the trip); --replace makes it the local copy: it first lists the changes
-        of this device that were never published and that FILE does not hold (on a terminal
-        you type 'replace' to discard them), then keeps the local copy in
-        HOME/trips/backups/ and names it, so 'tripsync import BACKUP --replace' undoes it.
-        This installation's device id never changes. A backup older than the tombstone
-        retention is named as such. A trip whose replica in this home cannot be read is
-        refused; the other trips of the home do not matter.
-        """
+    static let spec = CommandSpec(
+        name: "import",
+        summary: "show what a trip file holds, then merge it in or replace the local copy",
+        forms: ["FILE [--merge | --replace] [--yes]"],
+        about: """
+            Reads FILE as untrusted input and shows what it holds (schema, trip, items, deleted
+            items, conflicts, devices, newest change). On a terminal it then asks
+            "[m]erge, [r]eplace or [c]ancel (default: cancel)?" (an empty answer cancels). --merge,
+            which loses nothing, is never asked about; --replace needs --yes where there is no
+            terminal. --merge merges it into this home's copy of the
+            trip (or adds the trip); --replace makes it the local copy: it first lists the changes
+            of this device that were never published and that FILE does not hold (on a terminal
+            you type 'replace' to discard them), then keeps the local copy in
+            HOME/trips/backups/ and names it, so 'tripsync import BACKUP --replace' undoes it.
+            This installation's device id never changes. A backup older than the tombstone
+            retention is named as such. A trip whose replica in this home cannot be read is
+            refused; the other trips of the home do not matter.
+            """,
+        options: [
+            OptionSpec("--merge", .flag, "merge FILE into this home's copy (loses nothing)"),
+            OptionSpec("--replace", .flag, "make FILE the local copy (the old one is kept as a backup)"),
+            OptionSpec("--yes", .flag, "replace without asking (needed without a terminal)"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, flags: ["--merge", "--replace", "--yes"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let file = parser.positionals.first else {
             throw CLIError.usage("import needs exactly one FILE", command: name)
@@ -33,10 +38,6 @@ enum ImportCommand: Command {
         let plan: TripImport
         do {
             plan = try TripImport.prepare(file: file, into: home)
-        } catch let error as TripImport.Refusal {
-            throw CLIError.refused(error.description)
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
         } catch let error as TripStoreError {
             if case .unreadable(let broken) = error {
                 // The other trips' unreadable files are told too, as every command tells them.
@@ -86,11 +87,11 @@ enum ImportCommand: Command {
         do {
             outcome = try plan.apply(mode)
         } catch let error as EditError {
-            throw Session.refusal(error)
+            throw Failure.cliError(error)
         } catch let error as TripStoreError {
-            throw Session.refusal(error, home: home)
+            throw Failure.cliError(error, home: home)
         } catch let error as TripImport.Refusal {
-            throw CLIError.refused(error.description)
+            throw Failure.cliError(error)
         } catch let error as MergeError {
             throw CLIError.refused("\(file): \(error)")
         } catch {

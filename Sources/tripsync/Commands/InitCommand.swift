@@ -2,17 +2,20 @@ import TripSync
 
 /// `tripsync init [--device-name NAME]`.
 enum InitCommand: Command {
-    static let name = "init"
-    static let summary = "create the home and this installation's device id (done on first use anyway)"
-    static let help = """
-        usage: tripsync init [--device-name NAME]
-
-        Creates the home (--home, $TRIPSYNC_HOME or ~/.tripsync) and this installation's device
-        identity. With --device-name, names (or renames) this device, e.g. "Sam's laptop".
-        """
+    static let spec = CommandSpec(
+        name: "init",
+        summary: "create the home and this installation's device id (done on first use anyway)",
+        forms: ["[--device-name]"],
+        about: """
+            Creates the home (--home, $TRIPSYNC_HOME or ~/.tripsync) and this installation's device
+            identity. With --device-name, names (or renames) this device, e.g. "Sam's laptop".
+            """,
+        options: [
+            OptionSpec("--device-name", .text("NAME"), "this device's name, as companions see it"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--device-name"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.isEmpty else { throw CLIError.usage("init takes no arguments", command: name) }
         let home = HomeAccess.home(global)

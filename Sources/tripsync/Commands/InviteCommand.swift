@@ -2,18 +2,23 @@ import TripSync
 
 /// `tripsync invite --role editor|viewer [--expires DAYS]`.
 enum InviteCommand: Command {
-    static let name = "invite"
-    static let summary = "print a code that lets a new laptop join the trip (owner)"
-    static let help = """
-        usage: tripsync invite --role editor|viewer [--expires DAYS] [--trip T]
-
-        Prints a one-time invite code (valid DAYS days, default 7) to send by any channel. On the
-        new laptop, 'tripsync join CODE FOLDER' asks to join through the shared folder; your next
-        sync admits it, and its next sync brings the trip. Needs the trip's owner key.
-        """
+    static let spec = CommandSpec(
+        name: "invite",
+        summary: "print a code that lets a new laptop join the trip (owner)",
+        forms: ["--role [--expires] [--trip]"],
+        about: """
+            Prints a one-time invite code (valid DAYS days, default 7) to send by any channel. On the
+            new laptop, 'tripsync join CODE FOLDER' asks to join through the shared folder; your next
+            sync admits it, and its next sync brings the trip. Needs the trip's owner key.
+            """,
+        options: [
+            OptionSpec("--role", .choice(["editor", "viewer"]), "the role the new laptop gets"),
+            OptionSpec("--expires", .text("DAYS"), "days the code stays valid (default 7)"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip", "--role", "--expires"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.isEmpty else { throw CLIError.usage("invite takes no argument", command: name) }
         guard let text = parser.value("--role") else { throw CLIError.usage("invite needs --role editor|viewer", command: name) }

@@ -3,31 +3,32 @@ import TripSync
 /// `tripsync members [--json]`, `members claim`, `members approve DEVICE|--all`,
 /// `members decline DEVICE`, `members set DEVICE --role R`, `members remove DEVICE`.
 enum MembersCommand: Command {
-    static let name = "members"
-    static let summary = "who may change the trip: list, claim, approve, decline, set a role, remove"
-    static let help = """
-        usage: tripsync members [--json] [--trip T]
-               tripsync members claim [--trip T]
-               tripsync members approve DEVICE|--all [--role editor|viewer] [--trip T]
-               tripsync members decline DEVICE [--trip T]
-               tripsync members set DEVICE --role editor|viewer [--trip T]
-               tripsync members remove DEVICE [--trip T]
-
-        Lists every device of the trip with its person's name, role, key fingerprint, and the
-        devices waiting for the owner (join requests without a valid invite, devices that wrote
-        before the trip was claimed). All but the list need this laptop to hold the trip's
-        owner key. 'claim' makes an open trip (from before members existed) owned by this
-        laptop. An invite admits one device once; any other request waits here: 'approve'
-        admits it (with the role its invite named unless --role says), 'decline' refuses it for
-        good (a new invite is needed). 'approve --all' never brings back a removed device, never
-        raises a demoted one and never grants more than a request's invite named. A role change
-        or removal is signed by the owner key and takes effect on each laptop as it arrives: a
-        removed device's later changes reach nobody who had the removal first; what it wrote
-        before stays. DEVICE is a device id, an id prefix (4+ characters) or its exact name.
-        """
+    static let spec = CommandSpec(
+        name: "members",
+        summary: "who may change the trip: list, claim, approve, decline, set a role, remove",
+        forms: ["[--json] [--trip]", "claim [--trip]", "approve DEVICE|--all [--role] [--trip]", "decline DEVICE [--trip]", "set DEVICE --role [--trip]", "remove DEVICE [--trip]"],
+        about: """
+            Lists every device of the trip with its person's name, role, key fingerprint, and the
+            devices waiting for the owner (join requests without a valid invite, devices that wrote
+            before the trip was claimed). All but the list need this laptop to hold the trip's
+            owner key. 'claim' makes an open trip (from before members existed) owned by this
+            laptop. An invite admits one device once; any other request waits here: 'approve'
+            admits it (with the role its invite named unless --role says), 'decline' refuses it for
+            good (a new invite is needed). 'approve --all' never brings back a removed device, never
+            raises a demoted one and never grants more than a request's invite named. A role change
+            or removal is signed by the owner key and takes effect on each laptop as it arrives: a
+            removed device's later changes reach nobody who had the removal first; what it wrote
+            before stays. DEVICE is a device id, an id prefix (4+ characters) or its exact name.
+            """,
+        options: [
+            OptionSpec("--json", .flag, "one JSON value on stdout"),
+            .trip,
+            OptionSpec("--all", .flag, "approve every pending request"),
+            OptionSpec("--role", .choice(["editor", "viewer"]), "the role to give"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip", "--role"], flags: ["--json", "--all"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let words = parser.positionals
         let action = words.first ?? "list"
@@ -130,12 +131,8 @@ enum MembersCommand: Command {
     static func attempt(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as MembershipError {
-            throw CLIError.refused(error.message)
-        } catch let error as InviteError {
-            throw CLIError.refused(error.message)
-        } catch let error as EditError {
-            throw Session.refusal(error)
+        } catch let error as any TripSyncError {
+            throw Failure.cliError(error)
         }
     }
 }

@@ -2,31 +2,29 @@ import TripSync
 
 /// `tripsync merge FILE... -o OUT [--dry-run] [--json]`.
 enum MergeCommand: Command {
-    static let name = "merge"
-    static let summary = "merge trip files (any schema, gzip or not) into OUT"
-    static let help = """
-        usage: tripsync merge FILE... -o OUT [--dry-run] [--json] [--force] [--retention-days N]
-
-        Reads every FILE as untrusted input (schema 1 to 4, gzip or plain) and merges them field
-        by field; one invalid input refuses the whole merge and OUT is left untouched. OUT is
-        gzip when it ends in .gz. The output is written by this installation (its device id);
-        on a laptop without a home, one is made only once every FILE was read and checked, and a
-        dry run makes none.
-        Tombstone bodies past the retention that every device acknowledged are compacted; the
-        stubs stay so stale copies never bring items back.
-
-        options:
-          -o, --output OUT      where to write the merged trip (durable, atomic); '-' writes
-                                plain JSON to standard output and the report to stderr
-          --force               write over an existing OUT without asking (else asked on a
-                                terminal, refused without one)
-          --dry-run             report what would change; write nothing
-          --json                print {"output", "items", "tombstones", "conflicts", "conflictParts", "inputs"}
-          --retention-days N    keep deleted items' bodies at least N days (default 90)
-        """
+    static let spec = CommandSpec(
+        name: "merge",
+        summary: "merge trip files (any schema, gzip or not) into OUT",
+        forms: ["FILE... -o [--dry-run] [--json] [--force] [--retention-days]"],
+        about: """
+            Reads every FILE as untrusted input (schema 1 to 4, gzip or plain) and merges them field
+            by field; one invalid input refuses the whole merge and OUT is left untouched. OUT is
+            gzip when it ends in .gz. The output is written by this installation (its device id);
+            on a laptop without a home, one is made only once every FILE was read and checked, and a
+            dry run makes none.
+            Tombstone bodies past the retention that every device acknowledged are compacted; the
+            stubs stay so stale copies never bring items back.
+            """,
+        options: [
+            OptionSpec("--output", short: "-o", .file("OUT"), "where to write the merged trip (durable, atomic); '-' writes plain JSON to standard output and the report to stderr"),
+            OptionSpec("--force", .flag, "write over an existing OUT without asking (else asked on a terminal, refused without one)"),
+            OptionSpec("--dry-run", .flag, "report what would change; write nothing"),
+            OptionSpec("--json", .flag, "print {\"output\", \"items\", \"tombstones\", \"conflicts\", \"conflictParts\", \"inputs\"}"),
+            OptionSpec("--retention-days", .text("N"), "keep deleted items' bodies at least N days (default 90)"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["-o", "--output", "--retention-days"], flags: ["--dry-run", "--json", "--force"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard let output = parser.value("-o") ?? parser.value("--output") else {
             throw CLIError.usage("merge needs -o OUT", command: name)

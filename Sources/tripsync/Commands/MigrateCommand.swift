@@ -2,23 +2,23 @@ import TripSync
 
 /// `tripsync migrate FILE [-o OUT]`.
 enum MigrateCommand: Command {
-    static let name = "migrate"
-    static let summary = "rewrite an older-schema file in the current schema; refuse newer"
-    static let help = """
-        usage: tripsync migrate FILE [-o OUT] [--force]
-
-        Reads FILE (any schema from 1 to the current one, gzip or plain) by its own version's
-        rules, migrates it forward one step at a time, checks the result by the current rules, and
-        writes canonical JSON of the current schema to OUT (gzip when OUT ends in .gz) or to stdout. A file from a newer TripSync is
-        refused and nothing is written. What was done is printed on stderr.
-
-        options:
-          -o, --output OUT    where to write (durable, atomic); stdout when left out or '-'
-          --force             write over an existing OUT without asking
-        """
+    static let spec = CommandSpec(
+        name: "migrate",
+        summary: "rewrite an older-schema file in the current schema; refuse newer",
+        forms: ["FILE [-o] [--force]"],
+        about: """
+            Reads FILE (any schema from 1 to the current one, gzip or plain) by its own version's
+            rules, migrates it forward one step at a time, checks the result by the current rules, and
+            writes canonical JSON of the current schema to OUT (gzip when OUT ends in .gz) or to stdout. A file from a newer TripSync is
+            refused and nothing is written. What was done is printed on stderr.
+            """,
+        options: [
+            OptionSpec("--output", short: "-o", .file("OUT"), "where to write (durable, atomic); stdout when left out or '-'"),
+            OptionSpec("--force", .flag, "write over an existing OUT without asking"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["-o", "--output"], flags: ["--force"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let file = parser.positionals.first else {
             throw CLIError.usage("migrate needs exactly one FILE", command: name)

@@ -2,20 +2,27 @@ import TripSync
 
 /// `tripsync move ITEM (--after ID | --before ID | --first | --last)`.
 enum MoveCommand: Command {
-    static let name = "move"
-    static let summary = "give an item a new order key between its neighbours"
-    static let help = """
-        usage: tripsync move ITEM (--after ID | --before ID | --first | --last) [--trip T]
-
-        Writes a new sortKey between the neighbours, so the item sorts there among items of the
-        same day and time. A day lists whole-day items first, then timed items by their time, so
-        the order only settles items that tie on it: moving an item next to one of another day
-        or time, or --first/--last when no other item shares its time, is refused (exit 1,
-        naming both times; nothing is changed). Change the item's time with 'tripsync edit'.
-        """
+    static let spec = CommandSpec(
+        name: "move",
+        summary: "give an item a new order key between its neighbours",
+        forms: ["ITEM (--after | --before | --first | --last) [--trip]"],
+        about: """
+            Writes a new sortKey between the neighbours, so the item sorts there among items of the
+            same day and time. A day lists whole-day items first, then timed items by their time, so
+            the order only settles items that tie on it: moving an item next to one of another day
+            or time, or --first/--last when no other item shares its time, is refused (exit 1,
+            naming both times; nothing is changed). Change the item's time with 'tripsync edit'.
+            """,
+        options: [
+            OptionSpec("--after", .text("ID"), "right after the item ID"),
+            OptionSpec("--before", .text("ID"), "right before the item ID"),
+            OptionSpec("--first", .flag, "first among items of the same day and time"),
+            OptionSpec("--last", .flag, "last among items of the same day and time"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--after", "--before", "--trip"], flags: ["--first", "--last"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("move needs exactly one ITEM", command: name)

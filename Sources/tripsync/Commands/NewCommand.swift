@@ -2,22 +2,27 @@ import TripSync
 
 /// `tripsync new NAME [--zone ZONE] [--open]`.
 enum NewCommand: Command {
-    static let name = "new"
-    static let summary = "create a trip; prints its id"
-    static let help = """
-        usage: tripsync new NAME [--zone ZONE] [--open]
-
-        Creates a trip this laptop owns in this home and prints its id: its owner key stays in
-        this home, the trip id is derived from it, and other laptops join by invite (tripsync
-        invite, tripsync join). --zone sets the trip's zone, which 'add' uses on every laptop when
-        none is given (e.g. Europe/Lisbon; without --zone, this machine's zone, said on stderr;
-        'tripsync zone ZONE' changes it). --open makes an open trip instead, as before
-        members existed: any laptop that syncs the folder may write, until 'tripsync members
-        claim'. (--owned, the default, is accepted too.)
-        """
+    static let spec = CommandSpec(
+        name: "new",
+        summary: "create a trip; prints its id",
+        forms: ["NAME [--zone] [--open | --owned]"],
+        about: """
+            Creates a trip this laptop owns in this home and prints its id: its owner key stays in
+            this home, the trip id is derived from it, and other laptops join by invite (tripsync
+            invite, tripsync join). --zone sets the trip's zone, which 'add' uses on every laptop when
+            none is given (e.g. Europe/Lisbon; without --zone, this machine's zone, said on stderr;
+            'tripsync zone ZONE' changes it). --open makes an open trip instead, as before
+            members existed: any laptop that syncs the folder may write, until 'tripsync members
+            claim'. (--owned, the default, is accepted too.)
+            """,
+        options: [
+            OptionSpec("--zone", .text("ZONE"), "the trip's zone (default: this machine's)"),
+            OptionSpec("--open", .flag, "an open trip: any laptop that syncs the folder may write"),
+            OptionSpec("--owned", .flag, "a trip this laptop owns (the default)"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--zone"], flags: ["--owned", "--open"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let tripName = parser.positionals.first else {
             throw CLIError.usage("new needs exactly one NAME (quote it if it has spaces)", command: name)
@@ -34,12 +39,8 @@ enum NewCommand: Command {
         let store: TripStore
         do {
             store = try TripStore.create(name: title, defaultZone: zone, owned: !parser.has("--open"), in: home)
-        } catch let error as EditError {
-            throw Session.refusal(error)
-        } catch let error as TripStoreError {
-            throw Session.refusal(error, home: home)
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
+        } catch let error as any TripSyncError where !(error is FileSystemError) {
+            throw Failure.cliError(error, home: home)
         } catch {
             throw CLIError.refused("\(home.path): cannot save: \(error)")
         }

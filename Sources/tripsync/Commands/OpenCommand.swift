@@ -10,25 +10,25 @@ import TripSyncWeb
 
 /// `tripsync open [--port N] [--no-browser]`: this home in the browser (TripSyncWeb).
 enum OpenCommand: Command {
-    static let name = "open"
-    static let summary = "plan in the browser: serve this home on loopback until Ctrl-C"
-    static let help = """
-        usage: tripsync open [--port N] [--no-browser]
-
-        Serves this home to your browser on 127.0.0.1 and ::1 only (a free port unless --port),
-        prints one line with the address and a one-time token, and opens the default browser
-        (xdg-open, or open on macOS) unless --no-browser. The token works once: it becomes a
-        cookie of that browser. The pages plan, sync and settle conflicts by clicking; a change
-        made elsewhere (the CLI, a sync) shows within about two seconds. Ctrl-C or SIGTERM stops
-        the server (exit 0).
-
-        options:
-          --port N       listen on port N (1-65535) instead of a free one
-          --no-browser   print the address only
-        """
+    static let spec = CommandSpec(
+        name: "open",
+        summary: "plan in the browser: serve this home on loopback until Ctrl-C",
+        forms: ["[--port] [--no-browser]"],
+        about: """
+            Serves this home to your browser on 127.0.0.1 and ::1 only (a free port unless --port),
+            prints one line with the address and a one-time token, and opens the default browser
+            (xdg-open, or open on macOS) unless --no-browser. The token works once: it becomes a
+            cookie of that browser. The pages plan, sync and settle conflicts by clicking; a change
+            made elsewhere (the CLI, a sync) shows within about two seconds. Ctrl-C or SIGTERM stops
+            the server (exit 0).
+            """,
+        options: [
+            OptionSpec("--port", .text("N"), "listen on port N (1-65535) instead of a free one"),
+            OptionSpec("--no-browser", .flag, "print the address only"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--port"], flags: ["--no-browser"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.isEmpty else { throw CLIError.usage("open takes no arguments", command: name) }
         var port: UInt16 = 0

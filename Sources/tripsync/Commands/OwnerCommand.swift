@@ -7,22 +7,27 @@ import TripSync
 
 /// `tripsync owner export -o FILE` / `tripsync owner import FILE`.
 enum OwnerCommand: Command {
-    static let name = "owner"
-    static let summary = "move the trip's owner key to another laptop of yours (passphrase-sealed)"
-    static let help = """
-        usage: tripsync owner export -o FILE [--force] [--passphrase-file F] [--trip T]
-               tripsync owner import FILE [--passphrase-file F] [--trip T]
-
-        'export' writes the trip's owner key sealed with a passphrase (Argon2id and secretbox,
-        libsodium) to FILE; 'import' on another laptop of yours that is already in the trip
-        opens it, keeps the key in this home and makes this laptop an owner too. The passphrase
-        is asked on the terminal (twice for export), or read from the first line of F. An
-        existing FILE is written over only with --force or after a yes on the terminal; FILE
-        cannot be '-' (the sealed key goes to a file of mode 0600, never to standard output).
-        """
+    static let spec = CommandSpec(
+        name: "owner",
+        summary: "move the trip's owner key to another laptop of yours (passphrase-sealed)",
+        forms: ["export -o [--force] [--passphrase-file] [--trip]", "import FILE [--passphrase-file] [--trip]"],
+        about: """
+            'export' writes the trip's owner key sealed with a passphrase (Argon2id and secretbox,
+            libsodium) to FILE; 'import' on another laptop of yours that is already in the trip
+            opens it, keeps the key in this home and makes this laptop an owner too. The passphrase
+            is asked on the terminal (twice for export), or read from the first line of F. An
+            existing FILE is written over only with --force or after a yes on the terminal; FILE
+            cannot be '-' (the sealed key goes to a file of mode 0600, never to standard output).
+            """,
+        options: [
+            OptionSpec("-o", .file("FILE"), "where export writes the sealed key (mode 0600; not '-')"),
+            OptionSpec("--force", .flag, "write over an existing FILE without asking"),
+            OptionSpec("--passphrase-file", .file("F"), "read the passphrase from the first line of F"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip", "-o", "--passphrase-file"], flags: ["--force"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let words = parser.positionals
         switch words.first {

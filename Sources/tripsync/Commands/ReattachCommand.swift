@@ -2,17 +2,20 @@ import TripSync
 
 /// `tripsync reattach ATTACHMENT`.
 enum ReattachCommand: Command {
-    static let name = "reattach"
-    static let summary = "bring a detached attachment back"
-    static let help = """
-        usage: tripsync reattach ATTACHMENT [--trip T]
-
-        Brings a detached attachment back with everything it held (a caption written while it
-        was detached included). 'tripsync attachments --detached' lists detached ones.
-        """
+    static let spec = CommandSpec(
+        name: "reattach",
+        summary: "bring a detached attachment back",
+        forms: ["ATTACHMENT [--trip]"],
+        about: """
+            Brings a detached attachment back with everything it held (a caption written while it
+            was detached included). 'tripsync attachments --detached' lists detached ones.
+            """,
+        options: [
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("reattach needs exactly one ATTACHMENT", command: name)

@@ -2,18 +2,21 @@ import TripSync
 
 /// `tripsync rename NAME [--trip T]`.
 enum RenameCommand: Command {
-    static let name = "rename"
-    static let summary = "rename the trip (merged like any field)"
-    static let help = """
-        usage: tripsync rename NAME [--trip T]
-
-        Gives the trip a new name: one write of the trip's name, merged like any field, so two
-        laptops renaming it at once keep one name and show the other as a conflict. Trip names
-        are unique in a home: a name another trip here has is refused.
-        """
+    static let spec = CommandSpec(
+        name: "rename",
+        summary: "rename the trip (merged like any field)",
+        forms: ["NAME [--trip]"],
+        about: """
+            Gives the trip a new name: one write of the trip's name, merged like any field, so two
+            laptops renaming it at once keep one name and show the other as a conflict. Trip names
+            are unique in a home: a name another trip here has is refused.
+            """,
+        options: [
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let typed = parser.positionals.first else {
             throw CLIError.usage("rename needs exactly one NAME (quote it if it has spaces)", command: name)
@@ -24,12 +27,8 @@ enum RenameCommand: Command {
         let changed: Bool
         do {
             changed = try store.rename(to: newName)
-        } catch let error as EditError {
-            throw Session.refusal(error)
         } catch let error as FileSystemError {
             throw CLIError.refused("\(store.path): cannot save: \(error); \(error.outcome)")
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
         }
         Console.out(changed ? "renamed \"\(old)\" to \"\(newName)\"" : "the trip is already named \"\(newName)\"; nothing was written")
     }

@@ -2,20 +2,21 @@ import TripSync
 
 /// `tripsync resolve ITEM FIELD (--keep mine | --keep current | --keep N)`.
 enum ResolveCommand: Command {
-    static let name = "resolve"
-    static let summary = "settle a conflict with a new write"
-    static let help = """
-        usage: tripsync resolve ITEM FIELD --keep mine|current|N [--trip T]
-               tripsync resolve ATTACHMENT caption --keep mine|current|N [--trip T]
-               tripsync resolve trip name --keep mine|current|N [--trip T]
-               tripsync resolve trip zone --keep mine|current|N [--trip T]
-
-        Keeps one of a field's values with a new write that has seen them all, so the conflict
-        disappears on every replica. mine: the value this device wrote; current: the value shown
-        now; N: the alternative numbered N by 'tripsync conflicts'. FIELD is one of title,
-        start, end, place, note, sortKey; an attachment's caption and the trip's name and zone
-        are settled the same way.
-        """
+    static let spec = CommandSpec(
+        name: "resolve",
+        summary: "settle a conflict with a new write",
+        forms: ["ITEM FIELD --keep [--trip]", "ATTACHMENT caption --keep [--trip]", "trip name --keep [--trip]", "trip zone --keep [--trip]"],
+        about: """
+            Keeps one of a field's values with a new write that has seen them all, so the conflict
+            disappears on every replica. mine: the value this device wrote; current: the value shown
+            now; N: the alternative numbered N by 'tripsync conflicts'. FIELD is one of title,
+            start, end, place, note, sortKey; an attachment's caption and the trip's name and zone
+            are settled the same way.
+            """,
+        options: [
+            OptionSpec("--keep", .text("mine|current|N"), "the value to keep: mine, current, or the alternative numbered N"),
+            .trip,
+        ])
 
     /// What is being settled.
     private enum Target {
@@ -26,7 +27,7 @@ enum ResolveCommand: Command {
     }
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--keep", "--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 2, let selector = parser.positionals.first, let fieldName = parser.positionals.last else {
             throw CLIError.usage("resolve needs ITEM and FIELD (or ATTACHMENT caption, or trip name, or trip zone)", command: name)

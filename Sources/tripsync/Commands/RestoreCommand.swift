@@ -2,17 +2,20 @@ import TripSync
 
 /// `tripsync restore ITEM`.
 enum RestoreCommand: Command {
-    static let name = "restore"
-    static let summary = "bring a deleted item back with everything it held"
-    static let help = """
-        usage: tripsync restore ITEM [--trip T]
-
-        Brings a deleted item back: every field is written anew (edits made while it was deleted
-        included), so it returns whole on every replica.
-        """
+    static let spec = CommandSpec(
+        name: "restore",
+        summary: "bring a deleted item back with everything it held",
+        forms: ["ITEM [--trip]"],
+        about: """
+            Brings a deleted item back: every field is written anew (edits made while it was deleted
+            included), so it returns whole on every replica.
+            """,
+        options: [
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count == 1, let selector = parser.positionals.first else {
             throw CLIError.usage("restore needs exactly one ITEM", command: name)

@@ -3,37 +3,36 @@ import TripSync
 
 /// `tripsync show [ITEM] [--in ZONE] [--from D] [--to D] [--deleted] [--json]`.
 enum ShowCommand: Command {
-    static let name = "show"
-    static let summary = "the itinerary by day (or one item whole, or the deleted items)"
-    static let help = """
-        usage: tripsync show [--in ZONE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json] [--trip T]
-               tripsync show ITEM [--in ZONE] [--json] [--trip T]
-               tripsync show --deleted [--json] [--trip T]
+    static let spec = CommandSpec(
+        name: "show",
+        summary: "the itinerary by day (or one item whole, or the deleted items)",
+        forms: ["[--in] [--from] [--to] [--json] [--trip]", "ITEM [--in] [--json] [--trip]", "--deleted [--json] [--trip]"],
+        about: """
+            Prints the itinerary grouped by each item's own local date, each time in its own zone
+            with the zone's abbreviation, the item's short id first on its line (so 'show | grep'
+            keeps it); items with an end show its time and the duration (by instants: Lisbon 10:00
+            to New York 13:00 is 8 h), a multi-day item its last day; a note's first line is shown
+            under its item. Conflicts and DST notes are marked. A stay (a later date in the same
+            zone, or whole days) counts nights: June 7 to June 10 is 3 nights. Where your zone
+            (this machine's, or --in) reads a time differently, it is shown beside it:
+            "10:00 WEST (05:00 EDT your time)". `show ITEM` links its place to a map.
 
-        Prints the itinerary grouped by each item's own local date, each time in its own zone
-        with the zone's abbreviation, the item's short id first on its line (so 'show | grep'
-        keeps it); items with an end show its time and the duration (by instants: Lisbon 10:00
-        to New York 13:00 is 8 h), a multi-day item its last day; a note's first line is shown
-        under its item. Conflicts and DST notes are marked. A stay (a later date in the same
-        zone, or whole days) counts nights: June 7 to June 10 is 3 nights. Where your zone
-        (this machine's, or --in) reads a time differently, it is shown beside it:
-        "10:00 WEST (05:00 EDT your time)". `show ITEM` links its place to a map.
-
-        options:
-          --in ZONE     your zone, instead of this machine's (items stay under their own dates);
-                        with --json, each time also has "viewer": {"local", "zone", "abbreviation"}
-          --from D, --to D   only the days from D and/or through D (unscheduled items have no
-                        day, so they are left out)
-          ITEM          one item whole, live or deleted (id or id prefix): every field, the
-                        whole note, who wrote each value and when (in this machine's zone),
-                        its conflicts, the edits made while it was deleted, and the place's map
-                        link (an OpenStreetMap search; "mapURL" in --json)
-          --deleted     the deleted items, newest first, each restorable (tripsync restore ID)
-          --json        one JSON value on stdout
-        """
+            ITEM (id or id prefix) shows one item whole, live or deleted: every field, the whole
+            note, who wrote each value and when (in this machine's zone), its conflicts, the edits
+            made while it was deleted, and the place's map link (an OpenStreetMap search; "mapURL"
+            in --json).
+            """,
+        options: [
+            OptionSpec("--in", .text("ZONE"), "your zone, instead of this machine's (items stay under their own dates); with --json, each time also has \"viewer\": {\"local\", \"zone\", \"abbreviation\"}"),
+            OptionSpec("--from", .text("YYYY-MM-DD"), "only the days from this one (unscheduled items have no day, so they are left out)"),
+            OptionSpec("--to", .text("YYYY-MM-DD"), "only the days through this one (unscheduled items are left out too)"),
+            OptionSpec("--deleted", .flag, "the deleted items, newest first, each restorable (tripsync restore ID)"),
+            OptionSpec("--json", .flag, "one JSON value on stdout"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--in", "--trip", "--from", "--to"], flags: ["--json", "--deleted"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count <= 1 else { throw CLIError.usage("show takes at most one ITEM", command: name) }
         let json = parser.has("--json")

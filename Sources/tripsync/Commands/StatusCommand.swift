@@ -2,23 +2,27 @@ import TripSync
 
 /// `tripsync status [--json]`.
 enum StatusCommand: Command {
-    static let name = "status"
-    static let summary = "unpublished changes, conflicts, what each device has seen, tombstones near retention"
-    static let help = """
-        usage: tripsync status [--json] [--trip T]
-
-        Says what each of your changes has reached: only this laptop (not shared yet through a
-        shared folder), shared, and seen by each other laptop (by the files they shared),
-        plus conflicts and deleted items whose body is close to the 90-day retention, and the
-        numbers a team watches: conflicts per 1,000 changes, the share of open conflicts that
-        show your value (the "keep-mine share" of --json), the age of its oldest unpublished change, and the devices not
-        heard from for longer than the retention (README, "What a team watches"). Devices that
-        share a name are shown with their short ids. Attachments are counted by state: shared
-        (bytes here), arriving (bytes not here yet), staged (not yet shared), quarantined.
-        """
+    static let spec = CommandSpec(
+        name: "status",
+        summary: "unpublished changes, conflicts, what each device has seen, tombstones near retention",
+        forms: ["[--json] [--trip]"],
+        about: """
+            Says what each of your changes has reached: only this laptop (not shared yet through a
+            shared folder), shared, and seen by each other laptop (by the files they shared),
+            plus conflicts and deleted items whose body is close to the 90-day retention, and the
+            numbers a team watches: conflicts per 1,000 changes, the share of open conflicts that
+            show your value (the "keep-mine share" of --json), the age of its oldest unpublished change, and the devices not
+            heard from for longer than the retention (README, "What a team watches"). Devices that
+            share a name are shown with their short ids. Attachments are counted by state: shared
+            (bytes here), arriving (bytes not here yet), staged (not yet shared), quarantined.
+            """,
+        options: [
+            OptionSpec("--json", .flag, "one JSON value on stdout"),
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"], flags: ["--json"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
         let document = loaded.document

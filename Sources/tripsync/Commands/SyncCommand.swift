@@ -3,31 +3,30 @@ import TripSync
 
 /// `tripsync sync FOLDER [--watch] [--json]`.
 enum SyncCommand: Command {
-    static let name = "sync"
-    static let summary = "exchange every trip of this home with a shared folder"
-    static let help = """
-        usage: tripsync sync [FOLDER] [--watch] [--json]
-
-        Merges every readable trip file in FOLDER/<tripId>/ (other devices' files, cloud
-        conflicted copies, "(1)" copies) into this home, then publishes this device's file
-        FOLDER/<tripId>/<deviceId>.trip.json.gz atomically. A trip folder this home lacks is
-        joined; a trip this home has is published there. Temporary, partial, invalid and
-        newer-schema files are skipped with a warning; one bad file never stops the others.
-        Another device's file is never changed; our own conflicted copies are removed once
-        merged and published. With --watch, syncs again after every change until interrupted.
-        Without FOLDER, the folder this home last synced with (recorded for each trip at each
-        sync, or the folder of a pending join) is used, and named. It says what changed and by
-        whom ("Sam's laptop added 2 items, changed 1, deleted 1"; "you shared 3 changes"), then
-        the files it published, merged and skipped.
-
-        options:
-          --json     print {"published", "merged", "skipped": [{"file", "reason"}], "changes":
-                     [{"device", "name", "added", "changed", "deleted"}], ...}
-          --watch    keep syncing on change (inotify on Linux, polling elsewhere); Ctrl-C stops
-        """
+    static let spec = CommandSpec(
+        name: "sync",
+        summary: "exchange every trip of this home with a shared folder",
+        forms: ["[FOLDER] [--watch] [--json]"],
+        about: """
+            Merges every readable trip file in FOLDER/<tripId>/ (other devices' files, cloud
+            conflicted copies, "(1)" copies) into this home, then publishes this device's file
+            FOLDER/<tripId>/<deviceId>.trip.json.gz atomically. A trip folder this home lacks is
+            joined; a trip this home has is published there. Temporary, partial, invalid and
+            newer-schema files are skipped with a warning; one bad file never stops the others.
+            Another device's file is never changed; our own conflicted copies are removed once
+            merged and published. With --watch, syncs again after every change until interrupted.
+            Without FOLDER, the folder this home last synced with (recorded for each trip at each
+            sync, or the folder of a pending join) is used, and named. It says what changed and by
+            whom ("Sam's laptop added 2 items, changed 1, deleted 1"; "you shared 3 changes"), then
+            the files it published, merged and skipped.
+            """,
+        options: [
+            OptionSpec("--json", .flag, "print {\"published\", \"merged\", \"skipped\": [{\"file\", \"reason\"}], \"changes\": [{\"device\", \"name\", \"added\", \"changed\", \"deleted\"}], ...}"),
+            OptionSpec("--watch", .flag, "keep syncing on change (inotify on Linux, polling elsewhere); Ctrl-C stops"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, flags: ["--json", "--watch"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count <= 1 else { throw CLIError.usage("sync takes one FOLDER", command: name) }
         let folder = try parser.positionals.first ?? lastFolder(HomeAccess.home(global), json: parser.has("--json"))

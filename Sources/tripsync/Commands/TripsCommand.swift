@@ -2,18 +2,21 @@ import TripSync
 
 /// `tripsync trips [--json]`.
 enum TripsCommand: Command {
-    static let name = "trips"
-    static let summary = "list the trips in this home"
-    static let help = """
-        usage: tripsync trips [--json]
-
-        Lists the trips of this home: id, name, items, deleted items, conflicts (fields and
-        items edited while deleted). A trip file that cannot be read is named on stderr and
-        skipped; the other trips are listed.
-        """
+    static let spec = CommandSpec(
+        name: "trips",
+        summary: "list the trips in this home",
+        forms: ["[--json]"],
+        about: """
+            Lists the trips of this home: id, name, items, deleted items, conflicts (fields and
+            items edited while deleted). A trip file that cannot be read is named on stderr and
+            skipped; the other trips are listed.
+            """,
+        options: [
+            OptionSpec("--json", .flag, "one JSON value on stdout"),
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, flags: ["--json"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         let home = HomeAccess.home(global)
         _ = try HomeAccess.existingIdentity(global)

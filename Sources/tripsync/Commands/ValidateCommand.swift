@@ -2,23 +2,22 @@ import TripSync
 
 /// `tripsync validate FILE... [--json]`: check files as untrusted input.
 enum ValidateCommand: Command {
-    static let name = "validate"
-    static let summary = "check trip files as untrusted input; exit 1 if any is invalid"
-    static let help = """
-        usage: tripsync validate FILE... [--json]
-
-        Reads each FILE (gzip or plain JSON, any supported schema) as untrusted input and reports
-        every problem with its JSON Pointer. Warnings (an unknown zone, an end before its start)
-        do not make a file invalid.
-
-        options:
-          --json    print [{"file", "valid", "schemaVersion", "errors", "warnings"}] on stdout
-
-        exit status: 0 all valid, 1 any invalid, 2 usage error
-        """
+    static let spec = CommandSpec(
+        name: "validate",
+        summary: "check trip files as untrusted input; exit 1 if any is invalid",
+        forms: ["FILE... [--json]"],
+        about: """
+            Reads each FILE (gzip or plain JSON, any supported schema) as untrusted input and reports
+            every problem with its JSON Pointer. Warnings (an unknown zone, an end before its start)
+            do not make a file invalid.
+            """,
+        options: [
+            OptionSpec("--json", .flag, "print [{\"file\", \"valid\", \"schemaVersion\", \"errors\", \"warnings\"}] on stdout"),
+        ],
+        epilog: "exit status: 0 all valid, 1 any invalid, 2 usage error")
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, flags: ["--json"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard !parser.positionals.isEmpty else { throw CLIError.usage("validate needs at least one FILE", command: name) }
         let reader = TripFileReader()

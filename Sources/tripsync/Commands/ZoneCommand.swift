@@ -2,21 +2,24 @@ import TripSync
 
 /// `tripsync zone [ZONE] [--trip T]`.
 enum ZoneCommand: Command {
-    static let name = "zone"
-    static let summary = "show or set the trip's zone (merged like any field)"
-    static let help = """
-        usage: tripsync zone [ZONE] [--trip T]
-
-        Without ZONE prints the trip's zone. With ZONE (an IANA id such as Europe/Madrid) sets it:
-        one write of the trip's zone, shared with every laptop of the trip and merged like any
-        field (two laptops setting it at once keep one zone and show the other as a conflict:
-        tripsync conflicts, tripsync resolve trip zone). 'add' without --zone stores times in the
-        trip's zone. A well-formed zone this machine's time zone database does not know is set
-        with a warning (another laptop may know it); a fixed offset such as +01:00 is refused.
-        """
+    static let spec = CommandSpec(
+        name: "zone",
+        summary: "show or set the trip's zone (merged like any field)",
+        forms: ["[ZONE] [--trip]"],
+        about: """
+            Without ZONE prints the trip's zone. With ZONE (an IANA id such as Europe/Madrid) sets it:
+            one write of the trip's zone, shared with every laptop of the trip and merged like any
+            field (two laptops setting it at once keep one zone and show the other as a conflict:
+            tripsync conflicts, tripsync resolve trip zone). 'add' without --zone stores times in the
+            trip's zone. A well-formed zone this machine's time zone database does not know is set
+            with a warning (another laptop may know it); a fixed offset such as +01:00 is refused.
+            """,
+        options: [
+            .trip,
+        ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
-        var parser = Arguments(command: name, values: ["--trip"])
+        var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count <= 1 else {
             throw CLIError.usage("zone takes at most one ZONE", command: name)

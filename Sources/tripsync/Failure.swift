@@ -1,0 +1,101 @@
+import TripSync
+
+/// The one place a failure becomes what a person reads and an exit status: a `CLIError` as it
+/// is, a library error (`TripSyncError`) worded from its kind and facts, with the command that
+/// does the fix where the library only says what would fix it, anything else through
+/// `ErrorText`. `runTool` calls it for whatever a command throws; the few commands that add
+/// their own context (the path they were saving) call it too.
+enum Failure {
+    /// `error` as an exit: usage (2) or refused (1), with its lines.
+    static func cliError(_ error: any Error, home: Home? = nil) -> CLIError {
+        switch error {
+        case let error as CLIError: return error
+        case let error as TripFileError: return .file(error)
+        case let error as TripStoreError: return tripStore(error, home: home)
+        case let error as EditError where error.kind == .shortItemPrefix: return .usage(error.description, command: nil)
+        // A file system error names a path from outside, which may hold a newline: one line,
+        // escaped. The library's other messages may hold hint lines, printed as such.
+        case let error as FileSystemError: return .refused(PrintableText.line(ErrorText.describe(error)))
+        case let error as any TripSyncError: return .refused(text(error))
+        default: return .refused(PrintableText.line(ErrorText.describe(error)))
+        }
+    }
+
+    /// The CLI's words for a library error: the library's message with the command that does
+    /// what its remedy says, where there is one; else the library's own description.
+    static func text(_ error: any TripSyncError) -> String {
+        let facts = error.facts
+        let named = facts.item ?? ""
+        switch error.errorKind {
+        case .notFound where facts.thing == "item": return "no item matches '\(named)'; 'tripsync show' lists the items with their ids"
+        case .notFound where facts.thing == "attachment": return "no attachment '\(named)' (tripsync attachments lists them)"
+        case .notFound where facts.thing == "member" || facts.thing == "pending device":
+            return "no \(facts.thing ?? "member") matches '\(named)' (tripsync members lists them)"
+        case .itemDeleted: return "item '\(named)' is deleted; 'tripsync restore \(named)' brings it back"
+        case .orderNeedsTime: return error.message + "; to move it, change its time (tripsync edit ITEM --day DAY --at HH:MM); nothing was changed"
+        case .notAllowed: return error.message + " (the owner can change roles: tripsync members set DEVICE --role editor)"
+        case .openTrip: return error.message + ": run tripsync members claim first"
+        case .notOwner:
+            return error.message + ". To bring the key to this laptop: tripsync owner import FILE (which the owner's laptop writes with tripsync owner export)"
+        case .lastOwner: return error.message + "; give another laptop of yours the owner key first (tripsync owner export / owner import)"
+        case .expiredInvite: return error.message + "; ask the owner for a new one (tripsync invite)"
+        case .badInvite: return error.message + " (ask the owner to run tripsync invite)"
+        case .badKeyFile: return error.message + " (made by tripsync owner export)"
+        case .unreadableReplica where error is InviteError: return error.message + " (tripsync trips names the problem)"
+        default: return error.description
+        }
+    }
+
+    /// The lines of an unreadable replica's refusal: the file's errors, then how to recover.
+    static func unreadable(_ file: HomeTrips.Unreadable) -> CLIError {
+        .refused(
+            file.lines + [
+                "\(file.path): this trip's replica cannot be read, so nothing was changed; "
+                    + "move the file out of the home, then bring the trip back from a backup ('tripsync import FILE') or a shared folder ('tripsync sync FOLDER')"
+            ])
+    }
+
+    /// A trip that cannot be opened: naming the trip wrongly is a usage error (exit 2); the
+    /// candidates of an ambiguous name are listed, as git lists those of a short sha.
+    static func tripStore(_ error: TripStoreError, home: Home?) -> CLIError {
+        switch error {
+        case .noMatch: return .usage(error.description, command: nil)
+        case .sameName(let name, let trips):
+            // The full ids: two trips of one name may share any prefix.
+            let lines = trips.map { "hint:   \($0.id)  \(name)  (\($0.items) item\($0.items == 1 ? "" : "s"))" }
+            return .usage(
+                (["\(trips.count) trips of this home are named '\(name)'; pick one with --trip ID (and 'tripsync rename' one of them)", "hint: the candidates are:"] + lines)
+                    .joined(separator: "\n"), command: nil)
+        case .ambiguous(let selector, let count, let unreadable):
+            let message =
+                selector.map { "'\($0)' matches \(count) trips; give more of the id or the name" }
+                ?? "this home holds \(count) trips\(unreadable == 0 ? "" : " (\(unreadable) of them unreadable)"); pick one with --trip"
+            let candidates: [HomeTrips.Candidate]
+            do {
+                guard let home else { return .usage(message, command: nil) }
+                candidates = try home.listTrips().candidates(selector)
+            } catch {
+                return .usage(message, command: nil)
+            }
+            let lines = candidates.map { "hint:   \($0.id)  \($0.name ?? "(unreadable replica)")" }
+            return .usage(([message, "hint: the candidates are:"] + lines).joined(separator: "\n"), command: nil)
+        case .unreadable(let file): return unreadable(file)
+        case .noTrips(let path):
+            let none = "\(path): this home holds no trip yet; create one with 'tripsync new NAME'"
+            // A laptop that asked to join has no trip until the owner admits it: say that instead.
+            guard let home else { return .refused(none) }
+            let joins: [(trip: TripID, role: MemberRole, folder: String)]
+            do {
+                joins = try home.pendingJoins()
+            } catch let unreadable {
+                return .refused([none, "\(home.layout.access): cannot read this home's join records (\(unreadable))"])
+            }
+            guard !joins.isEmpty else { return .refused(none) }
+            return .refused(
+                joins.map {
+                    "\(home.path): no trip here yet: this laptop asked to join trip \($0.trip) as \($0.role.rawValue) and waits for the owner to admit it; then run tripsync sync \($0.folder)"
+                })
+        case .busy: return .refused(error.description)
+        }
+    }
+}
