@@ -183,7 +183,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def read_trip(path: str) -> dict[str, Any]:
-    """A schemaVersion 2 or 3 trip document from a `.trip.json` or `.trip.json.gz` file (gzip told by
+    """A schemaVersion 2 to 5 trip document from a `.trip.json` or `.trip.json.gz` file (gzip told by
     its magic bytes). Checks only what this benchmark relies on; `tripsync validate` is the
     real validator."""
     data = Path(path).read_bytes()
@@ -195,9 +195,11 @@ def read_trip(path: str) -> dict[str, Any]:
         raise TripFileError(f"{path}: not a JSON trip document: {error}") from None
     if not isinstance(doc, dict):
         raise TripFileError(f"{path}: expected a JSON object at the top")
-    # Schema 3 adds owner and members (who may write), which the engines compared do not model.
-    if doc.get("schemaVersion") not in (2, 3):
-        raise TripFileError(f"{path}: /schemaVersion: expected 2 or 3, found {doc.get('schemaVersion')!r}")
+    # Schema 3 adds owner and members (who may write), schema 4 attachments, schema 5 the trip's
+    # zone and members' grants: none of them is part of the scenario or modelled by the engines;
+    # items have the same shape in all four.
+    if doc.get("schemaVersion") not in (2, 3, 4, 5):
+        raise TripFileError(f"{path}: /schemaVersion: expected 2 to 5, found {doc.get('schemaVersion')!r}")
     for key, kind in (("clock", dict), ("items", dict), ("tombstones", dict)):
         if not isinstance(doc.get(key), kind):
             raise TripFileError(f"{path}: /{key}: expected an object")

@@ -91,7 +91,7 @@ enum CompareCommand {
             var ourPeak = 0
             let merge = { () throws -> Double in
                 let run = try ChildProcess.timed(
-                    executable: tripsync, arguments: ["merge", pair.a, pair.b, "-o", output], environment: environment)
+                    executable: tripsync, arguments: ["merge", pair.a, pair.b, "-o", output, "--force"], environment: environment)
                 ourPeak = max(ourPeak, run.peakRSSBytes)
                 return run.milliseconds
             }

@@ -75,7 +75,8 @@ for round in $(seq 1 "$ROUNDS"); do
         else
             # Shorter than the whole first record (8 bytes of length and CRC, then its payload).
             first=$(od -An -tu4 -j44 -N4 "$JOURNAL" | tr -d ' ')
-            tail -c +45 "$JOURNAL" | head -c $(( (RANDOM % (first + 7)) + 1 )) >"$WORK/torn"
+            n=$(( (RANDOM % (first + 7)) + 1 ))
+            head -c $((44 + n)) "$JOURNAL" | tail -c "$n" >"$WORK/torn"
             cat "$WORK/torn" >>"$JOURNAL"
         fi
     fi

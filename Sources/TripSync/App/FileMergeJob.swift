@@ -30,7 +30,9 @@ public struct FileMergeJob: Sendable {
         var result = try merger.merge(files: files, nowMilliseconds: now)
         let compacted = result.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
         if !dryRun { try result.document.write(to: output) }
-        return MergeSummary(result: result, output: output, written: !dryRun, compacted: compacted)
+        // Counted once, here, for every report of this merge (the human line and `--json`).
+        return MergeSummary(
+            result: result, output: output, written: !dryRun, compacted: compacted, conflicts: ConflictSummary(result.document))
     }
 }
 
@@ -46,11 +48,12 @@ public struct MergeSummary: JSONReport, Sendable {
     public var written: Bool
     /// Tombstone bodies compacted past the retention.
     public var compacted: Int
+    /// The conflicts of the merged (and compacted) document, counted once by the merge.
+    public var conflicts: ConflictSummary
 
     /// The JSON object.
     public var reportFields: [ReportField] {
         let document = result.document
-        let conflicts = ConflictSummary(document)
         return [
             .field("output", output), .field("written", written), .field("dryRun", !written), .field("items", document.items.count),
             .field("tombstones", document.tombstones.count), .field("conflicts", conflicts.total), .field("conflictParts", conflicts),

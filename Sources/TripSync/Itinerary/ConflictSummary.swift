@@ -1,5 +1,5 @@
-/// How many conflicts a document holds, with its parts: counted from `ConflictList`, so every
-/// command's count agrees with what `conflicts` lists.
+/// How many conflicts a document holds, with its parts: counted by the rules `ConflictList`
+/// lists by, so every command's count agrees with what `conflicts` lists.
 public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
     /// Fields with a visible conflict: those of live items (`ConflictList.fields`), the trip's
     /// name and attachment captions (`ConflictList.registers`).
@@ -21,9 +21,25 @@ public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
         self.init(fields: list.fields.count + list.registers.count, editedWhileDeleted: list.deletedWhileEdited.count)
     }
 
-    /// Counts the conflicts of `document` (as `ConflictList(document)` lists them).
+    /// Counts the conflicts of `document`, exactly those `ConflictList(document)` lists, without
+    /// building the list: a field counts when its register holds a value other than the
+    /// winner's (`Register.hasVisibleConflict`, what makes `FieldConflict` exist), and most
+    /// items are passed over by their `hasConflicts` flag. Building the list for a count made
+    /// the report of a 10,000-item merge cost a quarter of the merge (docs/PERFORMANCE.md,
+    /// "Issue 30").
     public init(_ document: TripDocument) {
-        self.init(ConflictList(document))
+        var fields = 0
+        for item in document.items.values where item.hasConflicts {
+            if item.title?.hasVisibleConflict == true { fields += 1 }
+            if item.sortKey?.hasVisibleConflict == true { fields += 1 }
+            if item.start?.hasVisibleConflict == true { fields += 1 }
+            if item.end?.hasVisibleConflict == true { fields += 1 }
+            if item.place?.hasVisibleConflict == true { fields += 1 }
+            if item.note?.hasVisibleConflict == true { fields += 1 }
+        }
+        var edited = 0
+        for id in document.tombstones.keys where !document.editedWhileDeleted(id).isEmpty { edited += 1 }
+        self.init(fields: fields + RegisterConflict.all(in: document).count, editedWhileDeleted: edited)
     }
 
     /// `0 conflicts`, `1 conflict (1 field)`, `3 conflicts (2 fields, 1 item edited while deleted)`.

@@ -102,7 +102,7 @@ enum MergeCommand: Command {
         let verb = dryRun ? "would write" : "wrote"
         lines.append(
             "merged \(plural(result.inputs.count, "file")): \(plural(document.items.count, "item")), "
-                + "\(plural(document.tombstones.count, "deleted item")), \(ConflictSummary(document))")
+                + "\(plural(document.tombstones.count, "deleted item")), \(summary.conflicts)")
         for (index, input) in result.inputs.enumerated() {
             let head = "  \(input.file) (schema \(input.schemaVersion), device \(input.deviceID.description.prefix(8))): "
             let b = input.brought
