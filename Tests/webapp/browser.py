@@ -44,7 +44,6 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
     from axe_selenium_python import Axe
 except ImportError as error:
@@ -119,8 +118,20 @@ class Browser:
         return found[0]
 
     def wait_loaded(self, old_html, what, timeout=20):
+        def gone(_):
+            # The old page's <html> is stale once the next page loaded; Chromium sometimes says so
+            # as "Node ... does not belong to the document" instead of a stale element.
+            try:
+                old_html.is_enabled()
+                return False
+            except StaleElementReferenceException:
+                return True
+            except WebDriverException as error:
+                if "does not belong to the document" in str(error):
+                    return True
+                raise
         try:
-            WebDriverWait(self.driver, timeout).until(expected_conditions.staleness_of(old_html))
+            WebDriverWait(self.driver, timeout).until(gone)
         except TimeoutException:
             raise TimeoutError(f"{self.laptop.name}: {what} led to no new page within {timeout} s") from None
         WebDriverWait(self.driver, timeout).until(lambda d: d.execute_script("return document.readyState") == "complete")
