@@ -77,13 +77,25 @@ let package = Package(
         ),
         // System calls Swift's Glibc does not expose (a folder's birth time: docs/DESIGN.md, "Forks").
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // The library, in layers: each target imports only those above it in this list, so a
+        // back-edge fails to compile (docs/DESIGN.md, "Layers").
+        // File system and crypto: no trip types.
         .target(
-            name: "TripSync", dependencies: ["CZlib", "CDeflate", "CSodium", "COpenSSL", "CSystem"],
+            name: "TripSyncPlatform", dependencies: ["CSodium", "COpenSSL", "CSystem"],
             linkerSettings: cLibraryLinks
         ),
+        // The pure core: model, rules, time, order, codec, validation, migration, merge, the
+        // document's members and its edits and views.
+        .target(name: "TripSyncCore", dependencies: ["TripSyncPlatform", "CZlib", "CDeflate"]),
+        // A home: replicas, their device identity and lock, attachments' blobs, invites.
+        .target(name: "TripSyncHome", dependencies: ["TripSyncCore", "TripSyncPlatform", "CSystem", "CZlib"]),
+        // Sync with a shared folder.
+        .target(name: "TripSyncSync", dependencies: ["TripSyncHome", "TripSyncCore", "TripSyncPlatform"]),
+        // The app API: the trip store and its editor, imports, exports, reports.
+        .target(name: "TripSync", dependencies: ["TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform"]),
         // The browser face (`tripsync open`): the server, its pages and its security; no library logic.
         .target(
-            name: "TripSyncWeb", dependencies: ["TripSync", "CMicroHTTPD", "CMicroHTTPDStatic"],
+            name: "TripSyncWeb", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "CMicroHTTPD", "CMicroHTTPDStatic"],
             linkerSettings: httpLinks
         ),
         // Release builds on Linux carry the Swift runtime and Foundation inside the binary: it
@@ -92,16 +104,16 @@ let package = Package(
         // compile as well as the link: with the link alone, Foundation's static libraries miss
         // their ICU symbols.
         .executableTarget(
-            name: "tripsync", dependencies: ["TripSync", "TripSyncWeb"],
+            name: "tripsync", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncWeb"],
             swiftSettings: [.unsafeFlags(staticStdlib, linuxRelease)],
             linkerSettings: [.unsafeFlags(staticStdlib, linuxRelease)]
         ),
         // CZlib: the PNG fixtures' chunk CRCs (zlib's crc32).
-        .target(name: "TripSyncFixtures", dependencies: ["TripSync", "CZlib"]),
-        .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncFixtures", "TripSyncWeb"]),
-        .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncFixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncFixtures"], exclude: ["Snapshots"]),
-        .testTarget(name: "WebTests", dependencies: ["TripSync", "TripSyncWeb", "TripSyncFixtures"]),
+        .target(name: "TripSyncFixtures", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "CZlib"]),
+        .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures", "TripSyncWeb"]),
+        .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures"], exclude: ["Snapshots"]),
+        .testTarget(name: "WebTests", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncWeb", "TripSyncFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

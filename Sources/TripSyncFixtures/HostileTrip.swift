@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// Trip documents shaped to cost the most per byte (issue 26, finding 6): many old tombstones,
 /// thousands of acknowledging devices of which one never acknowledges, registers holding

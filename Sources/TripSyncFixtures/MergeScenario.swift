@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// The benchmark's diverged pair (issue "Merge trip files", speed): one trip of N items, then
 /// A retitles the first N/10 items and adds N/100; B edits the note of those N/10, retitles

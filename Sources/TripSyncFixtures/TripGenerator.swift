@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// A small, fast, seedable random number generator (SplitMix64) for repeatable tests and benchmarks.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

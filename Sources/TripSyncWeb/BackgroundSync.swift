@@ -1,5 +1,8 @@
 import Foundation
 import TripSync
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// The automatic sync while a page is open (docs/DESIGN.md, "The server"): while a page has
 /// polled for changes in the last few seconds, the home's trips are synced with their last

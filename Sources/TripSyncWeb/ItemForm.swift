@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// The item form's fields (Title, Day, Time, Ends, Zone, Place, Note) as typed, and what they
 /// become through the library's `TypedInput`.

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// The pages' frame and the pieces every template uses. Every text that came from a trip, a
 /// person or a request reaches a page only through `h` (the library's `HTMLText.escape`).

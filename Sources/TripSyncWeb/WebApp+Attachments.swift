@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 extension WebApp {
     /// An item's attachments (images shown, other files to download) and the upload form.

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 extension WebApp {
     /// Every conflict: each value, who wrote it and when, and Keep this on each.

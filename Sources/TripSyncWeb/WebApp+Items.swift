@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 extension WebApp {
     /// POST `/trips/ID/items`: Add. Refused input re-shows the trip page with the error and

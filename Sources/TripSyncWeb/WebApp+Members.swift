@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 extension WebApp {
     /// `/trips/ID/members`: who may change the trip, pending requests, invite.

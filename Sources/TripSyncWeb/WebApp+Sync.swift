@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncCore
+import TripSyncSync
 
 extension WebApp {
     /// The folder this trip last synced with, if the home recorded one.

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 extension WebApp {
     /// `/`: the home's trips.

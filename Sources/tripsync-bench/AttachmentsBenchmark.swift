@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 /// `tripsync-bench attachments [--megabytes N] [--repeat R] [--dir DIR]`: the blob layer next
 /// to the system's tools on the same file, alternating in one run: hashing (`BlobStore.verify`

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncHome
 
 /// `tripsync-bench blob-copy SRC DESTDIR`: exactly the library's resumable, verified copy
 /// (`BlobCopy.copy`) of the blob file SRC (named by its SHA-256) into the folder DESTDIR; what

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncHome
 
 /// `tripsync-bench edit [--items 10000] [--runs 31] [--binary PATH]`: one `add` and one `edit`
 /// on a trip of ITEMS items in a temporary home, each timed end to end (the built binary, from

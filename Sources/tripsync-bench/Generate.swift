@@ -1,6 +1,7 @@
 import Foundation
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// The plain and gzip trip files written for one generated document.
 struct GeneratedTripFiles {

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// `tripsync-bench gzip FILE... [--repeat R]`: writing each file's document as gzip with
 /// TripSync's default (libdeflate, `GzipCompression.fast`) next to zlib's fastest level,

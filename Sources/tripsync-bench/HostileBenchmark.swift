@@ -1,6 +1,9 @@
 import Foundation
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// `tripsync-bench hostile [--tombstones N] [--devices N] [--forked N] [--values N] [--repeat R]`:
 /// issue 26, finding 6. Side by side in one run, a hostile file (N old tombstones, N devices of

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// What one `peak-read` child process reports, as one JSON line on standard output.
 struct PeakReadResult: Codable {

@@ -1,5 +1,8 @@
 import Foundation
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
 
 /// `tripsync-bench phases A B`: where the time of one merge goes (read, merge, encode, gzip, write).
 enum PhaseTiming {

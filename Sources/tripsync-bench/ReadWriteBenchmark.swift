@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 /// The numbers measured for one document size. Throughputs are MB (10^6 bytes) of JSON per second.
 struct SizeResult: Codable {

@@ -1,6 +1,7 @@
 import Foundation
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// `tripsync-bench signatures [--sizes A,B] [--repeat R]`: what signed files cost (issue 16's
 /// budget: checking a signed 10,000-item file at most 10% of a merge). In one run, alternating:

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncPlatform
+import TripSyncHome
 
 /// `tripsync-bench strip-location IN OUT [--repeat R]`: writes a copy of the photo `IN` (JPEG,
 /// PNG, WebP, HEIC) without its location to `OUT` (`PhotoLocation.stripFile`, the code `tripsync

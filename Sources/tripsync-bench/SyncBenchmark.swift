@@ -1,6 +1,9 @@
 import Foundation
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// `tripsync-bench sync-noop [--trips 200] [--devices 5] [--items 20] [--attachments N]`: a
 /// shared folder with TRIPS trips × DEVICES device files; times the first sync of a home (which

@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncCore
+import TripSyncHome
 import TripSyncWeb
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 /// A failure of a command, turned into a message and an exit status in one place (`main.swift`).
 enum CLIError: Error {

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import TripSync
+import TripSyncPlatform
 
 /// Where command output goes: stdout for results, stderr for warnings, errors and progress.
 ///

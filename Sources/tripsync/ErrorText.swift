@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 #if canImport(Glibc)
     import Glibc

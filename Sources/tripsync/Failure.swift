@@ -1,4 +1,7 @@
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
 
 /// The one place a failure becomes what a person reads and an exit status: a `CLIError` as it
 /// is, a library error (`TripSyncError`) worded from its kind and facts, with the command that

@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 /// Opens this installation's home for commands.
 enum HomeAccess {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// Parses dates, times and zones typed on the command line (usage errors, exit 2).
 enum InputParser {

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import TripSync
+import TripSyncPlatform
 
 /// A file a person named for a command to write (`-o FILE`, `--ics FILE`): `-` is standard
 /// output, and an existing file is written over only after a yes on the terminal or `--force`.

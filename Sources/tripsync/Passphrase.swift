@@ -4,6 +4,8 @@
     import Darwin
 #endif
 import TripSync
+import TripSyncPlatform
+import TripSyncHome
 
 /// A passphrase from `--passphrase-file`, or asked on the terminal with echo off.
 enum Passphrase {

@@ -1,4 +1,7 @@
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
 
 /// Opens the home's chosen trip for a command, and turns library errors into exits.
 enum Session {

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncHome
+import TripSyncCore
 
 #if canImport(Glibc)
     import Glibc

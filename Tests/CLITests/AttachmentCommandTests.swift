@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncPlatform
+import TripSyncHome
 
 /// Attachments (issue 17) as a person meets them, recorded as snapshot files like
 /// CLISnapshotTests: laptops are homes `homeA`, `homeB` in the case's folder, sharing the folder

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncHome
 
 /// The command-line conventions of issue 18 that git, restic and keepassxc-cli users expect,
 /// recorded as snapshots (stdout, stderr, exit status; Snapshot.swift) where the output is

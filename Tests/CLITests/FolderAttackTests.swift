@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Attacks of issue 26 by whoever can write into the shared folder (findings 2, 3 and 4), each
 /// file crafted here with the library's own signing and played against the built binary: the

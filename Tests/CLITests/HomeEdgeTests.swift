@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncHome
+import TripSyncCore
 
 /// Faults a person meets at the edges of a home, run as the built binary: a broken trip file,
 /// the import question on a terminal, an edit over conflicting values, typed values a reader

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncHome
 
 /// Issue 26, finding 7, through the built binary: `attach` reports the location of a PNG, WebP
 /// and HEIC photo as of a JPEG, `attach --strip-location` stores a copy without it, and a file

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
 
 /// Re-keys, wrong clocks and restored homes as a person meets them (issue 25, findings 2 and 3;
 /// issue 26, finding 1): through the built binary, laptops as homes in one temporary folder

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
+@testable import TripSyncSync
 
 #if canImport(Glibc)
     import Glibc

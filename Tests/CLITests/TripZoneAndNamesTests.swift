@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// The trip's zone is a register of the trip (issue 25, finding 4), member names come from the
 /// owner-signed grant (issue 26, finding 5), and every member, viewers included, converges to

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 /// The app API as an app meets it (`TripStore`), and docs/REFERENCE.md's "For app developers", which must
 /// compile and do what it says (the block between the markers is that section's, line for line).

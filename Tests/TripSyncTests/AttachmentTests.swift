@@ -3,6 +3,8 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Schema 4 attachments in the document: the file form, the merge rules (docs/DESIGN.md,
 /// "Attachments") and what is shown.

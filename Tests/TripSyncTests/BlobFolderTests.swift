@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncHome
 
 #if canImport(Glibc)
     import Glibc

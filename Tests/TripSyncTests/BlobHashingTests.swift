@@ -1,6 +1,8 @@
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncHome
 
 /// The fast SHA-256 (OpenSSL) against NIST's answers and libsodium's, blob names parsed
 /// strictly, and types sniffed from magic bytes.

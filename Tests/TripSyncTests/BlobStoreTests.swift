@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 #if canImport(Glibc)
     import Glibc

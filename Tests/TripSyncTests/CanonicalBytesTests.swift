@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Items read in exactly the bytes the canonical writer writes keep them, and writing them
 /// again copies them (`TripFileReader.keepsItemBytes`). Anything else in an item's bytes

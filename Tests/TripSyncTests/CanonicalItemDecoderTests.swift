@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncCore
 
 /// The quick way through canonical items (`CanonicalItem.decode`) must give exactly what the
 /// general item decoder gives, and hand every other item over to it having reported nothing.

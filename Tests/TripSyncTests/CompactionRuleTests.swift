@@ -3,6 +3,7 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncCore
 
 /// The compaction rule of the shared design (section 2, "Compaction"): a body holding typed
 /// work (a value written while the item was deleted, a caption typed while the attachment was

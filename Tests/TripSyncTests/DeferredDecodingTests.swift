@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncCore
 
 /// Large files are read in two steps: a strict pass that only delimits the live items, then the
 /// items decoded on every core, each once when several files of a batch hold the same bytes

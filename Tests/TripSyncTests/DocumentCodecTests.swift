@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncCore
 
 /// Canonical writing, reading back, gzip and the limits.
 @Suite struct DocumentCodecTests {

@@ -3,6 +3,9 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// The edit journal (docs/DESIGN.md, "The edit journal"): edits append records beside the
 /// replica; every reader replays them; a whole rewrite or a sync folds them in; a torn tail is

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
+import TripSyncHome
 
 /// The editing API refuses values a reader only warns about (so no app can write them), edits
 /// of several fields are checked as a whole and name the conflicts they replace, the conflict

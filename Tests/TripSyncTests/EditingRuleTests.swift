@@ -2,6 +2,8 @@ import Testing
 import Foundation
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
+import TripSyncHome
 
 /// Local edits refuse exactly what the file reader refuses, so no edit can make a trip that
 /// other replicas cannot read.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// Whole trips with copied homes: a replica is copied (home and clock) and both copies go on
 /// writing under one device id, so the same dot comes to carry different values. The merge

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// Names in an owned trip come from the owner-signed grants (issue 26, finding 5): a grant made
 /// before grants carried names is signed again with a name by the owner's next sync, from what

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncPlatform
+@testable import TripSyncCore
 
 /// The gzip TripSync writes (libdeflate) and reads: our reader and the system's `gzip` give
 /// back every input byte for byte, each member's trailer (CRC-32 by zlib, an independent

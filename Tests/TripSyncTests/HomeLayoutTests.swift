@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncHome
 
 /// One home layout (issue 27): `HomeLayout` is the only place that knows what the files of a
 /// home are called, and a home made through the app API has its files where it says.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncCore
 
 /// `ICalendarExporter`: RFC 5545 text, escaping, folding, zones, all-day events, determinism,
 /// and a parse by Python's `icalendar` package (`scripts/check-ics.py`).

@@ -1,6 +1,8 @@
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// The record of counters a device issued: the evidence that survives later writes when
 /// another copy of the home wrote under the same id (docs/DESIGN.md, "Forks").

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncCore
 
 /// Hand-built trips for the itinerary page and the team metrics: every rev chosen by hand.
 enum PageFixture {

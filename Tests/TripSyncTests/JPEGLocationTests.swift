@@ -3,6 +3,8 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncHome
 
 /// Issue 17, location in photos: `JPEGLocation.find` reads Exif GPS (both byte orders) and XMP
 /// GPS from hostile bytes; `JPEGLocation.strip` removes them in place, keeping orientation, every

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Documents large enough to take the parallel paths: the writer's parts of at most 1,500
 /// items (encoded and gzipped on every core) and the merge's two-core scan of B's items (from 4,096 items).

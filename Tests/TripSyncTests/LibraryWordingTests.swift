@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TripSyncCore
 
 /// The library says what happened and what would fix it; a face (the CLI, the browser app) says
 /// which of its commands does that (issue 27). So no string literal of a library target names a

@@ -3,6 +3,9 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Members, roles and signed files (issue 16): invite codes, join requests, the trip id of an
 /// owner key, per-file verdicts, viewers' acks, the merge of owner and grants, `MemberRules`,

@@ -3,6 +3,7 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncCore
 
 /// Seeded random histories of an owned trip (issue 16): two owner laptops sharing the owner
 /// key, editors, viewers, an outsider with no grant (admitted later, sometimes), a device that

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TripSync
 import TripSyncFixtures
+@testable import TripSyncPlatform
+@testable import TripSyncCore
 
 /// Issue 30, the merge at its floor: the work a merge no longer does twice must not change what
 /// it says or writes. The report's conflict count (counted once by the merge, no list built)

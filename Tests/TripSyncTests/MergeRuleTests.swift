@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// One table of hand-made cases per merge rule of DESIGN.md section 2.
 @Suite struct MergeRuleTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// Seeded random multi-device histories checked against a simple reference model of the
 /// multi-value register: a write survives unless a write to the same register replaced it

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TripSync
+@testable import TripSyncCore
 
 /// Schema 1 → 2: each step alone, the chain, and v1 → v2 → merge against the expected result.
 @Suite struct MigrationTests {

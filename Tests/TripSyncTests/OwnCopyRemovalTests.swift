@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// Our own cloud conflicted copy is deleted only when it still holds the bytes that were merged
 /// (docs/DESIGN.md, "The shared folder"): a newer version that landed during the sync stays.

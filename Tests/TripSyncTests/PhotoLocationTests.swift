@@ -3,6 +3,9 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Issue 26, finding 7: the location is read and removed in every container the type sniffer
 /// knows, by the one Exif and XMP code: PNG (`eXIf`, XMP in `iTXt`/`tEXt`), WebP (`EXIF`,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
 
 /// Reports encoded by one helper (issue 27): each report lists its fields once (`JSONReport`)
 /// and `JSONReport.encode(to:)` writes them; only reports whose shape is not one object of

@@ -1,5 +1,6 @@
 import Testing
 @testable import TripSync
+@testable import TripSyncPlatform
 
 /// SHA-256 through libsodium against NIST's known answers: the FIPS 180-2 examples (appendix B
 /// and the million a's) and byte-oriented CAVP short messages (SHA256ShortMsg.rsp).

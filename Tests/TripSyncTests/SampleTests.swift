@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncCore
 
 /// The bundled samples: valid ones pass, warnings warn, every invalid one fails at its pointer.
 @Suite struct SampleTests {

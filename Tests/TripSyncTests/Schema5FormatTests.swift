@@ -3,6 +3,7 @@ import Testing
 import TripSyncFixtures
 
 @testable import TripSync
+@testable import TripSyncCore
 
 /// Schema 5's format (docs/FORMAT.md, "Schema 5"): the trip's zone register, the member's name
 /// inside the signed grant, successions; read, written, merged, refused in older files.

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
 
 /// Secrets own their bytes and wipe them when released (issue 26, finding 9).
 @Suite struct SecretBytesTests {

@@ -1,6 +1,7 @@
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// Order keys: always strictly between their neighbours, never ending in 0, short in practice.
 @Suite struct SortKeyTests {

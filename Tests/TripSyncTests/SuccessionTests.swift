@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TripSync
+@testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Roles through successions (`Seat`), clock recovery (`ClockRecovery`) and the one re-key
 /// decision (`ForkCheck`) at the library's level (issue 25 findings 2 and 3, issue 26 finding 1).

@@ -1,6 +1,7 @@
 import Foundation
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// Paths inside the package, found from this file's location.
 enum PackagePaths {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncCore
 
 /// The numbers a team watches (`TeamMetrics`, `status --json` `metrics`), each against a history
 /// built by hand: every write, conflict, delete and published clock chosen here.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// Trips and items a person can see (issue 18): one item whole, the deleted items, search, days
 /// narrowed, times read in a viewer's zone, what a calendar leaves out, trip names unique per

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 /// Abbreviations as a traveller reads them ("WEST", "EDT"), from the zone's own rules, and the
 /// zone files read as untrusted bytes.

@@ -1,6 +1,7 @@
 import Testing
 import TripSync
 import TripSyncFixtures
+import TripSyncCore
 
 /// `ZoneRules.isBefore` orders two times of one zone on one date by the wall clock when no
 /// transition is near, and by instant otherwise: both must give the instant order.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TripSync
+@testable import TripSyncCore
 
 /// Days and times as people type them into the browser's form (`TypedInput`, in the library).
 @Suite("Typed input")

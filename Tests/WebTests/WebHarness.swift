@@ -1,6 +1,8 @@
 import Foundation
 import TripSync
 import TripSyncWeb
+import TripSyncCore
+import TripSyncHome
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TripSync
 import TripSyncWeb
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// What a person does on the pages, through raw HTTP: the forms' labels, Add with typed days and
 /// times, Edit and Save, Delete and Restore, Keep this, Sync now, the live version.

@@ -3,6 +3,7 @@ import Testing
 import TripSync
 import TripSyncFixtures
 import TripSyncWeb
+import TripSyncCore
 
 /// The server's rules (docs/DESIGN.md, "The server"), each checked with raw HTTP as an attacker
 /// would send it: refused, with no trip data, and the trip unchanged.

@@ -1,4 +1,7 @@
 import Foundation
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
 
 /// `gc`: removes blobs nothing names (docs/DESIGN.md, "Attachments"). In a home, a blob stays
 /// while any attachment of any trip here (live, detached, of a deleted item, or staged) names

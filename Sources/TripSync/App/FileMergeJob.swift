@@ -1,3 +1,6 @@
+import TripSyncCore
+import TripSyncHome
+
 /// `tripsync merge`: read every input as untrusted (one invalid input refuses the whole merge
 /// and nothing is written), merge them field by field, compact tombstone bodies past the
 /// retention that every device acknowledged, and write the result durably (gzip when the

@@ -1,3 +1,6 @@
+import TripSyncCore
+import TripSyncPlatform
+
 /// Finds an item by what a person types: its id, or an id prefix of at least four characters
 /// that names one item (the CLI's `ITEM` argument; an app's search box).
 public enum ItemLookup {

@@ -1,3 +1,6 @@
+import TripSyncCore
+import TripSyncPlatform
+
 /// Where the order key decides, and where the time does: a day lists whole-day items first,
 /// then timed items by their instant; the order key (`move`) only settles items that tie on
 /// that (the same day and the same time, or no start at all).

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// Where an item goes in the order of items that share a day and time: its `sortKey` is
 /// chosen between the neighbours' keys (`SortKey.between`), so no other item is rewritten.
 public enum ItemPosition: Hashable, Sendable {

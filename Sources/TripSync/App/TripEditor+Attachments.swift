@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// Attachment writes through the editor (docs/DESIGN.md, "Attachments"). Attaching is not
 /// here: an attachment enters the trip only through the sync that delivered its bytes
 /// (`TripStore.attach` stages it).

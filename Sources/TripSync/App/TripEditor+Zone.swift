@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// The trip's zone (`trip.zone`, schema 5): a register of the trip like its name, so every
 /// replica adds timed items in the same zone (docs/DESIGN.md, "The trip's zone").
 extension TripEditor {

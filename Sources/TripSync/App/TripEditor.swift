@@ -1,3 +1,6 @@
+import TripSyncCore
+import TripSyncPlatform
+
 /// The trip as one `TripStore.edit` sees it: reads see every write made so far, and every write
 /// is stamped here with this device's next rev (docs/DESIGN.md, "The app API"). The editor has
 /// no way to save; what it holds becomes durable only when the `edit` closure returns, and a

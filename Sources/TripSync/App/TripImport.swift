@@ -1,3 +1,7 @@
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
+
 /// Bringing a trip file into a home (`tripsync import`): first `prepare` reads the file as
 /// untrusted input and says what it holds and what each choice would do, without changing
 /// anything or holding the home's lock (a person may take their time to answer); then `apply`

@@ -1,4 +1,8 @@
 import Foundation
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// One attachment as a person sees it (`attachments --json`): the registers' current values
 /// and where its bytes are.

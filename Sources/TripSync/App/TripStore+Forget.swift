@@ -1,4 +1,6 @@
 import Foundation
+import TripSyncCore
+import TripSyncHome
 
 extension TripStore {
     /// Removes the trip from this home only: a gzip copy of the replica is kept first in

@@ -1,4 +1,7 @@
 import Foundation
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
 
 /// Members and roles through the store (docs/DESIGN.md, "Members and roles"): listing,
 /// claiming an open trip, inviting, approving, changing roles and moving the owner key. Every

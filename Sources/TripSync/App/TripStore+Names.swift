@@ -1,4 +1,6 @@
 import Foundation
+import TripSyncCore
+import TripSyncHome
 
 extension TripStore {
     /// Renames the trip (`TripEditor.rename`: one register write, merged like any field) and

@@ -1,4 +1,8 @@
 import Foundation
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
 
 /// One trip of a home, open for reading and editing: the app API (docs/DESIGN.md, "The app
 /// API"). A store owns the home's lock (so no other `tripsync` process or store writes the home

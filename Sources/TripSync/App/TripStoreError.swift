@@ -1,3 +1,7 @@
+import TripSyncPlatform
+import TripSyncCore
+import TripSyncHome
+
 /// Why a trip of a home could not be opened (`TripStore`, `Home.trip(matching:)`). Edits that
 /// are refused throw `EditError`; files that are refused throw `TripFileError`; the file system
 /// throws `FileSystemError`.

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// One VEVENT made from a live item, before it is placed in the calendar.
 ///
 /// The rules (also in `ICalendarExporter`'s documentation):

@@ -1,4 +1,5 @@
 import Foundation
+import TripSyncCore
 
 /// Writes a trip as an RFC 5545 calendar (`.ics`), the form `tripsync export --ics` saves.
 ///

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// RFC 5545 value forms (DATE, DATE-TIME, UTC-OFFSET) written by plain arithmetic, so nothing
 /// depends on the process's time zone, locale or calendar.
 enum ICalendarValue {

@@ -1,3 +1,6 @@
+import TripSyncCore
+import TripSyncHome
+
 /// The items of the itinerary page: cards, times in their own zone and in every zone of the switch, conflicts.
 extension ItineraryPage {
     /// The number of each conflict's box on the page (items and deleted items), in page order,

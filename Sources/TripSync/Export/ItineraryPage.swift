@@ -1,4 +1,5 @@
 import Foundation
+import TripSyncCore
 
 /// The itinerary as one self-contained HTML page (`tripsync export --html`): a day-by-day
 /// timeline a person would rather look at than read.

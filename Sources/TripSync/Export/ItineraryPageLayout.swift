@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// The itinerary arranged for the page: the days (each item under its own local date, in the
 /// itinerary's order), the days a multi-day item continues into, and the deleted items edited
 /// while deleted, under their own dates too.

@@ -1,4 +1,5 @@
 import Foundation
+import TripSyncPlatform
 
 /// The itinerary page's stylesheet and Content-Security-Policy. The stylesheet holds no text of
 /// the trip: the zone switch's rules name the radio buttons by number only. The local times are

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// Dates, counts and stamps as the itinerary page writes them (English, the Gregorian
 /// calendar, never the machine's locale or zone).
 enum PageText {

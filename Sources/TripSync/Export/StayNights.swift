@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// How a stay is counted: in nights, the dates it spans (checking in on June 7 and out on
 /// June 10 is 3 nights, never "4 days" or "68 h"). Used by the calendar, the page and `show`.
 public enum StayNights {

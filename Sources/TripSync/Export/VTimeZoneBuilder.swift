@@ -1,4 +1,5 @@
 import Foundation
+import TripSyncCore
 
 /// Writes the VTIMEZONE component of one IANA zone from this machine's tz data (through
 /// Foundation's `TimeZone`, never the process's own zone).

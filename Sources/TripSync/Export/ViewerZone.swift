@@ -1,4 +1,5 @@
 import Foundation
+import TripSyncCore
 
 /// A zone a person reads times in beside each time's own ("your time" in `show --in`, "yours" on
 /// the itinerary page's switch), while each item stays under its own date: the page's switch

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// Every conflict of a trip as `conflicts --json` prints it: one entry per conflicting field
 /// (`{"item", "field", "title", "current", "alternatives"}`), then one per item edited while
 /// deleted (`{"item", "field": null, "kind": "deleted-while-edited", "title", "deletedBy", "edits"}`),

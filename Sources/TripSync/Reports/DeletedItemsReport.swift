@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// The deleted items as `show --deleted --json` prints them: `[{"id", "title", "deletedAt",
 /// "deletes": [{"at", "device", "deviceName"}], "editedWhileDeleted", "compacted"}]`, newest
 /// delete first; each is restorable (`tripsync restore ID`).

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// What one edit of an item did (`edit --json`): `{"item", "changed": [FIELD], "replaced":
 /// [{"field", "value", "device", "deviceName"}]}`, each replaced conflicting value once.
 public struct EditReport: JSONReport, Sendable {

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// What `TripStore.forget()` removed from the home, and what it kept.
 public struct ForgottenTrip: Sendable {
     /// The trip.

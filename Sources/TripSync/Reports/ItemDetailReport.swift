@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// One item as `show ITEM --json` prints it: `{"id", "deleted", "compacted", "deletes": [{"at",
 /// "device", "deviceName"}], "fields": [{"field", "value", "device", "deviceName", "writtenAt",
 /// "editedWhileDeleted", "alternatives": [VALUE]}], "conflicts", "editedWhileDeleted": [{"field",

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// The itinerary as `show --json` prints it: `{"tripId", "name", "days": [{"date", "items":
 /// [ITEM]}], "unscheduled": [ITEM]}`, each ITEM `{"id", "title", "sortKey", "start", "end",
 /// "place", "note", "conflicts", "durationMinutes"?}` with times as `{"date"}` or `{"local",

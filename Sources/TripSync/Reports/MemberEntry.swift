@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// One line of `members`: a device of the trip, its person's name, role, key, and whether it
 /// waits for the owner (`members --json`: `{"device", "name", "role", "key", "pending"}`).
 public struct MemberEntry: Hashable, Sendable, JSONReport {

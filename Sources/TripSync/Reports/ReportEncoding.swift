@@ -1,4 +1,5 @@
 import Foundation
+import TripSyncCore
 
 /// The one way reports become JSON (`--json` output, an app's logs): compact, keys sorted, a
 /// missing value written as `null` rather than left out, so every key a report names is there.

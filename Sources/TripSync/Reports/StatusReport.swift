@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// What each change of this device has reached (`status --json`): `{"tripId", "device",
 /// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
 /// "nearRetention", "attachmentsNearRetention" ([{"attachment", "name", "compactableFrom"}]),

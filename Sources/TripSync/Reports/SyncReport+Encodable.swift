@@ -1,3 +1,5 @@
+import TripSyncSync
+
 extension SyncReport: JSONReport {
     /// `sync --json`: `{"published", "merged", "unchanged", "skipped": [{"file", "reason"}],
     /// "joined", "removed", "conflicts" (new ones), "changes" (every trip's, `DeviceChanges`),

@@ -1,3 +1,5 @@
+import TripSyncCore
+
 /// One trip of a home as `trips --json` lists it: `{"tripId", "name", "items", "tombstones",
 /// "conflicts", "conflictParts"}`.
 public struct TripSummary: JSONReport, Sendable {

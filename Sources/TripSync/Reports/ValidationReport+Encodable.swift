@@ -1,3 +1,5 @@
+import TripSyncCore
+
 extension ValidationReport: JSONReport {
     /// `{"file", "valid", "schemaVersion", "errors": [{"path", "message"}], "warnings": [...]}`
     /// (`validate --json`, one per file).

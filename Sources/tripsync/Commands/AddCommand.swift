@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync add TITLE [...]`.
 enum AddCommand: Command {

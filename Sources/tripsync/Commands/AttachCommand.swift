@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncHome
 
 /// `tripsync attach ITEM FILE [--caption C] [--strip-location]`.
 enum AttachCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync conflicts [--json]`.
 enum ConflictsCommand: Command {

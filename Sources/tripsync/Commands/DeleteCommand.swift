@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync delete ITEM`.
 enum DeleteCommand: Command {

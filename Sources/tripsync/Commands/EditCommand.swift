@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync edit ITEM [...]`.
 enum EditCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// `tripsync export --ics FILE` / `tripsync export --html FILE`.
 enum ExportCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync find TEXT [--json] [--trip T]`.
 enum FindCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync fingerprint [FILE]`.
 enum FingerprintCommand: Command {

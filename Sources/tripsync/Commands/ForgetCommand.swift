@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync forget [--yes] [--trip T]`.
 enum ForgetCommand: Command {

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 /// `tripsync gc [--folder FOLDER] [--dry-run]`.
 enum GCCommand: Command {

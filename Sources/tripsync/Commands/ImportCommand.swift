@@ -1,5 +1,7 @@
 import Foundation
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 /// `tripsync import FILE [--merge | --replace] [--yes]`.
 enum ImportCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncHome
 
 /// `tripsync init [--device-name NAME]`.
 enum InitCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync invite --role editor|viewer [--expires DAYS]`.
 enum InviteCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// One item whole (`show ITEM`) and the deleted items (`show --deleted`) as text. Times of
 /// writes are shown in this machine's zone (`TZ`), UTC when it has none.

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// The itinerary as `show` and `find` print it: a heading per day, a line per item that starts
 /// with its short id, then its conflict, its note's first line and its DST notes.

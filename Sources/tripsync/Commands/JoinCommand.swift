@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncHome
 
 /// `tripsync join CODE FOLDER`.
 enum JoinCommand: Command {

@@ -1,4 +1,7 @@
 import TripSync
+import TripSyncCore
+import TripSyncHome
+import TripSyncPlatform
 
 /// `tripsync members [--json]`, `members claim`, `members approve DEVICE|--all`,
 /// `members decline DEVICE`, `members set DEVICE --role R`, `members remove DEVICE`.

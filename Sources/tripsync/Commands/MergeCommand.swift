@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncCore
+import TripSyncHome
 
 /// `tripsync merge FILE... -o OUT [--dry-run] [--json]`.
 enum MergeCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync migrate FILE [-o OUT]`.
 enum MigrateCommand: Command {

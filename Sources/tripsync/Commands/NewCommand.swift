@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncCore
+import TripSyncPlatform
 
 /// `tripsync new NAME [--zone ZONE] [--open]`.
 enum NewCommand: Command {

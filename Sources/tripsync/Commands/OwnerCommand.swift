@@ -4,6 +4,8 @@
     import Darwin
 #endif
 import TripSync
+import TripSyncPlatform
+import TripSyncHome
 
 /// `tripsync owner export -o FILE` / `tripsync owner import FILE`.
 enum OwnerCommand: Command {

@@ -1,4 +1,6 @@
 import TripSync
+import TripSyncPlatform
+import TripSyncCore
 
 /// `tripsync rename NAME [--trip T]`.
 enum RenameCommand: Command {

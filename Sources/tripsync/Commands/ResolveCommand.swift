@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync resolve ITEM FIELD (--keep mine | --keep current | --keep N)`.
 enum ResolveCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncCore
 
 /// `tripsync show [ITEM] [--in ZONE] [--from D] [--to D] [--deleted] [--json]`.
 enum ShowCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync status [--json]`.
 enum StatusCommand: Command {

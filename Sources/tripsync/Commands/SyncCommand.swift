@@ -1,5 +1,9 @@
 import Foundation
 import TripSync
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
+import TripSyncPlatform
 
 /// `tripsync sync FOLDER [--watch] [--json]`.
 enum SyncCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import TripSync
+import TripSyncSync
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync trips [--json]`.
 enum TripsCommand: Command {

@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync validate FILE... [--json]`: check files as untrusted input.
 enum ValidateCommand: Command {

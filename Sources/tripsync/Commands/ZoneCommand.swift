@@ -1,4 +1,5 @@
 import TripSync
+import TripSyncCore
 
 /// `tripsync zone [ZONE] [--trip T]`.
 enum ZoneCommand: Command {

@@ -1,0 +1,64 @@
+import TripSyncPlatform
+
+/// Why a trip file was refused. Every case names the file; `message` is what a person reads.
+public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of refusal, for callers that act on it.
+    public enum Kind: Hashable, Sendable {
+        /// The file could not be opened or read (missing, permissions, a folder).
+        case unreadable
+        /// The file (or what it inflates to) is larger than the limits allow.
+        case tooLarge
+        /// The gzip data is truncated or corrupt (bad header, CRC or length).
+        case corruptGzip
+        /// The bytes are not strict JSON (syntax, UTF-8, nesting, trailing bytes).
+        case notJSON
+        /// The JSON does not follow the schema; `issues` lists every problem.
+        case invalid
+        /// Written by a newer TripSync than this build reads.
+        case newerSchema(found: Int, supported: Int)
+        /// A schema version this build never knew (0, negative).
+        case unsupportedSchema(found: Int)
+        /// An older file that cannot be migrated forward; `issues` says which item and why.
+        case migrationFailed
+    }
+
+    /// The kind of refusal.
+    public var kind: Kind
+    /// The file's path as the user gave it (or a label such as `<stdin>`).
+    public var file: String
+    /// Every problem found, each with a JSON Pointer; errors first.
+    public var issues: [ValidationIssue]
+
+    /// Creates an error.
+    public init(_ kind: Kind, file: String, issues: [ValidationIssue]) {
+        self.kind = kind
+        self.file = file
+        self.issues = issues
+    }
+
+    /// Creates an error with one issue at `pointer`.
+    public init(_ kind: Kind, file: String, pointer: String = "", message: String) {
+        self.init(kind, file: file, issues: [ValidationIssue(.error, pointer: pointer, message: message)])
+    }
+
+    /// The error issues only.
+    public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
+
+    /// One line per error: `FILE: /pointer: message`.
+    public var description: String { lines.joined(separator: "\n") }
+
+    /// The lines of `description`, one per error (a file name holding a newline stays in its
+    /// line, so a printer need not split the description).
+    public var lines: [String] {
+        let shown = errors.isEmpty ? issues : errors
+        if shown.isEmpty { return ["\(file): refused"] }
+        return shown.map { "\(file): \($0)" }
+    }
+}
+
+extension TripFileError: TripSyncError {
+    /// `.invalidFile`.
+    public var errorKind: TripSyncErrorKind { .invalidFile }
+    /// The file and the first error's pointer.
+    public var facts: ErrorFacts { ErrorFacts(file: file, pointer: (errors.first ?? issues.first)?.pointer) }
+}

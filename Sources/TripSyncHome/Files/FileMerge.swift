@@ -1,0 +1,182 @@
+import TripSyncCore
+import TripSyncPlatform
+
+/// One input of a file merge, as read.
+public struct MergeInput: Sendable {
+    /// The file as named by the caller.
+    public var file: String
+    /// The schema version the file was written in.
+    public var schemaVersion: Int
+    /// The device that wrote it.
+    public var deviceID: DeviceID
+    /// What it brought, measured against the inputs merged before it.
+    public var brought: MergeContribution
+    /// Warnings found while reading it.
+    public var warnings: [ValidationIssue]
+    /// Registers where this input and the inputs merged before it hold different values under
+    /// one dot (a forked device); both values are kept in the result.
+    public var forks: [SameDotFork] = []
+}
+
+/// The result of merging trip files.
+public struct FileMergeResult: Sendable {
+    /// The merged document (written by `writer`).
+    public var document: TripDocument
+    /// Every input in the order given, with what it brought.
+    public var inputs: [MergeInput]
+    /// The decoded inputs after the first, when the merger was asked to keep them
+    /// (`FileMerger.keepsInputs`); empty otherwise.
+    public var keptInputs: [TripDocument] = []
+}
+
+/// Why a file merge was refused; nothing was written.
+public enum FileMergeError: Error, Sendable, CustomStringConvertible {
+    /// An input could not be read or is invalid.
+    case unreadable(TripFileError)
+    /// The merge itself refused (different trips, a clock from the future).
+    case refused(file: String, MergeError)
+
+    /// `FILE: /pointer: message` lines.
+    public var description: String {
+        switch self {
+        case .unreadable(let error): return error.description
+        case .refused(let file, let error): return "\(file): \(error)"
+        }
+    }
+}
+
+/// Merges trip files of any supported schema, gzip or plain: every input is read and validated
+/// first, so one invalid input refuses the whole merge.
+public struct FileMerger: Sendable {
+    /// How inputs are read.
+    public var reader: TripFileReader
+    /// The replica doing the merge (the output's `deviceId`).
+    public var writer: DeviceID
+    /// Whether each decoded input moves into `FileMergeResult.keptInputs` once merged, instead
+    /// of being freed there and then. Freeing 100,000 items takes a noticeable part of a merge;
+    /// a process that exits after writing the result can skip it by keeping them (the CLI does).
+    public var keepsInputs = false
+
+    /// Creates a merger writing as `writer`.
+    public init(writer: DeviceID, reader: TripFileReader = TripFileReader()) {
+        self.writer = writer
+        self.reader = reader
+    }
+
+    /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
+    public func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
+        // Read and validate every input on every core; items the inputs share byte for byte are
+        // decoded once, and items the merge leaves as an input held them are written by copying
+        // their bytes.
+        var reader = reader
+        reader.keepsItemBytes = true
+        let results = reader.read(paths: files)
+        var loaded: [(String, LoadedTrip)] = []
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let trip): loaded.append((file, trip))
+            case .failure(let error): throw .unreadable(error)
+            }
+        }
+        for (file, trip) in loaded {
+            if let (device, skew) = ClockGuard.futureDevice(in: trip.document, nowMilliseconds: nowMilliseconds) {
+                throw .refused(file: file, MergeError(.clockFromTheFuture, message: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+            }
+        }
+        guard !loaded.isEmpty else {
+            throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
+        }
+        // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): the first
+        // input is the starting state, trusted as a home's own replica is; every other input is
+        // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
+        var acksOnly: Set<Int> = []
+        if loaded.count > 1 {
+            let membership = Membership(local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document))
+            for index in loaded.indices.dropFirst() {
+                let (file, trip) = loaded[index]
+                let document = trip.document
+                let writer = document.deviceName(document.deviceID)
+                switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
+                case .whole: break
+                case .acksOnly: acksOnly.insert(index)
+                case .skipped(let reason):
+                    let first = loaded[0].1.document
+                    let message =
+                        document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3
+                        ? "a schema \(trip.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(first.owner?.key.fingerprint ?? ""), not merged into it (\(reason))"
+                        : reason
+                    throw .refused(file: file, MergeError(.notAccepted, message: message + "; nothing was written"))
+                }
+            }
+        }
+        // The documents move out of `loaded`, so the merge can reuse the first one's maps in
+        // place (no other copy holds them) and each input is freed once merged.
+        let names = loaded.map(\.0)
+        let metadata = loaded.enumerated().map { index, entry in
+            (
+                schemaVersion: entry.1.sourceSchemaVersion, deviceID: entry.1.document.deviceID,
+                warnings: entry.1.warnings
+                    + (acksOnly.contains(index)
+                        ? [ValidationIssue(.warning, pointer: "", message: "a viewer's file: only its own acks were taken, not its changes (as sync does)")] : [])
+            )
+        }
+        var documents: [TripDocument?] = loaded.map { $0.1.document }
+        loaded = []
+        var document = Self.take(&documents[0])
+        document.deviceID = writer
+        var inputs: [MergeInput] = []
+        var kept: [TripDocument] = []
+        let empty = TripDocument(tripID: document.tripID, deviceID: writer, clock: VersionVector(), trip: document.trip)
+        for index in names.indices {
+            let file = names[index]
+            let brought: MergeContribution
+            var forks: [SameDotFork] = []
+            if index == 0 {
+                brought = MergeContribution(before: empty, after: document)
+            } else {
+                let other = Self.take(&documents[index])
+                if acksOnly.contains(index) {
+                    let before = document
+                    document.takeAcks(of: other.deviceID, from: other)
+                    brought = MergeContribution(before: before, after: document)
+                } else {
+                    do {
+                        brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true, forks: &forks)
+                    } catch {
+                        throw .refused(file: file, error)
+                    }
+                }
+                if keepsInputs { kept.append(other) }
+            }
+            let info = metadata[index]
+            inputs.append(
+                MergeInput(
+                    file: file, schemaVersion: info.schemaVersion, deviceID: info.deviceID,
+                    brought: brought, warnings: info.warnings, forks: forks))
+        }
+        return FileMergeResult(document: document, inputs: inputs, keptInputs: kept)
+    }
+
+    /// Moves a document out of its slot, leaving nil (so the slot holds no second reference).
+    private static func take(_ slot: inout TripDocument?) -> TripDocument {
+        var taken: TripDocument?
+        swap(&taken, &slot)
+        guard let taken else { preconditionFailure("each input document is taken once") }
+        return taken
+    }
+
+    /// Milliseconds since 1970 from the system clock.
+    public static func wallClockMilliseconds() -> UInt64 {
+        SystemClock.wallMilliseconds()
+    }
+}
+
+extension UTCTimestamp {
+    /// The wall clock now, to the second.
+    public static var now: UTCTimestamp { UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()) }
+}
+
+extension FileMergeError: TripSyncError {
+    /// `.invalidFile`: a merge of files refused.
+    public var errorKind: TripSyncErrorKind { .invalidFile }
+}

@@ -1,0 +1,105 @@
+import TripSyncPlatform
+import TripSyncCore
+
+/// A new laptop's request to join a trip (docs/FORMAT.md, "Join requests"): its device id, key
+/// and name, bound to an invite's secret by a keyed hash and signed by the device key. Written
+/// by `join` as `FOLDER/<tripId>/<deviceId>.join.json`; the owner's sync admits it.
+public struct JoinRequest: Hashable, Sendable {
+    /// The trip.
+    public var trip: TripID
+    /// The device asking.
+    public var device: DeviceID
+    /// Its public key.
+    public var key: PublicKey
+    /// The name its person gave it.
+    public var name: String
+    /// Which invite it answers (`InviteCode.id`).
+    public var invite: String
+    /// When it was written.
+    public var requestedAt: UTCTimestamp
+    /// BLAKE2b-256 keyed with the invite's secret over the request's facts.
+    var mac: [UInt8]
+    /// The device key's signature over the rest.
+    var signature: [UInt8]
+
+    /// The file name in a trip folder.
+    package static func fileName(for device: DeviceID) -> String { "\(device).join.json" }
+
+    /// A request answering `code`, signed by `deviceKey`.
+    package init(code: InviteCode, device: DeviceID, name: String, deviceKey: SigningKey, at time: UTCTimestamp) {
+        trip = code.trip
+        self.device = device
+        key = deviceKey.publicKey
+        self.name = name
+        invite = code.id
+        requestedAt = time
+        mac = []
+        signature = []
+        mac = Sodium.blake2b256(macMessage, key: code.secret)
+        signature = deviceKey.sign(Array("tripsync-join-v1\n".utf8) + Array(body(signed: false).text.utf8))
+    }
+
+    private var macMessage: [UInt8] { Array("tripsync-join-v1\n\(trip)\n\(device)\n\(key.base64)\n\(name)".utf8) }
+
+    private func body(signed: Bool) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "device": .string(device.description), "invite": .string(invite), "key": .string(key.base64),
+            "mac": .string(Base64.encode(mac)), "name": .string(name), "requestedAt": .string(requestedAt.description),
+            "tripId": .string(trip.description), "type": .string("tripsync-join"), "version": .int(1),
+        ]
+        if signed { object["sig"] = .string(Base64.encode(signature)) }
+        return .object(object)
+    }
+
+    /// The canonical JSON file.
+    package var fileBytes: [UInt8] { Array((body(signed: true).text + "\n").utf8) }
+
+    /// Reads a request file as untrusted input: every field checked, the device key's
+    /// signature verified. Whether it answers a real invite is `answers(_:)`.
+    package init(parsing bytes: [UInt8]) throws(InviteError) {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw InviteError("not a join request (not JSON)")
+        }
+        guard case .object(let object) = json else { throw InviteError("not a join request (not a JSON object)") }
+        let expected: Set<String> = ["device", "invite", "key", "mac", "name", "requestedAt", "sig", "tripId", "type", "version"]
+        if let extra = Set(object.keys).subtracting(expected).sorted().first { throw InviteError("/\(extra): unexpected key in a join request") }
+        guard json["type"]?.stringValue == "tripsync-join", json["version"]?.intValue == 1 else {
+            throw InviteError("/type: not a join request of version 1")
+        }
+        func text(_ key: String) throws(InviteError) -> String {
+            guard let value = json[key]?.stringValue else { throw InviteError("/\(key): missing, expected a string") }
+            return value
+        }
+        guard let trip = Identifier(try text("tripId")) else { throw InviteError("/tripId: expected a lowercase UUID") }
+        guard let device = Identifier(try text("device")) else { throw InviteError("/device: expected a lowercase UUID") }
+        guard let key = PublicKey(base64: try text("key")) else { throw InviteError("/key: expected a public key (44 characters of base64)") }
+        let name = try text("name")
+        if let problem = TextRule.name.violation(in: name) { throw InviteError("/name: \(TextRule.name.message(for: problem, what: "a device name"))") }
+        let invite = try text("invite")
+        guard invite.utf8.count == 32, invite.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            throw InviteError("/invite: expected 32 lowercase hex digits")
+        }
+        guard let at = LocalTimeParser.timestamp(try text("requestedAt")) else { throw InviteError("/requestedAt: expected YYYY-MM-DDTHH:MM:SSZ") }
+        guard let mac = Base64.decode(try text("mac"), count: 32) else { throw InviteError("/mac: expected 32 bytes of base64") }
+        guard let signature = Base64.decode(try text("sig"), count: 64) else { throw InviteError("/sig: expected a signature (88 characters of base64)") }
+        self.trip = trip
+        self.device = device
+        self.key = key
+        self.name = name
+        self.invite = invite
+        self.requestedAt = at
+        self.mac = mac
+        self.signature = signature
+        guard key.verifies(signature, of: Array("tripsync-join-v1\n".utf8) + Array(body(signed: false).text.utf8)) else {
+            throw InviteError("/sig: the request's signature does not verify with its key (changed after it was written)")
+        }
+    }
+
+    /// Whether the request was made with the secret of `invite` for this trip.
+    package func answers(_ invite: InviteCode) -> Bool {
+        invite.trip == trip && invite.id == self.invite && Sodium.blake2b256(macMessage, key: invite.secret) == mac
+    }
+}

@@ -1,0 +1,161 @@
+import CSystem
+import Foundation
+import TripSyncPlatform
+import TripSyncCore
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The local store of one installation (`--home`, `$TRIPSYNC_HOME`, default `~/.tripsync`):
+/// `device.json` (identity and clock high-water mark) and `trips/<tripId>.trip.json.gz`.
+public struct Home: Sendable {
+    /// The folder.
+    public var path: String
+
+    /// A home at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The home chosen by `--home`, else `$TRIPSYNC_HOME`, else `~/.tripsync`.
+    public static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
+        if let option { return Home(path: option) }
+        if let env = environment["TRIPSYNC_HOME"], !env.isEmpty { return Home(path: env) }
+        let base = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return Home(path: base + "/.tripsync")
+    }
+
+    /// `device.json`.
+    public var identityPath: String { layout.identity }
+    /// The folder of trip replicas.
+    public var tripsPath: String { layout.trips }
+
+    /// The identity, made on first use (a new random device id) and persisted durably.
+    public func identity(defaultName: String? = nil) throws -> DeviceIdentity {
+        try openIdentity(defaultName: defaultName).identity
+    }
+
+    /// The identity, made on first use, with a notice when it had to change: a home whose
+    /// binding (real path, folder inode, machine id) differs from the one recorded was copied,
+    /// moved or restored, so before anything is written it takes a new device id (the old one
+    /// stays with the home it came from). A home whose clock ran more than 24 hours ahead of
+    /// `now` (wrong, then fixed) takes a new id too. A home recorded before bindings existed is
+    /// bound now.
+    public func openIdentity(defaultName: String? = nil, now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> (identity: DeviceIdentity, notice: String?) {
+        var info = stat()
+        guard lstat(identityPath, &info) == 0 else {
+            guard errno == ENOENT else { throw FileIO.systemError(identityPath, "cannot look at this installation's identity") }
+            let deviceID = DeviceID.random()
+            let identity = DeviceIdentity(
+                deviceID: deviceID, name: defaultName ?? Home.defaultDeviceName(host: ProcessInfo.processInfo.hostName, deviceID: deviceID),
+                binding: try binding(creating: true))
+            try save(identity)
+            return (identity, nil)
+        }
+        let bytes = try FileIO.readFile(identityPath, maxBytes: 1 << 20)
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch let error as TripFileError {
+            throw TripFileError(.notJSON, file: identityPath, issues: error.issues)
+        }
+        var identity = try DeviceIdentity(json: json, file: identityPath)
+        // A clock that ran ahead (wrong, then fixed): nothing could be written under this id
+        // again, so the home takes a new one now (`ForkCheck`, the one place that decides).
+        if let reason = ForkCheck.clockRanAhead(identity, now: now) {
+            identity = identity.successor(binding: try binding() ?? identity.binding, clockRanAhead: true)
+            try save(identity)
+            let notice =
+                "\(reason), so nothing could be written under that id any more: this laptop now writes as a new device \(identity.deviceID) and keeps its role in each trip (a succession signed by the old device key); what it typed while its clock was wrong is re-stamped at the right time and reaches the others from its next sync"
+            return (identity, notice)
+        }
+        guard let current = try binding() else { return (identity, nil) }
+        guard let recorded = identity.binding else {
+            identity.binding = current
+            try save(identity)
+            return (identity, nil)
+        }
+        guard !current.matches(recorded) else {
+            if recorded.born == nil && current.born != nil {
+                // Recorded before birth times were: completed now, nothing changed.
+                identity.binding = current
+                try save(identity)
+            }
+            return (identity, nil)
+        }
+        let old = identity.deviceID
+        identity = identity.successor(binding: current)
+        try save(identity)
+        let notice =
+            "this home was copied, moved or restored (\(current.differences(from: recorded).joined(separator: ", "))), so it now writes as a new device \(identity.deviceID); device \(old) stays with the home it came from and is never written as here again, and this laptop keeps that device's role in each trip (a succession signed by its key)"
+        return (identity, notice)
+    }
+
+    /// Whether this home has been made: its folder holds `device.json` (a mistyped `--home`, or
+    /// a folder that is not a home, has none).
+    public var exists: Bool {
+        var info = stat()
+        return lstat(identityPath, &info) == 0
+    }
+
+    /// Whether the home has been made, telling "not made" (false) from "cannot be looked at"
+    /// (throws: the home folder, or one above it, is unreadable or not a folder), so an
+    /// unreadable home is never taken for a missing one.
+    public func checkExists() throws(FileSystemError) -> Bool {
+        var info = stat()
+        if lstat(identityPath, &info) == 0 { return true }
+        let code = errno
+        if code == ENOENT { return false }
+        throw FileIO.accessError(path, code, what: "this home")
+    }
+
+    /// The name a new device takes when none is given: the host name and the device id's first
+    /// four characters (`lisbon-mbp 3f2a`), so two laptops with the same host name differ.
+    public static func defaultDeviceName(host: String, deviceID: DeviceID) -> String {
+        let short = String(deviceID.description.prefix(4))
+        let name = host.split(separator: ".").first.map(String.init) ?? ""
+        return (name.isEmpty ? "laptop" : String(name.prefix(190))) + " " + short
+    }
+
+    /// Where this home lives now; nil when the home folder does not exist yet (unless
+    /// `creating`, which makes it).
+    func binding(creating: Bool = false) throws -> HomeBinding? {
+        if creating { try FileIO.makeFolder(path) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw FileIO.systemError(path, "cannot look at the home folder")
+        }
+        guard let real = realpath(path, nil) else { throw FileIO.systemError(path, "cannot resolve the home folder's path") }
+        defer { free(real) }
+        var seconds: Int64 = 0
+        var nanoseconds = 0
+        let born = tripsync_birth_time(path, &seconds, &nanoseconds) == 0 && seconds > 0 ? "\(seconds).\(nanoseconds)" : nil
+        return HomeBinding(
+            path: String(cString: real), device: UInt64(info.st_dev), inode: UInt64(info.st_ino), machine: Home.machineID(), born: born)
+    }
+
+    /// `/etc/machine-id` (systemd, D-Bus); nil on a system without one.
+    static func machineID() -> String? {
+        for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileIO.readFile(path, maxBytes: 256)
+            } catch {
+                // Missing or unreadable: this system keeps no machine id there.
+                continue
+            }
+            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return text }
+        }
+        return nil
+    }
+
+    /// Writes the identity durably, creating the home when needed.
+    public func save(_ identity: DeviceIdentity) throws {
+        try FileIO.makeFolder(tripsPath)
+        try FileIO.writeAtomically(Array((identity.json.text + "\n").utf8), to: identityPath, mode: 0o600)
+    }
+}

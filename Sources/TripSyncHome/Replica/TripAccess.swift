@@ -1,0 +1,283 @@
+import Foundation
+import TripSyncPlatform
+import TripSyncCore
+
+/// What this home keeps about who may change one trip, beside the replica and never in a
+/// trip file: `access/<tripId>.json`, mode 0600 (docs/DESIGN.md, "Members and roles"). The
+/// owner key when this home holds it, the invites it made, the join it asked for, and the
+/// requests its syncs saw but could not admit.
+package struct TripAccess: Sendable {
+    /// The trip's owner key, when this home holds it (made by `new` or `members claim`, or
+    /// brought by `owner import`).
+    package var ownerKey: SigningKey?
+    /// Invites made here, with whether one was used: by which device, and the key it was
+    /// admitted with (nil when the owner declined the request, or in a record written before
+    /// keys were kept). An invite admits one device one time (docs/DESIGN.md, "Invites are
+    /// spent once").
+    package var invites: [(code: InviteCode, usedBy: DeviceID?, usedKey: PublicKey?)] = []
+    /// A join this home asked for and that was not admitted yet.
+    package var join: PendingJoin?
+    /// Devices that asked to be members (a join request without a valid invite, or a signed
+    /// file of a device without a grant), by device.
+    package var requests: [DeviceID: PendingRequest] = [:]
+    /// Requests the owner declined (`members decline`), by device: a later request of that
+    /// device stays refused unless it answers an unused invite (a new one).
+    package var declined: [DeviceID: DeclinedRequest] = [:]
+    /// Names of admitted devices from their requests, until the trip names them itself.
+    package var names: [DeviceID: String] = [:]
+    /// The trip's owner public key as this home knew it when it forgot the trip (`forget`):
+    /// with the replica gone, it is what the next sync trusts, so the trip comes back from a
+    /// shared folder with this home's seat (its grant names this home's own device key).
+    package var knownOwner: PublicKey?
+
+    /// The access of a trip this home holds `ownerKey` of (nil: nothing kept yet).
+    package init(ownerKey: SigningKey? = nil) { self.ownerKey = ownerKey }
+
+    /// The owner key a sync of a trip this home holds no replica of trusts: the invite's of a
+    /// pending join, else this home's own owner key, else the one it knew before `forget`.
+    package var trustedOwner: PublicKey? { join?.code.ownerKey ?? ownerKey?.publicKey ?? knownOwner }
+
+    /// A join asked for by `join CODE FOLDER`.
+    package struct PendingJoin: Sendable {
+        package var code: InviteCode
+        package var folder: String
+
+        package init(code: InviteCode, folder: String) {
+            self.code = code
+            self.folder = folder
+        }
+    }
+
+    /// A device that asked to be a member.
+    package struct PendingRequest: Sendable {
+        package var key: PublicKey
+        package var name: String
+        /// "a join request" or "a signed trip file".
+        package var source: String
+        package var seen: UTCTimestamp
+        /// The id of the invite of this home the request answered, if any.
+        package var invite: String? = nil
+        /// The role that invite named: `approve --all` never grants more.
+        package var role: MemberRole? = nil
+
+        package init(key: PublicKey, name: String, source: String, seen: UTCTimestamp, invite: String? = nil, role: MemberRole? = nil) {
+            self.key = key
+            self.name = name
+            self.source = source
+            self.seen = seen
+            self.invite = invite
+            self.role = role
+        }
+
+        /// Whether `grant` already gives what the request asks: this key, not removed, and at
+        /// least the role its invite named.
+        package func isSatisfied(by grant: MemberGrant?) -> Bool {
+            guard let grant, grant.key == key, grant.role != .removed else { return false }
+            return grant.role <= (role ?? .viewer)
+        }
+    }
+
+    /// A request the owner declined: the key it came with and the invite it answered.
+    package struct DeclinedRequest: Sendable {
+        package var key: PublicKey?
+        package var invite: String?
+
+        package init(key: PublicKey? = nil, invite: String? = nil) {
+            self.key = key
+            self.invite = invite
+        }
+    }
+
+    /// Whether a request of `device` stays refused: the owner declined that device, and only a
+    /// request answering a new invite (`freshInvite`: one of this home's, never used) opens the
+    /// door again.
+    package func isDeclined(_ device: DeviceID, freshInvite: Bool) -> Bool {
+        declined[device] != nil && !freshInvite
+    }
+
+    /// The file of `trip` in `home`.
+    package static func path(_ home: Home, _ trip: TripID) -> String { home.layout.access(trip) }
+
+    /// Reads the file as untrusted input; an absent file is an empty record.
+    package static func load(_ home: Home, _ trip: TripID) throws -> TripAccess {
+        let path = path(home, trip)
+        guard FileManager.default.fileExists(atPath: path) else { return TripAccess() }
+        let bytes = try FileIO.readFile(path, maxBytes: 4 << 20)
+        func bad(_ what: String) -> FileSystemError {
+            FileSystemError(path: path, message: "this home's access record is damaged (\(what)); move it away to start the trip's membership afresh")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw bad("not JSON")
+        }
+        var access = TripAccess()
+        if let seed = json["ownerKey"]?.stringValue {
+            guard let key = SigningKey(seedBase64: seed) else { throw bad("/ownerKey") }
+            access.ownerKey = key
+        }
+        if case .array(let invites)? = json["invites"] {
+            for (index, entry) in invites.enumerated() {
+                guard let text = entry["code"]?.stringValue, let code = InviteCode(stored: text) else { throw bad("/invites/\(index)/code") }
+                let used = entry["usedBy"]?.stringValue.flatMap(Identifier.init)
+                var usedKey: PublicKey?
+                if let text = entry["usedKey"]?.stringValue {
+                    guard let key = PublicKey(base64: text) else { throw bad("/invites/\(index)/usedKey") }
+                    usedKey = key
+                }
+                access.invites.append((code, used, usedKey))
+            }
+        }
+        if let join = json["join"], case .object = join {
+            guard let text = join["code"]?.stringValue, let code = InviteCode(stored: text), let folder = join["folder"]?.stringValue else {
+                throw bad("/join")
+            }
+            access.join = PendingJoin(code: code, folder: folder)
+        }
+        if let known = json["knownOwner"] {
+            guard let key = known.stringValue.flatMap(PublicKey.init(base64:)) else { throw bad("/knownOwner") }
+            access.knownOwner = key
+        }
+        if case .object(let names)? = json["names"] {
+            for (id, name) in names {
+                guard let device = Identifier(id), let text = name.stringValue else { throw bad("/names/\(id)") }
+                access.names[device] = text
+            }
+        }
+        if case .object(let requests)? = json["requests"] {
+            for (id, entry) in requests {
+                guard let device = Identifier(id), let key = entry["key"]?.stringValue.flatMap(PublicKey.init(base64:)),
+                    let name = entry["name"]?.stringValue, let source = entry["source"]?.stringValue,
+                    let seen = entry["seen"]?.stringValue.flatMap(LocalTimeParser.timestamp)
+                else { throw bad("/requests/\(id)") }
+                var request = PendingRequest(key: key, name: name, source: source, seen: seen)
+                request.invite = entry["invite"]?.stringValue
+                if let text = entry["role"]?.stringValue {
+                    guard let role = MemberRole(rawValue: text) else { throw bad("/requests/\(id)/role") }
+                    request.role = role
+                }
+                access.requests[device] = request
+            }
+        }
+        if case .object(let declined)? = json["declined"] {
+            for (id, entry) in declined {
+                guard let device = Identifier(id), case .object = entry else { throw bad("/declined/\(id)") }
+                var record = DeclinedRequest()
+                if let text = entry["key"]?.stringValue {
+                    guard let key = PublicKey(base64: text) else { throw bad("/declined/\(id)/key") }
+                    record.key = key
+                }
+                record.invite = entry["invite"]?.stringValue
+                access.declined[device] = record
+            }
+        }
+        return access
+    }
+
+    /// Writes the record durably, 0600 (it may hold the owner key and invite secrets).
+    package func save(_ home: Home, _ trip: TripID) throws {
+        try FileIO.makeFolder(home.layout.access)
+        try FileIO.writeAtomically(Array((fingerprint + "\n").utf8), to: TripAccess.path(home, trip), mode: 0o600)
+    }
+
+    /// The record's canonical JSON text (also what tells whether a sync changed it).
+    package var fingerprint: String {
+        var object: [String: JSONValue] = [:]
+        if let ownerKey { object["ownerKey"] = .string(ownerKey.seedBase64) }
+        object["invites"] = .array(
+            invites.map { invite in
+                var entry: [String: JSONValue] = ["code": .string(invite.code.text)]
+                if let used = invite.usedBy { entry["usedBy"] = .string(used.description) }
+                if let key = invite.usedKey { entry["usedKey"] = .string(key.base64) }
+                return .object(entry)
+            })
+        if let join { object["join"] = .object(["code": .string(join.code.text), "folder": .string(join.folder)]) }
+        if let knownOwner { object["knownOwner"] = .string(knownOwner.base64) }
+        if !names.isEmpty { object["names"] = .object(Dictionary(uniqueKeysWithValues: names.map { ($0.key.description, JSONValue.string($0.value)) })) }
+        object["requests"] = .object(
+            Dictionary(
+                uniqueKeysWithValues: requests.map { device, request in
+                    var entry: [String: JSONValue] = [
+                        "key": .string(request.key.base64), "name": .string(request.name), "source": .string(request.source),
+                        "seen": .string(request.seen.description),
+                    ]
+                    if let invite = request.invite { entry["invite"] = .string(invite) }
+                    if let role = request.role { entry["role"] = .string(role.rawValue) }
+                    return (device.description, JSONValue.object(entry))
+                }))
+        if !declined.isEmpty {
+            object["declined"] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: declined.map { device, record in
+                        var entry: [String: JSONValue] = [:]
+                        if let key = record.key { entry["key"] = .string(key.base64) }
+                        if let invite = record.invite { entry["invite"] = .string(invite) }
+                        return (device.description, JSONValue.object(entry))
+                    }))
+        }
+        return JSONValue.object(object).text
+    }
+}
+
+extension InviteCode {
+    /// A code as this home stored it; nil when it does not parse (the caller names the record).
+    package init?(stored text: String) {
+        do {
+            self = try InviteCode(parsing: text)
+        } catch {
+            return nil
+        }
+    }
+}
+
+extension Home {
+    /// This installation's signing key (`device.key`, 0600), made on first use. It belongs to
+    /// one device id: a home that took a new id (copied, restored, clock recovered) makes a new
+    /// key for it and keeps the old ones under `previous`, so it can sign the succession that
+    /// hands its seat in each trip from the old id to the new one (docs/DESIGN.md, "Succession").
+    package func signingKey(for device: DeviceID) throws -> SigningKey {
+        let path = layout.deviceKey
+        var previous: [(device: DeviceID, key: SigningKey)] = []
+        if FileManager.default.fileExists(atPath: path) {
+            let file = try DeviceKeyFile(home: self)
+            if file.device == device { return file.key }
+            previous = file.previous.filter { $0.device != file.device } + [(file.device, file.key)]
+        }
+        let key = SigningKey.generate()
+        try DeviceKeyFile(device: device, key: key, previous: Array(previous.suffix(DeviceKeyFile.maximumPrevious))).save(home: self)
+        return key
+    }
+
+    /// The keys of the device ids this home wrote as before its current one, oldest first
+    /// (empty when it never changed id).
+    package func previousSigningKeys() throws -> [(device: DeviceID, key: SigningKey)] {
+        guard FileManager.default.fileExists(atPath: layout.deviceKey) else { return [] }
+        return try DeviceKeyFile(home: self).previous
+    }
+}
+
+extension Home {
+    /// The bytes of a backup of `document`, this home's replica: an owned trip's backup is
+    /// signed with this installation's key, as its published file is, so `import --merge`
+    /// accepts it by the rule sync applies (an unsigned file of an owned trip is not taken);
+    /// an open trip's is plain, as before members.
+    public func backupBytes(of document: TripDocument, gzip: Bool) throws -> [UInt8] {
+        guard document.owner != nil else { return gzip ? try document.gzipData() : document.canonicalJSON() }
+        let key = try signingKey(for: document.deviceID)
+        return gzip ? try document.signedGzipData(signingKey: key) : document.signedCanonicalJSON(signingKey: key)
+    }
+}
+
+extension Home {
+    /// The trips this home asked to join (`TripStore.join`) and is still waiting for, with the
+    /// role and folder of each. Throws when the access folder or a record cannot be read.
+    public func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {
+        let folder = layout.access
+        return try FileIO.folderTextNames(folder, what: "this home's access records").compactMap { name in
+            guard name.hasSuffix(".json"), let trip = Identifier(String(name.dropLast(5))) else { return nil }
+            guard let join = try TripAccess.load(self, trip).join else { return nil }
+            return (trip, join.code.role, join.folder)
+        }
+    }
+}

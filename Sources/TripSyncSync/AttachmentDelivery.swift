@@ -1,0 +1,123 @@
+import TripSyncHome
+
+/// The attachment part of a trip's sync (docs/DESIGN.md, "Attachments"), run after the merge
+/// and before publishing: staged attachments whose bytes reach the trip folder enter the trip;
+/// bytes of live attachments this home holds go into the folder; bytes the folder holds and
+/// this home lacks are fetched, each checked against its hash.
+struct AttachmentDelivery {
+    /// The home's blobs.
+    let store: BlobStore
+    /// The trip folder's blobs.
+    let folder: FolderBlobStore
+    /// Told while bytes are copied: (name, done, total, fetching).
+    var progress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
+
+    /// The callback for one copy of `name`'s bytes.
+    private func reporter(_ name: String, fetching: Bool) -> BlobProgress? {
+        guard let progress else { return nil }
+        return { done, total in progress(name, done, total, fetching) }
+    }
+
+    /// What one delivery did.
+    struct Outcome {
+        /// The staged attachments still waiting (their bytes could not be shared, or this
+        /// laptop may not change the trip): saved after the replica.
+        var staged: StagedAttachments
+        /// Whether the replica gained attachments.
+        var attached = 0
+        /// Whether our file may be published: false when an attachment we wrote names bytes we
+        /// hold but could not deliver to this folder.
+        var mayPublish = true
+        /// Live attachments whose bytes are still not in this home (arriving or quarantined).
+        var waiting = 0
+        /// What a person should hear.
+        var notices: [String] = []
+    }
+
+    /// Runs the three steps on `replica`; its clock issues the attachment writes.
+    func run(_ replica: inout ReplicaState, staged: StagedAttachments, now: UInt64) -> Outcome {
+        var outcome = Outcome(staged: StagedAttachments())
+        let me = replica.identity.deviceID
+        // 1. Staged attachments: bytes into the folder first, then the attachment into the trip.
+        let mayEdit = replica.document.mayEdit(me)
+        for entry in staged.entries {
+            if replica.document.attachments[entry.id] != nil { continue }  // written by an earlier sync that stopped before clearing the list
+            guard mayEdit else {
+                outcome.staged.entries.append(entry)
+                outcome.notices.append("\(entry.name) stays staged: this laptop may not change the trip now (ask the owner for the editor role)")
+                continue
+            }
+            let itemKnown = replica.document.items[entry.item] != nil || replica.document.tombstones[entry.item] != nil
+            guard itemKnown, let blob = BlobID(entry.blob.sha256) else {
+                outcome.staged.entries.append(entry)
+                outcome.notices.append("\(entry.name) stays staged: the trip holds no item \(entry.item)")
+                continue
+            }
+            do throws(BlobError) {
+                // The first publish names these bytes: a copy already there is hashed first.
+                _ = try store.share(blob, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
+            } catch {
+                outcome.staged.entries.append(entry)
+                outcome.notices.append("\(entry.name) stays staged (not yet shared): \(error)")
+                continue
+            }
+            do {
+                try replica.document.attach(
+                    entry.id, item: entry.item, blob: entry.blob, name: entry.name, caption: entry.caption, hlc: &replica.clock, now: now,
+                    toDeletedItem: true)
+                outcome.attached += 1
+                if replica.document.items[entry.item] == nil {
+                    outcome.notices.append("\(entry.name) is attached to an item deleted meanwhile: hidden until the item is restored")
+                }
+            } catch {
+                outcome.staged.entries.append(entry)
+                outcome.notices.append("\(entry.name) stays staged: \(error)")
+            }
+        }
+        // 2 and 3. Every live attachment's bytes: shared when held here, fetched when not.
+        for (_, attachment) in replica.document.attachments.sorted(by: { $0.key < $1.key }) where !attachment.isDetached {
+            guard let reference = attachment.blob?.value, let blob = BlobID(reference.sha256) else { continue }
+            let name = attachment.name?.value ?? reference.sha256
+            if store.contains(blob, size: reference.size) {
+                do throws(BlobError) {
+                    _ = try store.share(blob, to: folder, progress: reporter(name, fetching: false))
+                } catch {
+                    outcome.notices.append("\(name): its bytes could not be put into the folder: \(error)")
+                    if attachment.blob?.rev.device == me { outcome.mayPublish = false }
+                }
+                continue
+            }
+            do throws(BlobError) {
+                switch try folder.presence(of: blob, size: reference.size) {
+                case .present:
+                    _ = try store.fetch(blob, size: reference.size, from: folder, progress: reporter(name, fetching: true))
+                case .absent, .otherSize:
+                    outcome.waiting += 1  // still travelling: shown as arriving
+                case .notAFile:
+                    outcome.waiting += 1
+                    outcome.notices.append("\(folder.path(of: blob)): not a regular file where \(name)'s bytes belong; never used")
+                }
+            } catch {
+                outcome.waiting += 1
+                switch error.reason {
+                case .incomplete, .missing: break  // arriving
+                case .mismatch:
+                    // Full-size bytes that are not the ones named: garbage under that name, and a
+                    // laptop that holds the right bytes only re-shares into an empty place.
+                    var line = "\(name): \(error)"
+                    do throws(BlobError) {
+                        if try folder.remove(blob) { line += "; the folder's wrong copy was removed, so the laptop holding the photo puts it back" }
+                    } catch {
+                        line += "; the folder's wrong copy could not be removed (\(error))"
+                    }
+                    outcome.notices.append(line)
+                default: outcome.notices.append("\(name): \(error)")
+                }
+            }
+        }
+        if !outcome.mayPublish {
+            outcome.notices.append("not published: a trip file must never name bytes its writer has not put into the folder; sync again once the folder takes them")
+        }
+        return outcome
+    }
+}
