@@ -110,7 +110,7 @@ let package = Package(
         ),
         // CZlib: the PNG fixtures' chunk CRCs (zlib's crc32).
         .target(name: "TripSyncFixtures", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "CZlib"]),
-        .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures"]),
+        .executableTarget(name: "tripsync-bench", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures", "TripSyncWeb"]),
         .testTarget(name: "TripSyncTests", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures"]),
         .testTarget(name: "CLITests", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncFixtures"], exclude: ["Snapshots"]),
         .testTarget(name: "WebTests", dependencies: ["TripSync", "TripSyncSync", "TripSyncHome", "TripSyncCore", "TripSyncPlatform", "TripSyncWeb", "TripSyncFixtures"]),

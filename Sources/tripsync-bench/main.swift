@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`, `hostile`, `edit`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`, `hostile`, `edit`, `web`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -20,6 +20,7 @@ let topUsage = """
       hostile [--tombstones N] [--devices N] [--forked N] [--values N] [--repeat R]
                                                    a hostile file next to a plain one of its size (issue 26)
       edit [--items N] [--runs N] [--binary PATH]  `tripsync add` and `edit` end to end on a large trip (issue 30)
+      web [--items N] [--repeat R]                 `tripsync open`: itinerary render and a write's round trip over loopback
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -39,6 +40,7 @@ do {
     case "blob-copy": try BlobCopyCommand.run(Array(arguments.dropFirst()))
     case "hostile": try HostileBenchmark.run(Array(arguments.dropFirst()))
     case "edit": try EditBenchmark.run(Array(arguments.dropFirst()))
+    case "web": try WebBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))
