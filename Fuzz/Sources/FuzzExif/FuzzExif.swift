@@ -1,4 +1,8 @@
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// libFuzzer entry point: `JPEGLocation.find` and `JPEGLocation.strip` on arbitrary bytes, and
 /// `PhotoLocation.find` and `PhotoLocation.strip` on the other containers (PNG, WebP, HEIC).

@@ -1,5 +1,9 @@
 import FuzzSupport
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// libFuzzer entry point: the fuzz bytes are a script of local edits and exchanges between
 /// two or three replicas of one trip, all through the public editing API. After the script,

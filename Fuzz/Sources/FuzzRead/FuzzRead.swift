@@ -1,6 +1,10 @@
 import FuzzSupport
 import FuzzZlib
 @testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// libFuzzer entry point: the whole public read path on arbitrary bytes.
 ///
