@@ -36,8 +36,8 @@ public struct HomeLayout: Hashable, Sendable {
     public func replica(_ trip: TripID) -> String { trips + "/\(trip)" + Home.tripFileSuffix }
     /// A trip's edit journal beside its replica: `trips/<tripId>.journal`.
     public func journal(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.journalSuffix }
-    /// The suffix of an edit journal (beside a replica of the same name).
-    public static let journalSuffix = ".journal"
+    /// The suffix of an edit journal (beside a replica of the same name): the journal's own.
+    public static let journalSuffix = EditJournal.fileSuffix
     /// A file of the trips folder by its name.
     public func tripsFile(_ name: String) -> String { trips + "/" + name }
     /// A trip's local settings (never replicated): `trips/<tripId>.settings.json`.
