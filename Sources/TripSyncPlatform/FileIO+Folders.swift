@@ -12,7 +12,7 @@
 extension FileIO {
     /// The names in the folder `path` (not `.` and `..`) as bytes, in byte order; nil when
     /// nothing is at `path`. `what` names the folder in errors ("this home's trips").
-    public static func folderNames(_ path: String, what: String) throws(FileSystemError) -> [[UInt8]]? {
+    package static func folderNames(_ path: String, what: String) throws(FileSystemError) -> [[UInt8]]? {
         guard let stream = opendir(path) else {
             let code = errno
             if code == ENOENT { return nil }
@@ -36,7 +36,7 @@ extension FileIO {
 
     /// The names of `folderNames` that are valid UTF-8 (every name the home itself writes is);
     /// an empty list when nothing is at `path`.
-    public static func folderTextNames(_ path: String, what: String) throws(FileSystemError) -> [String] {
+    package static func folderTextNames(_ path: String, what: String) throws(FileSystemError) -> [String] {
         (try folderNames(path, what: what) ?? []).compactMap { String(validating: $0, as: UTF8.self) }
     }
 
@@ -63,7 +63,7 @@ extension FileIO {
 
 extension FileIO {
     /// What the system's `code` means for a path, said so a person can act on it.
-    public static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         switch code {
         case EACCES, EPERM: return "permission denied; give this user access to it and to the folders above it (ls -ld; chmod)"
         case ENOENT: return "missing: nothing is at this path; check the path"

@@ -13,14 +13,14 @@ public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What was being done and why it failed.
     public var message: String
     /// The `errno` value, when the system gave one.
-    public var code: Int32
+    package var code: Int32
     /// True when the change already reached its place (the new file was renamed over the old,
     /// a file was removed) and only making it durable failed: "nothing was changed" is then
     /// not true, and a message says the change may not survive a crash.
-    public var inPlace: Bool
+    package var inPlace: Bool
 
     /// Creates an error.
-    public init(path: String, message: String, code: Int32 = 0, inPlace: Bool = false) {
+    package init(path: String, message: String, code: Int32 = 0, inPlace: Bool = false) {
         self.path = path
         self.message = message
         self.code = code
@@ -29,7 +29,7 @@ public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// What the failure left: "nothing was changed", or, for a change already in place, that it
     /// was made but may not survive a crash.
-    public var outcome: String {
+    package var outcome: String {
         inPlace ? "the change was saved but the disk did not confirm it is durable" : "nothing was changed"
     }
 
@@ -45,7 +45,7 @@ extension FileSystemError: TripSyncError {
 }
 
 /// Plain POSIX file access: bounded reads and durable atomic replaces.
-public enum FileIO {
+package enum FileIO {
     package static func systemError(_ path: String, _ action: String, _ code: Int32 = errno) -> FileSystemError {
         FileSystemError(path: path, message: "\(action): \(String(cString: strerror(code)))", code: code)
     }
@@ -53,7 +53,7 @@ public enum FileIO {
     /// Reads a whole regular file, refusing one larger than `maxBytes` before reading it. The
     /// file is opened without blocking, so a named pipe or a device is refused, never waited on;
     /// what is checked is the opened descriptor, not the path.
-    public static func readFile(_ path: String, maxBytes: Int) throws -> [UInt8] {
+    package static func readFile(_ path: String, maxBytes: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw systemError(path, "cannot open") }
         defer { close(fd) }
@@ -131,7 +131,7 @@ public enum FileIO {
     /// over), write, fsync, rename over the target, fsync the folder, each step checked
     /// (`replaceDurably`). Either the old or the new content is there after a crash, never a
     /// mix; an error names the file and says whether the new content is in place (`inPlace`).
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
         try bytes.withUnsafeBufferPointer { buffer in
             try writeAtomically(chunks: [OwnedBytes.View(buffer)], to: path, mode: mode)
         }
@@ -169,7 +169,7 @@ public enum FileIO {
     }
 
     /// Creates a folder and its parents (mode 0700 for new ones); fine when it exists.
-    public static func makeFolder(_ path: String) throws {
+    package static func makeFolder(_ path: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {

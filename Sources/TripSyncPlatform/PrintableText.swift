@@ -2,11 +2,11 @@
 /// on a terminal. `line(_:)` is the one escaping function every human-readable line passes
 /// through on its way out (the CLI's `Console` calls it); `escape(bytes:)` also makes a name of
 /// arbitrary bytes unambiguous.
-public enum PrintableText {
+package enum PrintableText {
     /// `bytes` as UTF-8 where they are valid, with every scalar `mustEscape` names written as
     /// `\xNN` / `\u{NNNN}`, every invalid byte as `\xNN` and a backslash as `\\`, so the result
     /// can neither move a terminal's cursor nor pass for another name.
-    public static func escape(bytes: [UInt8]) -> String {
+    package static func escape(bytes: [UInt8]) -> String {
         var out = String.UnicodeScalarView()
         var index = 0
         while index < bytes.count {
@@ -34,7 +34,7 @@ public enum PrintableText {
     }
 
     /// `text` with its control characters and backslashes escaped (see `escape(bytes:)`).
-    public static func escape(_ text: String) -> String { escape(bytes: Array(text.utf8)) }
+    package static func escape(_ text: String) -> String { escape(bytes: Array(text.utf8)) }
 
     /// The scalar that starts at `offset` of `bytes`, if valid UTF-8 starts there.
     private static func nextScalar(_ bytes: [UInt8], from offset: Int) -> Unicode.Scalar? {
@@ -52,7 +52,7 @@ extension PrintableText {
     /// characters, line and paragraph separators) written as `\xNN` (below U+0080) or
     /// `\u{NNNN}`; everything else, backslashes included, as it is. Escaping twice changes
     /// nothing more, so a name already escaped by `escape(bytes:)` passes through unchanged.
-    public static func line(_ text: String) -> String {
+    package static func line(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         var needed = false
         for (index, scalar) in scalars.enumerated()
@@ -71,7 +71,7 @@ extension PrintableText {
     }
 
     /// The same as `line(_:)` (its former name): newlines are escaped too.
-    public static func escapeControls(_ text: String) -> String { line(text) }
+    package static func escapeControls(_ text: String) -> String { line(text) }
 
     /// Whether `scalar` must not reach a terminal as it is: C0 (newline and tab included), DEL
     /// and C1 controls, every format character (Unicode category Cf: the bidi embeddings,
@@ -79,7 +79,7 @@ extension PrintableText {
     /// order mark, tag characters) and the line and paragraph separators. A zero-width joiner
     /// between two emoji (a family, a flag) is the one format character kept: it joins a
     /// picture and hides nothing.
-    public static func mustEscape(_ scalar: Unicode.Scalar, previous: Unicode.Scalar? = nil, next: Unicode.Scalar? = nil) -> Bool {
+    package static func mustEscape(_ scalar: Unicode.Scalar, previous: Unicode.Scalar? = nil, next: Unicode.Scalar? = nil) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
         if value < 0xA0 { return false }

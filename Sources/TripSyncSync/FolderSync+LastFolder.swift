@@ -6,7 +6,7 @@ import TripSyncHome
 extension FolderSync {
     /// Why there is no last folder to sync with (`FolderSync(lastFolderOf:)`): the caller
     /// names a folder instead.
-    public enum LastFolderError: Error, Sendable, CustomStringConvertible {
+    package enum LastFolderError: Error, Sendable, CustomStringConvertible {
         /// No trip of the home has synced with a folder yet, and no join is pending.
         case none
         /// The home's trips last synced with different folders: each folder with its trips, in
@@ -16,7 +16,7 @@ extension FolderSync {
         case unreadable(String)
 
         /// What went wrong, in words, without naming any command.
-        public var description: String {
+        package var description: String {
             switch self {
             case .none: return "this home has not synced with a folder yet"
             case .ambiguous(let folders):
@@ -28,17 +28,17 @@ extension FolderSync {
     }
 
     /// A folder the home's trips last synced with, and those trips.
-    public struct LastFolder: Sendable, Equatable {
+    package struct LastFolder: Sendable, Equatable {
         /// The shared folder (an absolute path).
-        public var folder: String
+        package var folder: String
         /// The trips that last synced with it (or asked to join through it).
-        public var trips: [TripID]
+        package var trips: [TripID]
     }
 
     /// The one folder this home's trips last synced with (each trip's `lastFolder` setting, or
     /// the folder of a pending join). Throws `LastFolderError` when none is recorded, when the
     /// trips used different folders, or when a settings file cannot be read.
-    public static func lastFolder(of home: Home) throws(LastFolderError) -> String {
+    package static func lastFolder(of home: Home) throws(LastFolderError) -> String {
         let folders: [(folder: String, trips: [TripID])]
         do {
             folders = try home.lastFolders()
@@ -53,7 +53,7 @@ extension FolderSync {
     /// A sync of `home` with the folder its trips last synced with (`lastFolder(of:)`); throws
     /// `LastFolderError` when there is no single such folder. Like every sync, a successful
     /// run records the folder again as each synced trip's last one.
-    public init(lastFolderOf home: Home) throws(LastFolderError) {
+    package init(lastFolderOf home: Home) throws(LastFolderError) {
         self.init(home: home, folder: try FolderSync.lastFolder(of: home))
     }
 }

@@ -15,26 +15,26 @@ import TripSyncHome
 /// The folder is hostile: no link in it is followed, every file is opened relative to its
 /// folder's descriptor and checked by that descriptor, names are bytes, and each trip syncs
 /// on its own, so an entry that blocks one trip is reported for that trip and the others go on.
-public struct FolderSync: Sendable {
+package struct FolderSync: Sendable {
     /// This installation's home.
-    public var home: Home
+    package var home: Home
     /// The shared folder.
-    public var folder: String
+    package var folder: String
     /// How files are read.
-    public var reader = TripFileReader()
+    package var reader = TripFileReader()
     /// Retention for compaction after merging.
-    public var retention = RetentionPolicy.standard
+    package var retention = RetentionPolicy.standard
     /// Called before each trip with (trips done, trips in all); for progress on a terminal.
-    public var progress: (@Sendable (Int, Int) -> Void)?
+    package var progress: (@Sendable (Int, Int) -> Void)?
     /// Called while an attachment's bytes are copied, with (its name, bytes done, bytes in all,
     /// whether it is being fetched rather than shared); for progress on a terminal.
-    public var blobProgress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
+    package var blobProgress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
     /// Told the path of every file of the shared folder a sync reads (what a test counts: each
     /// file is read once per sync, `TripRound.scan`).
     package var onFolderRead: (@Sendable (String) -> Void)?
 
     /// Creates a sync of `home` with `folder`.
-    public init(home: Home, folder: String) {
+    package init(home: Home, folder: String) {
         self.home = home
         self.folder = folder
     }
@@ -44,7 +44,7 @@ public struct FolderSync: Sendable {
     /// is reported in its `SyncReport.Trip.failure` and the others go on. Every trip synced
     /// records the folder as its last one (`lastFolder(of:)`; a failure to record it is in
     /// `SyncReport.lastFolderProblems`).
-    public func run(now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> SyncReport {
+    package func run(now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> SyncReport {
         let lock = try HomeLock(home: home)
         defer { withExtendedLifetime(lock) {} }
         return try run(locked: lock, only: nil, now: now)

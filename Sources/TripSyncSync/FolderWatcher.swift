@@ -16,19 +16,19 @@ import TripSyncHome
 /// so a folder replaced under the same path (`rm -rf` then `mkdir`, or a rename over it) is
 /// noticed from its delete/move events or from a changed inode, and watched again: after those
 /// events, on a queue overflow, and at every `refresh()`.
-public final class FolderWatcher {
+package final class FolderWatcher {
     /// The shared folder.
-    public let folder: String
+    package let folder: String
     /// The home's trips folder (`HOME/trips`), or nil when only the shared folder is watched.
-    public let home: String?
+    package let home: String?
     /// Whether changes come from inotify (false: the folders are polled).
-    public private(set) var usesInotify = false
+    package private(set) var usesInotify = false
     /// How many times the shared folder was found replaced (another inode at its path) and watched anew.
-    public private(set) var sharedFolderReplacements = 0
+    package private(set) var sharedFolderReplacements = 0
 
     /// Names in the home's trips folder that never count as a change (dot-files, such as the
     /// home's own `.NAME.tmp-…` temp files, never count anywhere).
-    public static let homeIgnoredNames: Set<String> = HomeLayout.unwatchedNames
+    package static let homeIgnoredNames: Set<String> = HomeLayout.unwatchedNames
 
     private enum Role { case shared, trip, home }
 
@@ -51,7 +51,7 @@ public final class FolderWatcher {
 
     /// Watches `folder` and its trip folders, and `home` (a home's `trips/` folder) when given.
     /// With `polling`, or when inotify is unavailable, the folders are listed every poll interval instead.
-    public init(folder: String, home: String? = nil, polling: Bool = false) {
+    package init(folder: String, home: String? = nil, polling: Bool = false) {
         self.folder = folder
         self.home = home
         #if os(Linux)
@@ -78,7 +78,7 @@ public final class FolderWatcher {
     /// replaced under the same path). Call it after each sync round. Returns true when a watch
     /// was added.
     @discardableResult
-    public func refresh() -> Bool {
+    package func refresh() -> Bool {
         #if os(Linux)
             guard usesInotify else { return false }
             needsRefresh = false
@@ -117,7 +117,7 @@ public final class FolderWatcher {
     /// (our own published file) counts only when it is deleted or moved away. When polling, the
     /// folders are listed every `pollInterval` seconds and any other difference (a name, size,
     /// time, inode or type) counts at once.
-    public func waitForChange(
+    package func waitForChange(
         debounce: Double = 0.5, maxDelay: Double = 5, pollInterval: Double = 2, ignoring: Set<String>, shouldStop: () -> Bool
     ) -> Bool {
         #if os(Linux)

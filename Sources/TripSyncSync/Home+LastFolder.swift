@@ -7,7 +7,7 @@ extension Home {
     /// Records `folder` as the last folder of every trip `report` synced (joined ones included),
     /// after a sync; returns a message per trip whose setting could not be saved (the sync itself
     /// stands).
-    public func recordLastFolder(_ folder: String, of report: SyncReport) -> [String] {
+    package func recordLastFolder(_ folder: String, of report: SyncReport) -> [String] {
         var problems: [String] = []
         for trip in report.trips where trip.failure == nil {
             do {

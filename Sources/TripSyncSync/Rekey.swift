@@ -2,14 +2,14 @@ import TripSyncCore
 
 /// Re-keying after a device fork (docs/DESIGN.md, "Forks"): a cloned home or a replica restored from
 /// an old copy wrote under our device id with counters we also used.
-public enum Rekey {
+package enum Rekey {
     /// Moves every value of ours (device `old`) written after the split that `input` does not
     /// hold under the same dot with the same value to a new dot of `new`, then merges `input`
     /// treating its `old` dots after the split as unseen, so the other copy's writes under the
     /// old id survive too. The split is the last state of ours both copies share: our last
     /// published clock (`acks[old][old]`), no later than the last write of ours both hold alike,
     /// or 0 when unknown. A spurious conflict is possible; a loss is not.
-    public static func merge(
+    package static func merge(
         _ ours: TripDocument, with input: TripDocument, old: DeviceID, new: DeviceID, clock: inout HybridLogicalClock, now: UInt64
     ) throws -> TripDocument {
         var document = ours

@@ -24,9 +24,9 @@ import TripSyncHome
 ///
 /// `run()` runs the loop on the calling thread instead, until `requestStop()` (from a signal
 /// handler, say). A round in progress is never cut short: stopping waits for it to end.
-public final class SyncLoop: @unchecked Sendable {
+package final class SyncLoop: @unchecked Sendable {
     /// What the loop tells its caller, in order, on the loop's thread.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// A round ran (`FolderSync.run`); its report, which may name trips that failed.
         case synced(SyncReport)
         /// A round failed: why, how many rounds in a row have, and the seconds until the next try.
@@ -38,14 +38,14 @@ public final class SyncLoop: @unchecked Sendable {
     }
 
     /// Why a round failed.
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, CustomStringConvertible {
         /// The sync could not run at all (`FolderSync.run` threw): the error, as told.
         case couldNotRun(String)
         /// The sync ran, but `failed` of its `of` trips could not be synced (named in the report).
         case tripsFailed(failed: Int, of: Int)
 
         /// What went wrong, in words.
-        public var description: String {
+        package var description: String {
             switch self {
             case .couldNotRun(let error): return error
             case .tripsFailed(let failed, let all): return "\(failed) trip\(failed == 1 ? "" : "s") of \(all) could not be synced; the others were"
@@ -54,23 +54,23 @@ public final class SyncLoop: @unchecked Sendable {
     }
 
     /// The longest wait between two retries of a failing round (seconds).
-    public static let maxBackoff = 60.0
+    package static let maxBackoff = 60.0
 
     /// The seconds to wait before retrying after `failures` failed rounds in a row: 1 s after
     /// the first, doubling up to `maxBackoff`.
-    public static func backoff(afterFailures failures: Int) -> Double {
+    package static func backoff(afterFailures failures: Int) -> Double {
         min(maxBackoff, pow(2, Double(max(0, min(failures - 1, 16)))))
     }
 
     /// The sync each round runs.
-    public let sync: FolderSync
+    package let sync: FolderSync
     /// Called with each event, on the loop's thread; set it before `start()` or `run()`.
-    public var onEvent: (@Sendable (Event) -> Void)?
+    package var onEvent: (@Sendable (Event) -> Void)?
     /// Whether the folders are polled rather than watched with inotify.
-    public let polling: Bool
+    package let polling: Bool
     /// How often the folders are listed when polling, and how often a wait looks for a stop
     /// (seconds).
-    public var pollInterval = 1.0
+    package var pollInterval = 1.0
 
     private let lock = NSLock()
     private var stopRequested = false
@@ -78,20 +78,20 @@ public final class SyncLoop: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
 
     /// A loop running `sync` round after round; nothing runs until `start()` or `run()`.
-    public init(_ sync: FolderSync, polling: Bool = false) {
+    package init(_ sync: FolderSync, polling: Bool = false) {
         self.sync = sync
         self.polling = polling
     }
 
     /// Whether a stop was asked for.
-    public var isStopping: Bool { lock.withLock { stopRequested } }
+    package var isStopping: Bool { lock.withLock { stopRequested } }
 
     /// Asks the loop to end after the round in progress, if any; returns at once. Safe from
     /// any thread.
-    public func requestStop() { lock.withLock { stopRequested = true } }
+    package func requestStop() { lock.withLock { stopRequested = true } }
 
     /// Runs the loop on a thread of its own; a second call does nothing.
-    public func start() {
+    package func start() {
         let started: Bool = lock.withLock {
             guard thread == nil else { return false }
             let thread = Thread { [self] in
@@ -107,7 +107,7 @@ public final class SyncLoop: @unchecked Sendable {
 
     /// Stops a loop started with `start()`, returning once it has ended (after the round in
     /// progress, if any). Does nothing more than `requestStop()` for a loop not started.
-    public func stop() {
+    package func stop() {
         requestStop()
         let running = lock.withLock { () -> Bool in
             guard thread != nil else { return false }
@@ -119,7 +119,7 @@ public final class SyncLoop: @unchecked Sendable {
 
     /// Runs the loop on the calling thread until `requestStop()`: the first round at once, then
     /// a round after every change, failing rounds retried with backoff.
-    public func run() {
+    package func run() {
         let watcher = FolderWatcher(folder: sync.folder, home: sync.home.tripsPath, polling: polling)
         // Our own published file, whose writes (by our own rounds) do not start a round: learned
         // from each round's report (a re-key changes it).

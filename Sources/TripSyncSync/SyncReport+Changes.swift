@@ -30,7 +30,7 @@ extension SyncReport {
     /// device, the device with most changes first (then by name); the devices of `me` are left
     /// out (this installation's own changes are what a sync shares). The trip's name counts as
     /// a changed item.
-    public static func changes(before: TripDocument?, after: TripDocument, me: Set<DeviceID>) -> [DeviceChanges] {
+    package static func changes(before: TripDocument?, after: TripDocument, me: Set<DeviceID>) -> [DeviceChanges] {
         var counts: [DeviceID: DeviceChanges] = [:]
         func bump(_ device: DeviceID, _ body: (inout DeviceChanges) -> Void) {
             guard !me.contains(device) else { return }

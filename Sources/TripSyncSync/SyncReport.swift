@@ -86,7 +86,7 @@ public struct SyncReport: Sendable {
     public var lastFolderProblems: [String] = []
 
     /// An empty report.
-    public init() {}
+    package init() {}
 
     /// Files published (ours, one per trip that was published).
     public var published: [String] { trips.compactMap(\.published) }

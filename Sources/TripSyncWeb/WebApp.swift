@@ -12,17 +12,17 @@ import TripSyncHome
 /// The pages and actions of `tripsync open` over one home: each reads the home through the
 /// library (as the CLI's read commands do) or opens a `TripStore` for one change and closes it,
 /// so the CLI and a sync can use the home between two requests. No trip logic lives here.
-public final class WebApp: @unchecked Sendable {
+package final class WebApp: @unchecked Sendable {
     /// The home served.
-    public let home: Home
+    package let home: Home
     /// Sessions, tokens and the refusals.
-    public let security = WebGuard()
+    package let security = WebGuard()
     private let lock = NSLock()
     private var notices: [String: String] = [:]
     let background = BackgroundSync()
 
     /// Serves `home`.
-    public init(home: Home) {
+    package init(home: Home) {
         self.home = home
     }
 
@@ -30,7 +30,7 @@ public final class WebApp: @unchecked Sendable {
     func stop() { background.stop() }
 
     /// The answer to a request the guard let through.
-    public func respond(to request: WebRequest) -> WebResponse {
+    package func respond(to request: WebRequest) -> WebResponse {
         let parts = request.parts
         let get = request.method == "GET" || request.method == "HEAD"
         switch (get, parts.first) {

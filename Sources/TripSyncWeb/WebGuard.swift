@@ -4,11 +4,11 @@ import Foundation
 /// exchanged for a session cookie (HttpOnly, SameSite=Strict); every other request needs that
 /// cookie, names this server exactly in its Host header (DNS rebinding), and a POST carries a
 /// same-origin Origin and the session's anti-forgery token. Refusals hold no trip data.
-public final class WebGuard: @unchecked Sendable {
+package final class WebGuard: @unchecked Sendable {
     /// The session cookie's name.
-    public static let cookieName = "tripsync_session"
+    package static let cookieName = "tripsync_session"
     /// The token in the printed URL, good for one exchange.
-    public let oneTimeToken: String
+    package let oneTimeToken: String
     private var tokenUsed = false
     private var sessions: [String: String] = [:]  // cookie value → anti-forgery token
     private let lock = NSLock()

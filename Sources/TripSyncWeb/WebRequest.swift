@@ -1,21 +1,21 @@
 /// A request as the pages see it: parsed by libmicrohttpd (headers, cookies, query, form).
-public struct WebRequest: Sendable {
+package struct WebRequest: Sendable {
     /// `GET`, `HEAD` or `POST`.
-    public var method: String
+    package var method: String
     /// The path, without the query.
-    public var path: String
+    package var path: String
     /// The query's values.
-    public var query: [String: String]
+    package var query: [String: String]
     /// The headers, by lowercased name.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The cookies.
-    public var cookies: [String: String]
+    package var cookies: [String: String]
     /// A POSTed form's text values.
-    public var form: [String: String]
+    package var form: [String: String]
     /// A POSTed form's files.
-    public var uploads: [WebUpload]
+    package var uploads: [WebUpload]
     /// The session's anti-forgery token, which every form of its pages carries.
-    public var csrf: String = ""
+    package var csrf: String = ""
     /// The session's cookie value (a key for messages kept across a redirect).
     var session: String = ""
 

@@ -1,16 +1,16 @@
 /// A response: status, headers and body. `WebServer` adds `securityHeaders` to every one.
-public struct WebResponse: Sendable {
+package struct WebResponse: Sendable {
     /// The HTTP status.
-    public var status: Int
+    package var status: Int
     /// Headers besides the security headers.
-    public var headers: [(String, String)]
+    package var headers: [(String, String)]
     /// The body.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// Sent with every response, pages, files and refusals alike (docs/DESIGN.md, "The server"):
     /// no script but the server's own files, no framing, no sniffing, no referrer, no caching.
     /// No CORS header is ever sent.
-    public static let securityHeaders: [(String, String)] = [
+    package static let securityHeaders: [(String, String)] = [
         ("Content-Security-Policy", contentSecurityPolicy),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
@@ -19,7 +19,7 @@ public struct WebResponse: Sendable {
     ]
 
     /// The policy: everything from this origin only, no inline script or style, no framing.
-    public static let contentSecurityPolicy =
+    package static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
 
     /// An HTML page.

@@ -10,13 +10,13 @@ import Foundation
 /// The HTTP server of `tripsync open`: libmicrohttpd on 127.0.0.1 and ::1 (one daemon each, the
 /// same port), every request parsed by libmicrohttpd (bodies by its post processor) and answered
 /// by a `WebApp` after `WebGuard` let it through (docs/DESIGN.md, "The server").
-public final class WebServer: @unchecked Sendable {
+package final class WebServer: @unchecked Sendable {
     /// The port both daemons listen on.
-    public private(set) var port: UInt16 = 0
+    package private(set) var port: UInt16 = 0
     /// The page that exchanges the one-time token for the cookie: what `tripsync open` prints.
-    public var url: String { "http://127.0.0.1:\(port)/?token=\(security.oneTimeToken)" }
+    package var url: String { "http://127.0.0.1:\(port)/?token=\(security.oneTimeToken)" }
     /// The pages and actions.
-    public let app: WebApp
+    package let app: WebApp
     var security: WebGuard { app.security }
     private var daemons: [OpaquePointer] = []
     private let lock = NSLock()
@@ -24,7 +24,7 @@ public final class WebServer: @unchecked Sendable {
 
     /// Starts serving `app` on loopback: `port` 0 takes a free port. Throws `WebServerError`
     /// when no daemon could start (the port taken, no loopback).
-    public init(app: WebApp, port: UInt16 = 0) throws {
+    package init(app: WebApp, port: UInt16 = 0) throws {
         self.app = app
         // Both daemons call back into this object, which outlives them (stop() ends them first).
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -40,7 +40,7 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// Stops both daemons (requests in progress finish first) and the app's background sync.
-    public func stop() {
+    package func stop() {
         let running: [OpaquePointer] = lock.withLock {
             guard !stopped else { return [] }
             stopped = true

@@ -1,6 +1,6 @@
 /// The server could not start.
-public struct WebServerError: Error, CustomStringConvertible, Sendable {
+package struct WebServerError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, in words.
-    public var description: String
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,9 +1,9 @@
 /// A file sent with a form.
-public struct WebUpload: Sendable {
+package struct WebUpload: Sendable {
     /// The form field it came in.
-    public var field: String
+    package var field: String
     /// The file's name on the sender's machine.
-    public var filename: String
+    package var filename: String
     /// Its bytes.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 }

@@ -13,15 +13,17 @@ import TripSyncHome
     }
 
     @Test func readmeExampleRuns() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (made, cleanUp) = temporaryHome()
         defer { cleanUp() }
-        let shared = home.path + "-shared"
+        let shared = made.path + "-shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: shared) }
-        _ = try TripStore.create(name: "Lisbon 2027", defaultZone: "Europe/Lisbon", in: home)
+        do { _ = try TripStore.create(name: "Lisbon 2027", defaultZone: "Europe/Lisbon", in: made) }
+        let path = made.path
 
         // docs/REFERENCE.md: For app developers (begin)
-        let store = try TripStore.open("Lisbon 2027", in: home)        // takes the home's lock
+        let home = try TripHome(path: path)                            // takes the home's lock
+        let store = try home.open("Lisbon 2027")                       // shares it
         let castle = try store.edit { trip in                          // saved durably on return
             try trip.addItem(NewItem(title: "Castelo", sortKey: "", place: "Alfama"), at: .last)
         }
@@ -32,7 +34,7 @@ import TripSyncHome
         for conflict in store.conflicts.fields {                       // fields two people changed at once
             try store.edit { trip in try trip.resolve(conflict.field, of: conflict.item, keeping: .mine) }
         }
-        let report = try store.sync(with: shared)                      // merge every device's file, publish ours
+        let report = try home.sync(with: shared)                       // merge every device's file, publish ours
         // docs/REFERENCE.md: For app developers (end)
 
         #expect(snapshot.items[castle]?.note?.value == "Tickets at the gate")

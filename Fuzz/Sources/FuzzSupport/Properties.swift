@@ -1,9 +1,9 @@
 import Foundation
-import TripSync
-import TripSyncPlatform
-import TripSyncCore
-import TripSyncHome
-import TripSyncSync
+@testable import TripSync
+@testable import TripSyncPlatform
+@testable import TripSyncCore
+@testable import TripSyncHome
+@testable import TripSyncSync
 
 /// Stops the fuzz run: the current input broke a property. libFuzzer sees the trap as a crash
 /// and saves the input under `-artifact_prefix`. (A trap is right here and only here: this is

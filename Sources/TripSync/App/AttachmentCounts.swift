@@ -11,7 +11,7 @@ public struct AttachmentCounts: Hashable, Sendable {
     public var quarantined = 0
 
     /// The counts of `entries` (`AttachmentEntry.list`; detached ones are not counted).
-    public init(_ entries: [AttachmentEntry]) {
+    package init(_ entries: [AttachmentEntry]) {
         for entry in entries where !entry.isDetached {
             switch entry.state {
             case .staged: staged += 1

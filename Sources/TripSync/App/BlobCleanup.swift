@@ -8,17 +8,17 @@ import TripSyncHome
 /// it. In a trip folder, a blob stays while any readable trip file there, this home's replica
 /// or its staged list names it, or its retention has not passed; a trip file that cannot be
 /// read keeps every blob of its trip (it may name them).
-public enum BlobCleanup {
+package enum BlobCleanup {
     /// What a cleanup removed (or, dry, would remove).
-    public struct Result: Hashable, Sendable {
+    package struct Result: Hashable, Sendable {
         /// The blobs removed, as printed paths.
-        public var removed: [String] = []
+        package var removed: [String] = []
         /// Their bytes.
-        public var bytes: Int64 = 0
+        package var bytes: Int64 = 0
         /// Blobs kept because something names them, or their retention has not passed.
-        public var kept = 0
+        package var kept = 0
         /// Why some trip's blobs were all kept (a file that could not be read).
-        public var notices: [String] = []
+        package var notices: [String] = []
     }
 
     /// Every blob this home's trips name, or the trip files that could not be read.
@@ -36,7 +36,7 @@ public enum BlobCleanup {
 
     /// Removes the home's blobs no attachment of its trips names (all kept when a trip file of
     /// the home cannot be read).
-    public static func home(_ home: Home, dryRun: Bool) throws -> Result {
+    package static func home(_ home: Home, dryRun: Bool) throws -> Result {
         var result = Result()
         let (names, unreadable) = try homeNames(home)
         let store = try BlobStore(home: home.path)
@@ -62,7 +62,7 @@ public enum BlobCleanup {
 
     /// Removes, in `folder`, the blobs of this home's trips that no readable trip file in the
     /// trip folder names, once `retention` has passed since they were written.
-    public static func folder(_ folder: String, home: Home, retention: RetentionPolicy = .standard, now: UTCTimestamp, dryRun: Bool) throws -> Result {
+    package static func folder(_ folder: String, home: Home, retention: RetentionPolicy = .standard, now: UTCTimestamp, dryRun: Bool) throws -> Result {
         var result = Result()
         let (names, unreadableHere) = try homeNames(home)
         guard unreadableHere.isEmpty else {

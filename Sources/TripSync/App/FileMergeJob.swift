@@ -13,7 +13,7 @@ public struct FileMergeJob: Sendable {
     /// Report what would change; write nothing.
     public var dryRun = false
     /// How long deleted items keep their bodies.
-    public var retention = RetentionPolicy.standard
+    package var retention = RetentionPolicy.standard
     /// Keep the decoded inputs in the result instead of freeing them during the merge (a process
     /// that exits right after can skip the freeing: `FileMerger.keepsInputs`).
     package var keepsInputs = false

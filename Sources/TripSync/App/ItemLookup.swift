@@ -18,7 +18,7 @@ public enum ItemLookup {
     /// The item `text` names among the `scope` items of `document`. Throws `EditError` of kind
     /// `.shortItemPrefix`, `.ambiguousItem` (several match), `.itemDeleted` (a live lookup that
     /// names a deleted item), `.itemNotDeleted` (a restore of a live one) or `.noSuchItem`.
-    public static func find(_ text: String, in document: TripDocument, scope: Scope = .live) throws(EditError) -> ItemID {
+    package static func find(_ text: String, in document: TripDocument, scope: Scope = .live) throws(EditError) -> ItemID {
         let candidates = scope == .live ? Array(document.items.keys) : Array(document.tombstones.keys)
         switch match(text, among: candidates, id: \.description) {
         case .one(let found): return found

@@ -9,7 +9,7 @@ extension ItemPosition {
     /// time or day, or `first`/`last` for an item no other item ties with. The message names
     /// both times and says what would move the item (its time). Nothing is checked for an
     /// item or neighbour that is not live (`sortKey(in:moving:)` refuses those).
-    public func checkTimeAllows(_ moving: ItemID, in document: TripDocument, zones: ZoneRules = ZoneRules()) throws(EditError) {
+    package func checkTimeAllows(_ moving: ItemID, in document: TripDocument, zones: ZoneRules = ZoneRules()) throws(EditError) {
         let itinerary = Itinerary(document, zones: zones)
         var slots: [ItemID: (list: String, entry: ItineraryEntry)] = [:]
         for day in itinerary.days { for entry in day.entries { slots[entry.id] = ("\(day.date)", entry) } }

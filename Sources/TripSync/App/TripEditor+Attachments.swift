@@ -6,14 +6,14 @@ import TripSyncCore
 extension TripEditor {
     /// Writes the caption of a live attachment; false when it already had that caption.
     @discardableResult
-    public mutating func setCaption(_ id: AttachmentID, to caption: String?) throws(EditError) -> Bool {
+    package mutating func setCaption(_ id: AttachmentID, to caption: String?) throws(EditError) -> Bool {
         let changed = try document.setCaption(id, to: caption, hlc: &clock, now: now)
         if changed { wrote = true }
         return changed
     }
 
     /// Detaches a live attachment: restorable, and it beats a concurrent caption edit.
-    public mutating func detach(_ id: AttachmentID) throws(EditError) {
+    package mutating func detach(_ id: AttachmentID) throws(EditError) {
         try document.detach(id, at: UTCTimestamp(millisecondsSinceEpoch: now), hlc: &clock, now: now)
         wrote = true
     }

@@ -186,7 +186,7 @@ public struct TripEditor {
     /// conflict. Throws `EditError` for a name readers would refuse. Names unique in a home are
     /// `TripStore.rename`'s check, which sees the home's other trips.
     @discardableResult
-    public mutating func rename(to name: String) throws(EditError) -> Bool {
+    package mutating func rename(to name: String) throws(EditError) -> Bool {
         try TripDocument.check(name: name)
         if document.trip.name.value == name && !document.trip.name.hasVisibleConflict { return false }
         let rev = try document.stamp(&clock, now: now)

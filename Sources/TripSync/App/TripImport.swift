@@ -46,11 +46,11 @@ public struct TripImport: Sendable {
     /// What it holds, read and validated (migrated in memory when older).
     public let incoming: LoadedTrip
     /// The home.
-    public let home: Home
+    package let home: Home
     /// The home's copy of the trip when prepared, if it holds the trip.
     public let existing: TripDocument?
     /// Other trip files of the home that cannot be read (to tell a person).
-    public let skipped: [HomeTrips.Unreadable]
+    package let skipped: [HomeTrips.Unreadable]
     /// A notice when opening the home re-keyed it (a copied or restored home).
     public let notice: String?
     private let deviceID: DeviceID
@@ -59,13 +59,13 @@ public struct TripImport: Sendable {
     /// refused), `Refusal.clockFromTheFuture`, `TripStoreError.unreadable` (the home's copy of
     /// this trip cannot be read: merging into it or replacing it would decide from a file
     /// nobody can read) or `.busy`.
-    public static func prepare(file: String, into home: Home) throws -> TripImport {
+    /// `held`: the home's lock when the caller holds it already (`TripHome.prepareImport`).
+    package static func prepare(file: String, into home: Home, holding held: HomeLock? = nil) throws -> TripImport {
         let loaded = try TripFileReader().read(path: file)
         if let (device, skew) = ClockGuard.futureDevice(in: loaded.document, nowMilliseconds: FileMerger.wallClockMilliseconds()) {
             throw Refusal.clockFromTheFuture(file: file, message: ClockGuard.describe(device: device, skewMilliseconds: skew))
         }
-        let lock: HomeLock
-        do { lock = try HomeLock(home: home) } catch let error as FileSystemError { throw TripStoreError.busy(error) }
+        let lock = try held ?? TripStore.takeLock(home)
         defer { withExtendedLifetime(lock) {} }
         let (identity, notice) = try home.openIdentity()
         let listing = try home.listTrips()
@@ -117,6 +117,8 @@ public struct TripImport: Sendable {
     public struct Outcome: Sendable {
         /// The trip as saved.
         public var document: TripDocument
+        /// This laptop's identity, as the import saved it.
+        package var identity: DeviceIdentity
         /// Where the replaced copy was kept (`.replace` of a trip the home held).
         public var backup: String?
         /// Notices from opening the home at apply time.
@@ -160,9 +162,12 @@ public struct TripImport: Sendable {
     /// `Refusal.changedMeanwhile` when the home's copy is not the one prepared, `MergeError`
     /// when the merge refuses (different trips), `FileSystemError` when the backup or the trip
     /// cannot be written (then nothing was changed).
-    public func apply(_ mode: Mode) throws -> Outcome {
-        let lock: HomeLock
-        do { lock = try HomeLock(home: home) } catch let error as FileSystemError { throw TripStoreError.busy(error) }
+    package func apply(_ mode: Mode) throws -> Outcome {
+        try apply(mode, holding: TripStore.takeLock(home))
+    }
+
+    /// Merges or replaces under a lock the caller holds already (`TripHome.apply`).
+    package func apply(_ mode: Mode, holding lock: HomeLock) throws -> Outcome {
         defer { withExtendedLifetime(lock) {} }
         let (identity, notice) = try home.openIdentity()
         let tripID = incoming.document.tripID
@@ -182,7 +187,7 @@ public struct TripImport: Sendable {
         var state = ReplicaState(home: home, identity: identity, document: document)
         try state.registerDevice(now: FileMerger.wallClockMilliseconds())
         try state.save()
-        return Outcome(document: state.document, backup: backup, notices: (notice.map { [$0] } ?? []) + state.notices)
+        return Outcome(document: state.document, identity: state.identity, backup: backup, notices: (notice.map { [$0] } ?? []) + state.notices)
     }
 }
 

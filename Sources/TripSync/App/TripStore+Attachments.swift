@@ -42,7 +42,7 @@ extension AttachmentEntry {
     /// by item and name; detached ones only with `detached`; an attachment of a deleted item is
     /// hidden unless `item` names that item. Reads the home's staged list and stats its blobs
     /// (no blob is read); creates nothing.
-    public static func list(in document: TripDocument, home: Home, of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
+    package static func list(in document: TripDocument, home: Home, of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
         let blobs = home.layout.blobs + "/"
         // No quarantine folder yet means nothing was quarantined; any other failure is told.
         let quarantinePath = home.layout.quarantine
@@ -101,6 +101,9 @@ public struct AttachmentError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension TripStore {
+    /// The largest attachment `attach` takes unless told otherwise: 100 MiB.
+    public static var defaultAttachmentLimit: Int64 { BlobStore.defaultLimit }
+
     /// Attaches the file at `path` to the live item `item` (docs/DESIGN.md, "Attachments"):
     /// the bytes are copied into this home at once (hashed while copied, refused above the
     /// home's limit) and the attachment is staged; the next sync puts the bytes into the trip
@@ -108,7 +111,7 @@ extension TripStore {
     /// where it was taken is reported; with `stripLocation` the stored copy has no location, and
     /// a file whose location cannot be removed (another type, some HEIC files) is refused.
     /// Refused on a laptop that may not change the trip.
-    public func attach(file path: String, to item: ItemID, caption: String?, stripLocation: Bool, limit: Int64 = BlobStore.defaultLimit) throws -> AttachOutcome {
+    public func attach(file path: String, to item: ItemID, caption: String?, stripLocation: Bool, limit: Int64 = TripStore.defaultAttachmentLimit) throws -> AttachOutcome {
         try locked {
             try checkMayEdit()
             _ = try state.document.liveItem(item)

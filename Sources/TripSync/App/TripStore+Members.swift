@@ -153,7 +153,7 @@ extension TripStore {
 
     /// Changes a member's role (by id, id prefix or exact name).
     @discardableResult
-    public func setRole(_ selector: String, _ role: MemberRole) throws -> MemberEntry {
+    package func setRole(_ selector: String, _ role: MemberRole) throws -> MemberEntry {
         try changeRole(selector, role).entry
     }
 
@@ -301,8 +301,13 @@ extension TripStore {
     /// Asks to join the trip of `code` from the shared `folder`: writes a signed join request
     /// into the trip folder and remembers the invite in `home`; the owner's next sync admits
     /// this laptop and this laptop's next sync brings the trip.
-    public static func join(code: InviteCode, folder: String, in home: Home) throws -> JoinRequest {
+    package static func join(code: InviteCode, folder: String, in home: Home) throws -> JoinRequest {
         let lock = try HomeLock(home: home)
+        return try join(code: code, folder: folder, in: home, holding: lock)
+    }
+
+    /// Asks to join under a lock the caller holds already (`TripHome.join`).
+    package static func join(code: InviteCode, folder: String, in home: Home, holding lock: HomeLock) throws -> JoinRequest {
         defer { withExtendedLifetime(lock) {} }
         let now = UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds())
         guard code.expires >= now else { throw InviteError("the invite expired \(code.expires)", kind: .expiredInvite, remedy: "ask the owner for a new one") }

@@ -19,13 +19,13 @@ import TripSyncSync
 /// A store is safe to use from several threads: its calls run one at a time.
 public final class TripStore: @unchecked Sendable {
     /// The home the trip lives in.
-    public let home: Home
+    package let home: Home
     /// Problems noticed when the trip was read (unknown zones, an end before its start); the
     /// file was still valid.
     public let warnings: [ValidationIssue]
     /// Trip files of the home that could not be read (other trips; this one read), to tell a
     /// person, never to drop in silence.
-    public let skipped: [HomeTrips.Unreadable]
+    package let skipped: [HomeTrips.Unreadable]
 
     let lock: HomeLock
     private let mutex = NSLock()
@@ -58,8 +58,12 @@ public final class TripStore: @unchecked Sendable {
     /// `timeout` seconds for another process or store). Throws `TripStoreError` (no such trip,
     /// several, its replica unreadable, the home busy), `TripFileError` (device.json broken) or
     /// `FileSystemError`.
-    public static func open(_ selector: String? = nil, in home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> TripStore {
-        let lock = try takeLock(home, timeout: timeout)
+    package static func open(_ selector: String? = nil, in home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> TripStore {
+        try open(selector, in: home, holding: takeLock(home, timeout: timeout))
+    }
+
+    /// Opens the trip `selector` names under a lock the caller holds already (`TripHome.open`).
+    package static func open(_ selector: String?, in home: Home, holding lock: HomeLock) throws -> TripStore {
         let (identity, notice) = try home.openIdentity()
         let listing = try home.listTrips()
         let loaded = try listing.choose(selector, home: home.path).get()
@@ -76,9 +80,14 @@ public final class TripStore: @unchecked Sendable {
     /// opens it. An `owned` trip has an owner key made and kept in this home, and its id derived
     /// from that key (docs/DESIGN.md, "Members and roles"); otherwise the trip is open until
     /// `claim()`. Throws `EditError` for a name or zone an editor refuses.
-    public static func create(name: String, defaultZone zone: String? = nil, owned: Bool = true, in home: Home) throws -> TripStore {
+    package static func create(name: String, defaultZone zone: String? = nil, owned: Bool = true, in home: Home) throws -> TripStore {
         try TripDocument.check(name: name)
-        let lock = try takeLock(home)
+        return try create(name: name, defaultZone: zone, owned: owned, in: home, holding: takeLock(home))
+    }
+
+    /// Creates a trip under a lock the caller holds already (`TripHome.create`).
+    package static func create(name: String, defaultZone zone: String?, owned: Bool, in home: Home, holding lock: HomeLock) throws -> TripStore {
+        try TripDocument.check(name: name)
         try checkNameIsFree(name, in: home, except: nil)
         if let zone {
             guard ZoneID.isWellFormed(zone), ZoneDatabase.isTypeable(zone) else {
@@ -120,7 +129,9 @@ public final class TripStore: @unchecked Sendable {
         return TripStore(home: home, lock: lock, state: state, warnings: [], skipped: [], notices: notice.map { [$0] } ?? [])
     }
 
-    private static func takeLock(_ home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> HomeLock {
+    /// Takes `home`'s lock, waiting up to `timeout` seconds; a lock held elsewhere is
+    /// `TripStoreError.busy`.
+    package static func takeLock(_ home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> HomeLock {
         do {
             return try HomeLock(home: home, timeout: timeout)
         } catch let error as FileSystemError {
@@ -143,7 +154,7 @@ public final class TripStore: @unchecked Sendable {
     /// This installation's name for itself (written into the trip with its first edit).
     public var deviceName: String { locked { state.identity.name } }
     /// The replica's file in the home.
-    public var path: String { locked { state.path } }
+    package var path: String { locked { state.path } }
     /// The zone new timed items take when none is given: the trip's zone (`trip.zone`), else
     /// this home's older local default for the trip (`TripEditor.suggestedZone`).
     public var suggestedZone: String? { locked { (state.document.trip.zone?.value ?? nil) ?? storedDefaultZone } }
@@ -221,6 +232,25 @@ public final class TripStore: @unchecked Sendable {
             unsaved = !state.notices.isEmpty
             storedNotices += state.notices
             return report
+        }
+    }
+
+    /// Takes what a sync under this store's lock ended with (`TripHome.sync`): this laptop's
+    /// identity and, when the sync saved the trip, its document, so the store shows the trip as
+    /// it is now without reading it again.
+    package func adopt(identity: DeviceIdentity, document: TripDocument?) throws {
+        try locked {
+            guard !forgotten else { return }
+            var next = ReplicaState(home: home, identity: identity, document: document ?? state.document)
+            if document != nil {
+                next.journal = nil
+            } else {
+                next.journal = state.journal
+                next.clock = state.clock
+            }
+            state = next
+            unsaved = !state.notices.isEmpty
+            storedNotices += state.notices
         }
     }
 }

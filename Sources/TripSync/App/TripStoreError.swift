@@ -51,7 +51,7 @@ extension HomeTrips {
     /// The trip `selector` names: an id, an id prefix of at least 4 characters, an exact name,
     /// or else the start of one name (in any case); nil picks the only trip. An unreadable file counts as a trip of the home: naming
     /// it, or leaving the selector out when it could be the one meant, is `.unreadable`.
-    public func choose(_ selector: String?, home: String) -> Result<LoadedTrip, TripStoreError> {
+    package func choose(_ selector: String?, home: String) -> Result<LoadedTrip, TripStoreError> {
         guard let selector else {
             let count = trips.count + unreadable.count
             if count == 1, let trip = trips.first { return .success(trip) }

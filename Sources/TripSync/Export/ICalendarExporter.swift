@@ -41,37 +41,37 @@ import TripSyncCore
 /// - VTIMEZONE blocks come from this machine's tz data (`VTimeZoneBuilder`): every offset change
 ///   from January 1 of the year before the zone's first event to the end of the year after its
 ///   last, as STANDARD and DAYLIGHT sub-components; a zone without changes gets one STANDARD.
-public struct ICalendarExporter: Sendable {
+package struct ICalendarExporter: Sendable {
     /// The PRODID of every exported calendar.
-    public static let productID = "-//TripSync//TripSync//EN"
+    package static let productID = "-//TripSync//TripSync//EN"
 
     /// The zone rules used to place times and write VTIMEZONE blocks.
-    public let zones: ZoneRules
+    package let zones: ZoneRules
 
     /// Creates an exporter using the given zone rules (this machine's tz data by default).
-    public init(zones: ZoneRules = ZoneRules()) {
+    package init(zones: ZoneRules = ZoneRules()) {
         self.zones = zones
     }
 
     /// The calendar text of a document: RFC 5545, CRLF line endings, folded lines, ending with
     /// a CRLF after `END:VCALENDAR`.
-    public func export(_ document: TripDocument) -> String {
+    package func export(_ document: TripDocument) -> String {
         calendar(document).text
     }
 
     /// What an export holds: the calendar text, how many events, and the live items left out
     /// because they have no date (unscheduled), by sortKey then id, to be told to the person.
-    public struct Calendar: Sendable {
+    package struct Calendar: Sendable {
         /// The `.ics` text.
-        public var text: String
+        package var text: String
         /// How many VEVENTs it holds.
-        public var events: Int
+        package var events: Int
         /// The live items with no start: a calendar event needs a date.
-        public var leftOut: [ItemID]
+        package var leftOut: [ItemID]
     }
 
     /// The calendar of a document, with what it left out (`export` is its text).
-    public func calendar(_ document: TripDocument) -> Calendar {
+    package func calendar(_ document: TripDocument) -> Calendar {
         var leftOut: [ItemID] = []
         var events: [ICalendarEvent] = []
         for (id, fields) in document.items {

@@ -1,13 +1,13 @@
 /// RFC 5545 text rules: escaping TEXT values (section 3.3.11) and folding content lines
 /// (section 3.1).
-public enum ICalendarText {
+package enum ICalendarText {
     /// The longest content line, in octets, not counting the line break (RFC 5545 section 3.1).
-    public static let maxLineOctets = 75
+    package static let maxLineOctets = 75
 
     /// Escapes a TEXT value: `\` → `\\`, `;` → `\;`, `,` → `\,`, a line break (`\n`, `\r\n` or
     /// a lone `\r`) → `\n`. Tabs are kept; other control characters, which TEXT cannot hold and
     /// a valid trip document never contains, are dropped.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         var previousWasCR = false
@@ -32,7 +32,7 @@ public enum ICalendarText {
     /// toward its 75. Lines break between characters (grapheme clusters), so a UTF-8 sequence is
     /// never split and neither is an emoji or a letter with its accents; only a cluster longer
     /// than a whole line is broken, between its Unicode scalars.
-    public static func fold(_ line: String) -> String {
+    package static func fold(_ line: String) -> String {
         guard line.utf8.count > maxLineOctets else { return line }
         var output = ""
         output.reserveCapacity(line.utf8.count + line.utf8.count / 36 + 3)
@@ -63,7 +63,7 @@ public enum ICalendarText {
 
     /// Undoes folding: removes every CRLF that is followed by a space or a tab, together with
     /// that one whitespace character.
-    public static func unfold(_ text: String) -> String {
+    package static func unfold(_ text: String) -> String {
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

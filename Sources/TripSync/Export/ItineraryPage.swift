@@ -26,15 +26,15 @@ import TripSyncCore
 ///
 /// The output is deterministic: the same document, time and tz data give the same bytes,
 /// whatever the machine's `TZ`, locale or clock.
-public struct ItineraryPage: Sendable {
+package struct ItineraryPage: Sendable {
     /// The trip.
-    public let document: TripDocument
+    package let document: TripDocument
     /// When the page was made (shown in its header and footer).
-    public let generatedAt: UTCTimestamp
+    package let generatedAt: UTCTimestamp
     /// The itinerary the page shows.
-    public let itinerary: Itinerary
+    package let itinerary: Itinerary
     /// The conflicts the page shows.
-    public let conflicts: ConflictList
+    package let conflicts: ConflictList
 
     let layout: ItineraryPageLayout
     let viewerZones: [ViewerZone]
@@ -46,7 +46,7 @@ public struct ItineraryPage: Sendable {
     let captionConflicts: [AttachmentID: RegisterConflict]
 
     /// Lays out the page of `document` made at `generatedAt`, with this machine's tz data by default.
-    public init(_ document: TripDocument, generatedAt: UTCTimestamp, zones: ZoneRules = ZoneRules()) {
+    package init(_ document: TripDocument, generatedAt: UTCTimestamp, zones: ZoneRules = ZoneRules()) {
         self.document = document
         self.generatedAt = generatedAt
         self.zones = zones
@@ -76,13 +76,13 @@ public struct ItineraryPage: Sendable {
     }
 
     /// How many dates have a heading on the page.
-    public var dayCount: Int { layout.days.count }
+    package var dayCount: Int { layout.days.count }
 
     /// How many live items the page shows (scheduled and not).
-    public var itemCount: Int { itinerary.days.reduce(0) { $0 + $1.entries.count } + itinerary.unscheduled.count }
+    package var itemCount: Int { itinerary.days.reduce(0) { $0 + $1.entries.count } + itinerary.unscheduled.count }
 
     /// The page: UTF-8 HTML text, ending in a newline.
-    public var html: String {
+    package var html: String {
         let style = ItineraryPageStyle.css(zoneCount: viewerZones.count)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + HTMLText.escape(ItineraryPageStyle.contentSecurityPolicy(style: style)) + "\">\n"

@@ -6,18 +6,18 @@
 /// quote, angle bracket, space, `&`, `#`, `:` or `/` of the place's own, so it cannot leave an
 /// HTML attribute, add a query parameter, or become another scheme; it always starts with
 /// `searchPrefix`.
-public enum MapLink {
+package enum MapLink {
     /// What every map link starts with.
-    public static let searchPrefix = "https://www.openstreetmap.org/search?query="
+    package static let searchPrefix = "https://www.openstreetmap.org/search?query="
 
     /// The map link of a place; nil for a place that is empty or only spaces.
-    public static func url(for place: String) -> String? {
+    package static func url(for place: String) -> String? {
         guard place.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { return nil }
         return searchPrefix + percentEncoded(place)
     }
 
     /// Every UTF-8 byte outside `A-Z a-z 0-9 - . _ ~` as `%XX` (upper-case hex).
-    public static func percentEncoded(_ text: String) -> String {
+    package static func percentEncoded(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count * 3)

@@ -4,24 +4,24 @@ import TripSyncCore
 /// A zone a person reads times in beside each time's own ("your time" in `show --in`, "yours" on
 /// the itinerary page's switch), while each item stays under its own date: the page's switch
 /// offers the zones the trip's times use, and UTC.
-public struct ViewerZone: Sendable {
+package struct ViewerZone: Sendable {
     /// The IANA id, as typed (Foundation would call UTC "GMT").
-    public var id: String
+    package var id: String
     /// What the switch says: the place of the id ("New York" for America/New_York), or "UTC".
-    public var label: String
+    package var label: String
     /// The zone's rules.
-    public var zone: TimeZone
+    package var zone: TimeZone
 
     /// A time shown in this zone: its wall clock, the zone's abbreviation then, its local date.
-    public struct Reading: Hashable, Sendable {
+    package struct Reading: Hashable, Sendable {
         /// `HH:MM`.
-        public var clock: String
+        package var clock: String
         /// `EDT`, `UTC+5:45`, `UTC` (never "GMT" or "+00" for UTC itself).
-        public var abbreviation: String
+        package var abbreviation: String
         /// The local date of the instant in this zone.
-        public var date: LocalDate
+        package var date: LocalDate
         /// The local date-time of the instant in this zone.
-        public var local: LocalDateTime
+        package var local: LocalDateTime
     }
 
     /// Ids that name UTC itself: labelled "UTC".
@@ -34,7 +34,7 @@ public struct ViewerZone: Sendable {
     }
 
     /// The zone `id` names in `rules` (nil when this machine does not know it).
-    public init?(_ id: String, rules: ZoneRules = ZoneRules()) {
+    package init?(_ id: String, rules: ZoneRules = ZoneRules()) {
         guard let zone = rules.timeZone(id) else { return nil }
         self.init(id: id, label: ViewerZone.label(id), zone: zone)
     }
@@ -44,7 +44,7 @@ public struct ViewerZone: Sendable {
 
     /// This machine's zone: `TZ` when it names a zone known here (`:Europe/Lisbon` too), else
     /// Foundation's current zone; nil when neither is known (a time is then shown in UTC).
-    public static func machine(environment: [String: String] = ProcessInfo.processInfo.environment, rules: ZoneRules = ZoneRules()) -> ViewerZone? {
+    package static func machine(environment: [String: String] = ProcessInfo.processInfo.environment, rules: ZoneRules = ZoneRules()) -> ViewerZone? {
         if var id = environment["TZ"], !id.isEmpty {
             if id.hasPrefix(":") { id.removeFirst() }
             if let zone = ViewerZone(id, rules: rules) { return zone }
@@ -54,13 +54,13 @@ public struct ViewerZone: Sendable {
 
     /// `2026-05-29 14:07 WEST`: an instant as a wall clock in this zone, with its abbreviation
     /// (when a person wrote something, in `show ITEM`).
-    public func moment(_ time: UTCTimestamp) -> String {
+    package func moment(_ time: UTCTimestamp) -> String {
         guard let reading = read(time.secondsSinceEpoch) else { return time.description }
         return "\(reading.date) \(reading.clock) \(reading.abbreviation)"
     }
 
     /// The instant (seconds since 1970) read in this zone; nil outside years 1–9999.
-    public func read(_ seconds: Int64) -> Reading? {
+    package func read(_ seconds: Int64) -> Reading? {
         guard let (local, offset) = LocalTimeFormat.local(seconds, in: zone) else { return nil }
         // Foundation names UTC "GMT" (and its file may say "UTC", "UCT" or "Zulu"): UTC it is.
         let name =

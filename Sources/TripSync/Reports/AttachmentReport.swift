@@ -1,29 +1,29 @@
 /// One line of `attachments --json` (docs/CLI contract): id, item, name, caption, sha256, size,
 /// type and state (`staged`, `shared`, `arriving`, `quarantined`).
-public struct AttachmentReport: JSONReport, Hashable, Sendable {
+package struct AttachmentReport: JSONReport, Hashable, Sendable {
     /// The attachment's id.
-    public var id: String
+    package var id: String
     /// The item's id.
-    public var item: String
+    package var item: String
     /// The name it was attached under.
-    public var name: String
+    package var name: String
     /// The caption, or null.
-    public var caption: String?
+    package var caption: String?
     /// Lowercase hex SHA-256 of the bytes.
-    public var sha256: String
+    package var sha256: String
     /// The size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The media type sniffed from the bytes.
-    public var type: String
+    package var type: String
     /// Where the bytes are.
-    public var state: String
+    package var state: String
     /// Whether a register holds a conflict.
-    public var conflict: Bool
+    package var conflict: Bool
     /// Whether it is detached (listed with `--detached`).
-    public var detached: Bool
+    package var detached: Bool
 
     /// The report of `entry`.
-    public init(_ entry: AttachmentEntry) {
+    package init(_ entry: AttachmentEntry) {
         id = entry.id.description
         item = entry.item.description
         name = entry.name

@@ -6,20 +6,20 @@ import TripSyncCore
 /// then the trip's name (`{"item": null, "field": "name", "kind": "trip-name", "title", "current",
 /// "alternatives"}`) and attachment captions (`{"item", "attachment", "name", "field": "caption",
 /// "kind": "attachment-caption", "title", "current", "alternatives"}`).
-public struct ConflictReport: Encodable, Sendable {
+package struct ConflictReport: Encodable, Sendable {
     /// The conflicts.
-    public var list: ConflictList
+    package var list: ConflictList
     /// The trip they are in (for titles and device names).
-    public var document: TripDocument
+    package var document: TripDocument
 
     /// The report of `document`'s conflicts.
-    public init(_ document: TripDocument) {
+    package init(_ document: TripDocument) {
         self.document = document
         list = ConflictList(document)
     }
 
     /// A JSON array.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var array = encoder.unkeyedContainer()
         for conflict in list.fields {
             try array.encode(

@@ -3,17 +3,17 @@ import TripSyncCore
 /// The deleted items as `show --deleted --json` prints them: `[{"id", "title", "deletedAt",
 /// "deletes": [{"at", "device", "deviceName"}], "editedWhileDeleted", "compacted"}]`, newest
 /// delete first; each is restorable (`tripsync restore ID`).
-public struct DeletedItemsReport: Encodable, Sendable {
+package struct DeletedItemsReport: Encodable, Sendable {
     /// The list.
-    public var list: DeletedItemList
+    package var list: DeletedItemList
 
     /// The report of `list`.
-    public init(_ list: DeletedItemList) {
+    package init(_ list: DeletedItemList) {
         self.list = list
     }
 
     /// A JSON array.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var array = encoder.unkeyedContainer()
         for entry in list.entries { try array.encode(Entry(entry: entry)) }
     }

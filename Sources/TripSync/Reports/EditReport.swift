@@ -2,19 +2,19 @@ import TripSyncCore
 
 /// What one edit of an item did (`edit --json`): `{"item", "changed": [FIELD], "replaced":
 /// [{"field", "value", "device", "deviceName"}]}`, each replaced conflicting value once.
-public struct EditReport: JSONReport, Sendable {
+package struct EditReport: JSONReport, Sendable {
     /// One value a write replaced, with its writer.
-    public struct Replaced: JSONReport, Hashable, Sendable {
+    package struct Replaced: JSONReport, Hashable, Sendable {
         /// The field.
-        public var field: ItemField
+        package var field: ItemField
         /// The value it held.
-        public var value: FieldValue
+        package var value: FieldValue
         /// The text a person reads for it.
-        public var text: String
+        package var text: String
         /// Who wrote it.
-        public var device: DeviceID
+        package var device: DeviceID
         /// Their name in the trip.
-        public var deviceName: String
+        package var deviceName: String
 
         /// `{"field", "value", "device", "deviceName"}`.
         public var reportFields: [ReportField] {
@@ -28,14 +28,14 @@ public struct EditReport: JSONReport, Sendable {
     }
 
     /// The item.
-    public var item: ItemID
+    package var item: ItemID
     /// The fields written, in the order given.
-    public var changed: [ItemField]
+    package var changed: [ItemField]
     /// The conflicting values the writes replaced.
-    public var replaced: [Replaced]
+    package var replaced: [Replaced]
 
     /// The report of `outcome` on `item`, naming writers as `document` (before the edit) does.
-    public init(item: ItemID, outcome: EditOutcome, namesFrom document: TripDocument) {
+    package init(item: ItemID, outcome: EditOutcome, namesFrom document: TripDocument) {
         self.item = item
         changed = outcome.changed
         replaced = outcome.replaced.flatMap { conflict in
@@ -57,7 +57,7 @@ public struct EditReport: JSONReport, Sendable {
 
 extension EditReport {
     /// The replaced values grouped by field, in the order the fields were written.
-    public var replacedByField: [(field: ItemField, values: [Replaced])] {
+    package var replacedByField: [(field: ItemField, values: [Replaced])] {
         var groups: [(field: ItemField, values: [Replaced])] = []
         for value in replaced {
             if let index = groups.firstIndex(where: { $0.field == value.field }) {

@@ -5,14 +5,14 @@ import TripSyncCore
 /// "editedWhileDeleted", "alternatives": [VALUE]}], "conflicts", "editedWhileDeleted": [{"field",
 /// VALUE...}], "attachments": [ATTACHMENT]}` (ATTACHMENT as `attachments --json` prints one) where VALUE is `{"value", "device", "deviceName", "writtenAt",
 /// "editedWhileDeleted"}` and `writtenAt` the UTC time of the write.
-public struct ItemDetailReport: JSONReport, Sendable {
+package struct ItemDetailReport: JSONReport, Sendable {
     /// The item.
-    public var detail: ItemDetail
+    package var detail: ItemDetail
     /// Its attachments (`attachments --json` entries).
-    public var attachments: [AttachmentReport]
+    package var attachments: [AttachmentReport]
 
     /// The report of `detail`, with its attachments.
-    public init(_ detail: ItemDetail, attachments: [AttachmentEntry] = []) {
+    package init(_ detail: ItemDetail, attachments: [AttachmentEntry] = []) {
         self.detail = detail
         self.attachments = attachments.map(AttachmentReport.init)
     }
@@ -33,7 +33,7 @@ public struct ItemDetailReport: JSONReport, Sendable {
     }
 
     /// The current place's map link (`MapLink`), nil without a place.
-    public var mapURL: String? {
+    package var mapURL: String? {
         guard let place = detail.fields.first(where: { $0.field == .place }), case .text(let text?) = place.current.value else { return nil }
         return MapLink.url(for: text)
     }

@@ -6,16 +6,16 @@ import TripSyncCore
 /// "zone", "instant"?, "note"?}`. With a viewer zone (`show --in`), the object has
 /// `"viewerZone"` and each timed value in a known zone has `"viewer": {"local", "zone",
 /// "abbreviation"}`: the same instant read in the viewer's zone.
-public struct ItineraryReport: JSONReport, Sendable {
+package struct ItineraryReport: JSONReport, Sendable {
     /// The trip.
-    public var document: TripDocument
+    package var document: TripDocument
     /// Its itinerary.
-    public var itinerary: Itinerary
+    package var itinerary: Itinerary
     /// The zone times are also read in, when any.
-    public var viewer: ViewerZone?
+    package var viewer: ViewerZone?
 
     /// The report of `itinerary`, laid out from `document`, with each time also read in `viewer`.
-    public init(_ document: TripDocument, _ itinerary: Itinerary, viewer: ViewerZone? = nil) {
+    package init(_ document: TripDocument, _ itinerary: Itinerary, viewer: ViewerZone? = nil) {
         self.document = document
         self.itinerary = itinerary
         self.viewer = viewer

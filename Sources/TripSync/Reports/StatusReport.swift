@@ -1,4 +1,5 @@
 import TripSyncCore
+import TripSyncHome
 
 /// What each change of this device has reached (`status --json`): `{"tripId", "device",
 /// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
@@ -21,9 +22,11 @@ public struct StatusReport: JSONReport, Sendable {
     public var recentLimit = 50
     /// The attachments this laptop sees, by state (all zero when it sees none).
     public var attachments = AttachmentCounts([])
+    /// Why the attachments could not be counted (they are then zero); nil when they were.
+    public var attachmentProblem: String?
 
     /// The report of `status` and `metrics` of `tripID` for `device`.
-    public init(tripID: TripID, device: DeviceID, status: DeliveryStatus, metrics: TeamMetrics) {
+    package init(tripID: TripID, device: DeviceID, status: DeliveryStatus, metrics: TeamMetrics) {
         self.tripID = tripID
         self.device = device
         self.status = status
@@ -113,5 +116,30 @@ public struct StatusReport: JSONReport, Sendable {
         var attachment: String
         var name: String
         var compactableFrom: String
+    }
+}
+
+extension StatusReport {
+    /// The status of `document` for device `me` of `home` now. When the attachments cannot be
+    /// counted they stay zero and `attachmentProblem` says why; the rest is still worth seeing.
+    package init(_ document: TripDocument, me: DeviceID, home: Home, now: UTCTimestamp) {
+        self.init(
+            tripID: document.tripID, device: me, status: DeliveryStatus(document, me: me, now: now),
+            metrics: TeamMetrics(document, me: me, now: now))
+        do {
+            attachments = AttachmentCounts(try AttachmentEntry.list(in: document, home: home))
+        } catch {
+            attachmentProblem = "the attachments cannot be counted: \(error)"
+        }
+    }
+}
+
+extension TripStore {
+    /// The trip's status for this laptop now (the report of `tripsync status`): what each of its
+    /// changes has reached, the numbers a team watches, and the attachments by state
+    /// (`attachmentProblem` says when they could not be counted).
+    public func status(now: UTCTimestamp = .now) -> StatusReport {
+        let (document, me) = locked { (state.document, state.identity.deviceID) }
+        return StatusReport(document, me: me, home: home, now: now)
     }
 }

@@ -15,7 +15,7 @@ public struct TripSummary: JSONReport, Sendable {
     public var conflicts: ConflictSummary
 
     /// The summary of `document`.
-    public init(_ document: TripDocument) {
+    package init(_ document: TripDocument) {
         tripID = document.tripID
         name = document.trip.name.value
         items = document.items.count

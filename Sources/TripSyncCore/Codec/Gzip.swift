@@ -9,23 +9,23 @@ import TripSyncPlatform
 #endif
 
 /// Limits on what inflating a gzip file may produce, checked before memory is spent.
-public struct InflateLimits: Hashable, Sendable {
+package struct InflateLimits: Hashable, Sendable {
     /// The most bytes the decompressed data may have (default 256 MiB).
-    public var maxOutputBytes: Int
+    package var maxOutputBytes: Int
     /// The largest ratio of output to input bytes allowed beyond `ratioFreeBytes` (default 200).
-    public var maxRatio: Int
+    package var maxRatio: Int
     /// Output up to this size is allowed whatever the ratio (default 1 MiB).
-    public var ratioFreeBytes: Int
+    package var ratioFreeBytes: Int
 
     /// Creates limits.
-    public init(maxOutputBytes: Int = 256 << 20, maxRatio: Int = 200, ratioFreeBytes: Int = 1 << 20) {
+    package init(maxOutputBytes: Int = 256 << 20, maxRatio: Int = 200, ratioFreeBytes: Int = 1 << 20) {
         self.maxOutputBytes = maxOutputBytes
         self.maxRatio = maxRatio
         self.ratioFreeBytes = ratioFreeBytes
     }
 
     /// The default limits.
-    public static let standard = InflateLimits()
+    package static let standard = InflateLimits()
 
     /// The most output allowed for `inputSize` compressed bytes.
     func budget(forInput inputSize: Int) -> Int {

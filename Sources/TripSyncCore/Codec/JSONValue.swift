@@ -1,5 +1,5 @@
 /// A small JSON value for reports (`--json` output), written with sorted keys.
-public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+package enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// `null`.
@@ -16,23 +16,23 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     case object([String: JSONValue])
 
     /// A string.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An integer.
-    public init(integerLiteral value: Int) { self = .int(Int64(value)) }
+    package init(integerLiteral value: Int) { self = .int(Int64(value)) }
     /// A boolean.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// An object.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
     /// A string or null.
-    public static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+    package static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
 
     /// The JSON text, compact, keys sorted by bytes, no trailing newline.
-    public var text: String {
+    package var text: String {
         var buffer = ByteBuffer(capacity: 256)
         write(to: &buffer)
         return String(decoding: buffer.toArray(), as: UTF8.self)
@@ -69,7 +69,7 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
 extension JSONValue {
     /// Parses strict JSON (the same rules as trip files: no duplicate keys, depth ≤ 64).
-    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer -> JSONValue in
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 throw TripFileError(.notJSON, file: "", message: "empty, expected JSON")
@@ -122,19 +122,19 @@ extension JSONValue {
     }
 
     /// The member `key` of an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
     /// The string, when this is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The integer, when this is one.
-    public var intValue: Int64? {
+    package var intValue: Int64? {
         if case .int(let value) = self { return value }
         return nil
     }

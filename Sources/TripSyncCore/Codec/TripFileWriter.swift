@@ -3,13 +3,13 @@ import TripSyncPlatform
 extension TripDocument {
     /// The canonical JSON bytes of the document (`docs/FORMAT.md`): the same state written by
     /// the same device always gives the same bytes.
-    public func canonicalJSON() -> [UInt8] {
+    package func canonicalJSON() -> [UInt8] {
         CanonicalWriter.encode(self)
     }
 
     /// The canonical JSON as gzip: one gzip member per part (`CanonicalWriter.Parts`: at most
     /// 1,500 items), encoded and compressed on every core.
-    public func gzipData(_ compression: GzipCompression = .fast) throws -> [UInt8] {
+    package func gzipData(_ compression: GzipCompression = .fast) throws -> [UInt8] {
         Gzip.concatenate(try gzipMembers(compression))
     }
 
@@ -45,7 +45,7 @@ extension TripDocument {
 
     /// The canonical JSON signed by `key` (docs/FORMAT.md, "Schema 3"): what sync publishes,
     /// as plain JSON.
-    public func signedCanonicalJSON(signingKey key: SigningKey) -> [UInt8] {
+    package func signedCanonicalJSON(signingKey key: SigningKey) -> [UInt8] {
         Gzip.concatenate(signedParts(key))
     }
 
@@ -53,7 +53,7 @@ extension TripDocument {
     /// core, hashed in order, the signature written into the last, then each is compressed.
     /// Unlike `gzipData`, the JSON of all parts is in memory at once (it must be hashed
     /// before the part holding the signature can be compressed).
-    public func signedGzipData(signingKey key: SigningKey, _ compression: GzipCompression = .fast) throws -> [UInt8] {
+    package func signedGzipData(signingKey key: SigningKey, _ compression: GzipCompression = .fast) throws -> [UInt8] {
         let members = try TripDocument.collect(ParallelMap.map(signedParts(key)) { TripDocument.compress($0, compression) })
         return Gzip.concatenate(members)
     }
@@ -75,7 +75,7 @@ extension TripDocument {
 
     /// Writes the document durably (temp file, fsync, rename, fsync the folder): gzip when the
     /// path ends in `.gz`, canonical JSON otherwise.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         // Written part by part: the JSON parts (or their gzip members) are never joined in memory.
         let parts = path.hasSuffix(".gz") ? try gzipMembers(.fast) : CanonicalWriter.encodeParts(self)
         try withExtendedLifetime(parts) { try FileIO.writeAtomically(chunks: parts.map(\.view), to: path) }
@@ -83,7 +83,7 @@ extension TripDocument {
 }
 
 /// How gzip output is compressed. Either way the file is ordinary gzip that any tool reads.
-public enum GzipCompression: Sendable, Hashable {
+package enum GzipCompression: Sendable, Hashable {
     /// libdeflate at level 1 (the default): 10% smaller than zlib's fastest level, and faster
     /// (docs/PERFORMANCE.md, "Gzip: libdeflate").
     case fast
@@ -95,7 +95,7 @@ public enum GzipCompression: Sendable, Hashable {
 extension GzipCompression {
     /// `bytes` as one gzip member compressed this way (what writing does to each part of a
     /// document's JSON); throws `FileSystemError` when memory runs out or zlib refuses the level.
-    public func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    package func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
         let member = bytes.withUnsafeBytes { buffer in Result { () throws(GzipError) -> OwnedBytes in try Gzip.compressMember(buffer, self) } }
         switch member {
         case .success(let bytes): return bytes.toArray()

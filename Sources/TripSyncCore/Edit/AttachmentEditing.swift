@@ -102,13 +102,13 @@ extension TripDocument {
 
     /// Whether attachment `id` is shown: live, and its item live (an attachment of a deleted
     /// item is hidden until the item is restored).
-    public func isShown(_ id: AttachmentID) -> Bool {
+    package func isShown(_ id: AttachmentID) -> Bool {
         guard let attachment = attachments[id], !attachment.isDetached, let item = attachment.item?.value else { return false }
         return items[item] != nil
     }
 
     /// How many shown attachments each live item has.
-    public var shownAttachmentCounts: [ItemID: Int] {
+    package var shownAttachmentCounts: [ItemID: Int] {
         var counts: [ItemID: Int] = [:]
         for (id, attachment) in attachments where isShown(id) {
             if let item = attachment.item?.value { counts[item, default: 0] += 1 }

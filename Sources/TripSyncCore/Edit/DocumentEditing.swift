@@ -27,10 +27,10 @@ public struct NewItem: Hashable, Sendable {
 /// Whether a text shows anything: a title of only whitespace or invisible characters (spaces,
 /// no-break spaces, zero-width spaces, fillers) is refused when typed. Readers accept such a
 /// title (`TextRule` counts characters), so the check lives in the editing layer.
-public enum VisibleText {
+package enum VisibleText {
     /// Whether every scalar of `text` is whitespace or a default-ignorable code point (an
     /// empty text is blank too).
-    public static func isBlank(_ text: String) -> Bool {
+    package static func isBlank(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }
     }
 }
@@ -58,7 +58,7 @@ public struct EditOutcome: Hashable, Sendable {
     public var replaced: [FieldConflict]
 
     /// Creates an outcome.
-    public init(changed: [ItemField], replaced: [FieldConflict]) {
+    package init(changed: [ItemField], replaced: [FieldConflict]) {
         self.changed = changed
         self.replaced = replaced
     }
@@ -98,7 +98,7 @@ extension TripDocument {
     /// (`checkNew`: a blank title, a zone that is not in this machine's tz database), naming the
     /// field: an edit never writes a trip others cannot read. `addItem` and `set` also refuse
     /// an end before its start (`checkOrder`).
-    public static func check(_ field: ItemField, _ value: FieldValue) throws(EditError) {
+    package static func check(_ field: ItemField, _ value: FieldValue) throws(EditError) {
         try checkReadable(field, value)
         try checkNew(field, value)
     }
@@ -132,7 +132,7 @@ extension TripDocument {
     /// not a real zone of this machine's tz database (`ZoneDatabase.isTypeable`: `PST`, `GMT+1`
     /// or a misspelt id, which readers would show as "unknown zone" or take as an offset).
     /// Values a register already holds (resolving a conflict keeps one) are not new.
-    public static func checkNew(_ field: ItemField, _ value: FieldValue) throws(EditError) {
+    package static func checkNew(_ field: ItemField, _ value: FieldValue) throws(EditError) {
         switch (field, value) {
         case (.title, .text(let title?)) where VisibleText.isBlank(title):
             throw EditError("title: expected a title with a visible character, found only spaces")
@@ -148,7 +148,7 @@ extension TripDocument {
 
     /// Refuses an end before its start (compared as instants across zones, by `ZoneRules`, the
     /// comparison readers warn "end-before-start" by); an end equal to the start is fine.
-    public static func checkOrder(start: TripTime?, end: TripTime?) throws(EditError) {
+    package static func checkOrder(start: TripTime?, end: TripTime?) throws(EditError) {
         guard let start, let end, ZoneRules.shared.isBefore(end, start) else { return }
         func text(_ time: TripTime) -> String {
             switch time {
@@ -330,7 +330,7 @@ extension TripDocument {
     }
 
     /// Refuses a trip name readers would refuse (`TextRule.name`) or one of only spaces.
-    public static func check(name: String) throws(EditError) {
+    package static func check(name: String) throws(EditError) {
         if let violation = TextRule.name.violation(in: name) {
             throw EditError("name: " + TextRule.name.message(for: violation, what: "a trip name"))
         }

@@ -61,10 +61,10 @@ extension TripDocument {
     /// The role of `device`; nil in an open trip or for a device without a grant. A device
     /// that succeeds another (a copied or restored home) has that device's role
     /// (`effectiveGrant`, docs/DESIGN.md "Succession").
-    public func role(of device: DeviceID) -> MemberRole? { effectiveGrant(of: device)?.role }
+    package func role(of device: DeviceID) -> MemberRole? { effectiveGrant(of: device)?.role }
 
     /// Whether `device` may write content: any device in an open trip, else owners and editors.
-    public func mayEdit(_ device: DeviceID) -> Bool {
+    package func mayEdit(_ device: DeviceID) -> Bool {
         owner == nil || (role(of: device)?.mayEdit ?? false)
     }
 }

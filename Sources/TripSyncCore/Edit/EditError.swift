@@ -52,7 +52,7 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
     public var facts: ErrorFacts
 
     /// Creates an error of `kind`.
-    public init(_ kind: Kind, _ message: String, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
+    package init(_ kind: Kind, _ message: String, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
         self.kind = kind
         self.message = message
         self.remedy = remedy
@@ -60,7 +60,7 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An `.invalidValue` error.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.init(.invalidValue, message)
     }
 

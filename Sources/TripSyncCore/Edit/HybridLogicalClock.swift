@@ -1,21 +1,21 @@
 /// The hybrid logical clock that stamps this replica's writes:
 /// `max(now in ms, largest counter seen + 1)`, never past `now + maxSkew`.
-public struct HybridLogicalClock: Hashable, Sendable {
+package struct HybridLogicalClock: Hashable, Sendable {
     /// How far ahead of the wall clock a counter may run (24 hours, in ms).
-    public static let maxSkewMilliseconds = ClockGuard.maxSkewMilliseconds
+    package static let maxSkewMilliseconds = ClockGuard.maxSkewMilliseconds
 
     /// The largest counter this replica has issued or seen.
-    public private(set) var highWater: UInt64
+    package private(set) var highWater: UInt64
     /// The counters this clock has issued (saved into the identity: `DeviceIdentity.issued`).
-    public private(set) var issued = IssuedCounters()
+    package private(set) var issued = IssuedCounters()
 
     /// Creates a clock that has seen `highWater`.
-    public init(highWater: UInt64 = 0) {
+    package init(highWater: UInt64 = 0) {
         self.highWater = highWater
     }
 
     /// Notes counters seen in a document (its clock), so later writes sort after them.
-    public mutating func observe(_ counter: UInt64) {
+    package mutating func observe(_ counter: UInt64) {
         highWater = max(highWater, counter)
     }
 
@@ -28,7 +28,7 @@ public struct HybridLogicalClock: Hashable, Sendable {
 
     /// The next counter at wall-clock time `nowMilliseconds`; nil when issuing one would run
     /// more than 24 hours ahead of the wall clock (a poisoned clock is refused, not followed).
-    public mutating func next(nowMilliseconds: UInt64) -> UInt64? {
+    package mutating func next(nowMilliseconds: UInt64) -> UInt64? {
         let candidate = max(nowMilliseconds, highWater + 1)
         guard candidate <= nowMilliseconds + HybridLogicalClock.maxSkewMilliseconds, candidate <= Rev.maxCounter else { return nil }
         highWater = candidate

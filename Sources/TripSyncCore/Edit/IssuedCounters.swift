@@ -2,24 +2,24 @@
 /// write under our id whose counter is not here was made by another copy of this home (a
 /// copied or restored home), which is the evidence of a fork that survives later writes
 /// (docs/DESIGN.md, "Forks").
-public struct IssuedCounters: Hashable, Sendable {
+package struct IssuedCounters: Hashable, Sendable {
     /// The ranges, ascending and disjoint.
-    public private(set) var ranges: [ClosedRange<UInt64>] = []
+    package private(set) var ranges: [ClosedRange<UInt64>] = []
 
     /// At most this many ranges are kept; past it the two oldest merge (the gap between them
     /// then counts as issued: weaker evidence about old counters, never a false alarm).
-    public static let maximumRanges = 20_000
+    package static let maximumRanges = 20_000
 
     /// No counter issued.
-    public init() {}
+    package init() {}
 
     /// Exactly these ranges (sorted and joined).
-    public init(_ ranges: [ClosedRange<UInt64>]) {
+    package init(_ ranges: [ClosedRange<UInt64>]) {
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) { insert(range) }
     }
 
     /// Whether `counter` was issued here.
-    public func contains(_ counter: UInt64) -> Bool {
+    package func contains(_ counter: UInt64) -> Bool {
         var low = 0
         var high = ranges.count
         while low < high {
@@ -30,10 +30,10 @@ public struct IssuedCounters: Hashable, Sendable {
     }
 
     /// Records one counter.
-    public mutating func insert(_ counter: UInt64) { insert(counter...counter) }
+    package mutating func insert(_ counter: UInt64) { insert(counter...counter) }
 
     /// Records a range of counters.
-    public mutating func insert(_ range: ClosedRange<UInt64>) {
+    package mutating func insert(_ range: ClosedRange<UInt64>) {
         if let last = ranges.last, range.lowerBound > last.upperBound {
             // The usual case: counters only grow.
             if range.lowerBound == last.upperBound + 1 {
@@ -63,7 +63,7 @@ public struct IssuedCounters: Hashable, Sendable {
     }
 
     /// Records every counter of `other`.
-    public mutating func formUnion(_ other: IssuedCounters) {
+    package mutating func formUnion(_ other: IssuedCounters) {
         for range in other.ranges { insert(range) }
     }
 }

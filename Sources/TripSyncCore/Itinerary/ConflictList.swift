@@ -25,7 +25,7 @@ public struct FieldConflict: Hashable, Sendable {
 extension FieldConflict {
     /// The conflict of one field of an item, or nil when the field holds one value (or several
     /// equal ones): what `ConflictList` lists, and what a write to the field replaces.
-    public init?(item id: ItemID, field: ItemField, in item: ItemFields) {
+    package init?(item id: ItemID, field: ItemField, in item: ItemFields) {
         let versions = ConflictList.versions(item, field)
         guard versions.count > 1, let current = versions.first else { return nil }
         let alternatives = versions.dropFirst().filter { $0.value != current.value }
@@ -102,7 +102,7 @@ public struct ConflictList: Sendable {
     }
 
     /// Every version of a field, winner first.
-    public static func versions(_ item: ItemFields, _ field: ItemField) -> [FieldConflict.Version] {
+    package static func versions(_ item: ItemFields, _ field: ItemField) -> [FieldConflict.Version] {
         func text(_ value: String?) -> String { value ?? "(empty)" }
         func time(_ value: TripTime?) -> String {
             switch value {

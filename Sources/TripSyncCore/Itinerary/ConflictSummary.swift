@@ -11,13 +11,13 @@ public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
     public var total: Int { fields + editedWhileDeleted }
 
     /// Creates a summary from its parts.
-    public init(fields: Int, editedWhileDeleted: Int) {
+    package init(fields: Int, editedWhileDeleted: Int) {
         self.fields = fields
         self.editedWhileDeleted = editedWhileDeleted
     }
 
     /// Counts what `list` lists.
-    public init(_ list: ConflictList) {
+    package init(_ list: ConflictList) {
         self.init(fields: list.fields.count + list.registers.count, editedWhileDeleted: list.deletedWhileEdited.count)
     }
 

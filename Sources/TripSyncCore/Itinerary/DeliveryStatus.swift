@@ -52,7 +52,7 @@ public struct DeliveryStatus: Sendable {
     /// Our changes not in our last published file (newest first): what only this device holds.
     /// With `other`, only those `other` has not seen either: what replacing this replica by
     /// `other` would discard.
-    public func unpublishedChanges(notSeenBy other: TripDocument? = nil) -> [Change] {
+    package func unpublishedChanges(notSeenBy other: TripDocument? = nil) -> [Change] {
         changes.filter { !$0.published && !(other?.clock.sees($0.rev) ?? false) }
     }
 
@@ -83,7 +83,7 @@ public struct DeliveryStatus: Sendable {
     }
 
     /// Computes the status of `document` for `me` at `now`.
-    public init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard, soonDays: Int64 = 14) {
+    package init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard, soonDays: Int64 = 14) {
         var counters: [UInt64] = []
         var found: [(item: ItemID?, title: String, field: String, rev: Rev)] = []
         // Every register (`walkRegisters`); attachment writes are changes too: a caption or a

@@ -57,7 +57,7 @@ public struct ItemDetail: Sendable {
     public var editsWhileDeleted: [(field: ItemField, value: Value)]
 
     /// The order fields are read in.
-    public static let fieldOrder: [ItemField] = [.title, .start, .end, .place, .note, .sortKey]
+    package static let fieldOrder: [ItemField] = [.title, .start, .end, .place, .note, .sortKey]
 
     /// The item `id` of `document`, live or deleted; nil when the document holds neither.
     public init?(_ id: ItemID, in document: TripDocument) {

@@ -55,8 +55,14 @@ public struct Itinerary: Sendable {
     /// Items with no start, by sortKey then id.
     public var unscheduled: [ItineraryEntry]
 
-    /// Builds the itinerary of `document`'s live items.
-    public init(_ document: TripDocument, zones: ZoneRules = ZoneRules()) {
+    /// Builds the itinerary of `document`'s live items, times resolved with this machine's
+    /// time zone database.
+    public init(_ document: TripDocument) {
+        self.init(document, zones: ZoneRules())
+    }
+
+    /// Builds the itinerary of `document`'s live items, times resolved with `zones`.
+    package init(_ document: TripDocument, zones: ZoneRules) {
         var byDate: [LocalDate: [ItineraryEntry]] = [:]
         var unscheduled: [ItineraryEntry] = []
         for (id, fields) in document.items {
@@ -81,7 +87,7 @@ public struct Itinerary: Sendable {
     }
 
     /// A stored time as a person reads it: its instant, its zone's abbreviation then, its DST note.
-    public static func shownTime(_ time: TripTime, _ zones: ZoneRules = ZoneRules()) -> ShownTime {
+    package static func shownTime(_ time: TripTime, _ zones: ZoneRules = ZoneRules()) -> ShownTime {
         show(time, zones)
     }
 
@@ -123,16 +129,16 @@ public struct Itinerary: Sendable {
 }
 
 /// Text forms for times and durations.
-public enum LocalTimeFormat {
+package enum LocalTimeFormat {
     /// `HH:MM` of a timed value, or "all day".
-    public static func hhmm(_ time: TripTime) -> String {
+    package static func hhmm(_ time: TripTime) -> String {
         if case .local(let local, _) = time { return pad(local.hour, 2) + ":" + pad(local.minute, 2) }
         return "all day"
     }
 
     /// The zone's abbreviation at an instant ("WEST", from the zone's own file, else Foundation's
     /// when it is not just an offset), or `UTC±H[:MM]` when the zone has only a numeric one.
-    public static func abbreviation(_ zone: TimeZone, _ date: Date, offset: Int) -> String {
+    package static func abbreviation(_ zone: TimeZone, _ date: Date, offset: Int) -> String {
         // The zone's own file first: Foundation says "GMT+1" on Linux, and "GMT" for Lisbon's "WET".
         let instant = Int64(date.timeIntervalSince1970.rounded(.down))
         if let name = TZifAbbreviations.cached(zone: zone.identifier)?.abbreviation(
@@ -147,7 +153,7 @@ public enum LocalTimeFormat {
     }
 
     /// `UTC+5:45`, `UTC-4`, `UTC`.
-    public static func utcOffset(_ seconds: Int) -> String {
+    package static func utcOffset(_ seconds: Int) -> String {
         if seconds == 0 { return "UTC" }
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
@@ -155,7 +161,7 @@ public enum LocalTimeFormat {
     }
 
     /// `8 h`, `1 h 30 min`, `45 min`.
-    public static func duration(seconds: Int64) -> String {
+    package static func duration(seconds: Int64) -> String {
         let negative = seconds < 0
         let minutes = abs(seconds) / 60
         var parts: [String] = []
@@ -165,12 +171,12 @@ public enum LocalTimeFormat {
     }
 
     /// The weekday name of a date.
-    public static func weekday(_ date: LocalDate) -> String {
+    package static func weekday(_ date: LocalDate) -> String {
         ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][date.isoWeekday - 1]
     }
 
     /// The local date-time of an instant in a zone (for `show --in`).
-    public static func local(_ seconds: Int64, in zone: TimeZone) -> (LocalDateTime, Int)? {
+    package static func local(_ seconds: Int64, in zone: TimeZone) -> (LocalDateTime, Int)? {
         let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
         let wall = seconds + Int64(offset)
         let days = Int(wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400)

@@ -59,7 +59,7 @@ public struct TeamMetrics: Hashable, Sendable {
     public var retentionSeconds: Int64
 
     /// Computes the metrics of `document` for this device `me` at `now`.
-    public init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard) {
+    package init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard) {
         var changes = 0
         var mine: [UInt64] = []
         document.forEachVersionRev { _, rev in

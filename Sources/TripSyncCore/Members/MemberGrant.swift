@@ -19,7 +19,7 @@ public struct MemberGrant: Hashable, Sendable {
     public var signature: [UInt8]
 
     /// A grant as read from a file.
-    public init(key: PublicKey, name: String? = nil, role: MemberRole, rev: Rev, seen: VersionVector?, signature: [UInt8]) {
+    package init(key: PublicKey, name: String? = nil, role: MemberRole, rev: Rev, seen: VersionVector?, signature: [UInt8]) {
         self.key = key
         self.name = name
         self.role = role

@@ -8,7 +8,7 @@ public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     /// A key from its 32 bytes; nil for any other length.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 32 else { return nil }
         self.bytes = bytes
     }
@@ -34,7 +34,7 @@ public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { fingerprint }
 
     /// Whether `signature` is this key's Ed25519 signature of `message`.
-    public func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+    package func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
         Sodium.verify(signature, of: message, publicKey: bytes)
     }
 }

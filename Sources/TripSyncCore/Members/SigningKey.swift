@@ -4,13 +4,13 @@ import TripSyncPlatform
 /// owner key, sealed by `owner export`). Signing is libsodium's; nothing here is own crypto.
 /// The seed and the secret key live in `SecretBytes`: locked where allowed, wiped when the
 /// last copy of the key is released.
-public struct SigningKey: Sendable {
+package struct SigningKey: Sendable {
     /// The 32-byte seed the pair is made from (the secret).
     package let seed: SecretBytes
     /// libsodium's 64-byte secret key (seed and public key).
     private let secretKey: SecretBytes
     /// The public half.
-    public let publicKey: PublicKey
+    package let publicKey: PublicKey
 
     /// The pair of a 32-byte seed; nil for any other length.
     package init?(seed: SecretBytes) {
@@ -30,7 +30,7 @@ public struct SigningKey: Sendable {
     }
 
     /// A new pair from the system's random source.
-    public static func generate() -> SigningKey {
+    package static func generate() -> SigningKey {
         while true {
             // A 32-byte seed always makes a pair; the loop only satisfies the optional.
             if let key = SigningKey(seed: Sodium.randomSecret(32)) { return key }
@@ -52,7 +52,7 @@ public struct SigningKey: Sendable {
     }
 
     /// The detached signature (64 bytes) of `message`.
-    public func sign(_ message: [UInt8]) -> [UInt8] {
+    package func sign(_ message: [UInt8]) -> [UInt8] {
         Sodium.sign(message, secretKey: secretKey)
     }
 }

@@ -11,7 +11,7 @@ public struct Succession: Hashable, Sendable {
     public var signature: [UInt8]
 
     /// A succession as read from a file.
-    public init(from: DeviceID, key: PublicKey, signature: [UInt8]) {
+    package init(from: DeviceID, key: PublicKey, signature: [UInt8]) {
         self.from = from
         self.key = key
         self.signature = signature
@@ -24,7 +24,7 @@ public struct Succession: Hashable, Sendable {
     }
 
     /// `tripsync-succession-v1\n` and the canonical JSON of {"from", "key", "to", "tripId"}.
-    public func signedMessage(trip: TripID, to: DeviceID) -> [UInt8] {
+    package func signedMessage(trip: TripID, to: DeviceID) -> [UInt8] {
         let fields: [String: JSONValue] = [
             "from": .string(from.description), "key": .string(key.base64), "to": .string(to.description),
             "tripId": .string(trip.description),
@@ -33,7 +33,7 @@ public struct Succession: Hashable, Sendable {
     }
 
     /// Whether `oldKey` (the key of `from`) signed this succession to `to` in `trip`.
-    public func isSigned(by oldKey: PublicKey, trip: TripID, to: DeviceID) -> Bool {
+    package func isSigned(by oldKey: PublicKey, trip: TripID, to: DeviceID) -> Bool {
         oldKey.verifies(signature, of: signedMessage(trip: trip, to: to))
     }
 

@@ -9,7 +9,7 @@ public struct TripOwner: Hashable, Sendable {
     public var claim: [UInt8]
 
     /// An owner as read from a file.
-    public init(key: PublicKey, claim: [UInt8]) {
+    package init(key: PublicKey, claim: [UInt8]) {
         self.key = key
         self.claim = claim
     }
@@ -32,7 +32,7 @@ public struct TripOwner: Hashable, Sendable {
 
     /// The id of a trip made by `new` with this owner key: SHA-256 of the key's bytes as a
     /// UUID version 8 (so no file can swap the owner of such a trip).
-    public static func derivedTripID(for key: PublicKey) -> TripID {
+    package static func derivedTripID(for key: PublicKey) -> TripID {
         var bytes = SHA256.digest(key.bytes)
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
@@ -42,13 +42,13 @@ public struct TripOwner: Hashable, Sendable {
     /// Whether `trip` is of the kind `new` derives from an owner key (UUID version 8, RFC
     /// variant): such an id names its owner, and a file naming another owner (or none) for it
     /// is not this trip's (docs/DESIGN.md, "Every entrance checks the same way").
-    public static func isDerivedKind(_ trip: TripID) -> Bool {
+    package static func isDerivedKind(_ trip: TripID) -> Bool {
         (trip.high >> 12) & 0xF == 8 && trip.low >> 62 == 2
     }
 
     /// Whether `trip`'s id is the one derived from this key (a trip made by `new`, not one
     /// claimed later).
-    public func derives(_ trip: TripID) -> Bool { TripOwner.derivedTripID(for: key) == trip }
+    package func derives(_ trip: TripID) -> Bool { TripOwner.derivedTripID(for: key) == trip }
 
     /// The owner of two replicas' views: the same key on both is the common case; two
     /// different claims (made on two laptops at once) resolve to the smaller key bytes, so the

@@ -1,14 +1,14 @@
 /// Refuses inputs whose counters run too far ahead of our wall clock (the shared design page, section 2,
 /// clocks from the future): one bad clock must not poison every later write of the trip.
-public enum ClockGuard {
+package enum ClockGuard {
     /// How far ahead of the wall clock a counter may run: 24 hours, in ms (the hybrid logical
     /// clock stops issuing at the same bound).
-    public static let maxSkewMilliseconds: UInt64 = 24 * 3600 * 1000
+    package static let maxSkewMilliseconds: UInt64 = 24 * 3600 * 1000
 
     /// The largest lead of an input's counters over `nowMilliseconds`, with the device; nil when
     /// nothing runs more than 24 hours ahead. Validation guarantees revs, `seen` and `acks` are at
     /// or below `clock`, so the clock is what needs checking.
-    public static func futureDevice(in document: TripDocument, nowMilliseconds: UInt64) -> (device: DeviceID, skewMilliseconds: UInt64)? {
+    package static func futureDevice(in document: TripDocument, nowMilliseconds: UInt64) -> (device: DeviceID, skewMilliseconds: UInt64)? {
         let bound = nowMilliseconds + maxSkewMilliseconds
         var worst: (device: DeviceID, skewMilliseconds: UInt64)?
         for (device, counter) in document.clock.entries where counter > bound {
@@ -19,7 +19,7 @@ public enum ClockGuard {
     }
 
     /// A message naming the device and its skew, in hours.
-    public static func describe(device: DeviceID, skewMilliseconds: UInt64) -> String {
+    package static func describe(device: DeviceID, skewMilliseconds: UInt64) -> String {
         let hours = Double(skewMilliseconds) / 3_600_000
         let rounded = (hours * 10).rounded() / 10
         return "device \(device) writes with a clock \(rounded) hours ahead of ours (more than the 24 hours allowed); refused so one bad clock cannot poison the trip. Fix that device's clock, or this one's"

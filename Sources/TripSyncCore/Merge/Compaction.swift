@@ -1,15 +1,15 @@
 /// When a tombstone's body may be dropped (docs/FORMAT.md; the shared design page, "Compaction").
-public struct RetentionPolicy: Hashable, Sendable {
+package struct RetentionPolicy: Hashable, Sendable {
     /// How long after the latest delete a body is kept at least (default 90 days).
-    public var retentionSeconds: Int64
+    package var retentionSeconds: Int64
 
     /// Creates a policy.
-    public init(retentionDays: Int = 90) {
+    package init(retentionDays: Int = 90) {
         retentionSeconds = Int64(retentionDays) * 86_400
     }
 
     /// The default: 90 days.
-    public static let standard = RetentionPolicy()
+    package static let standard = RetentionPolicy()
 }
 
 extension TripDocument {
@@ -20,7 +20,7 @@ extension TripDocument {
     ///
     /// Linear in the document: what every device acknowledged is computed once (`AckFloor`),
     /// not per tombstone and device.
-    public func compactableTombstones(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [ItemID] {
+    package func compactableTombstones(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [ItemID] {
         let floor = AckFloor(self)
         return tombstones.compactMap { id, tombstone in
             guard !tombstone.item.isEmpty else { return nil }
@@ -34,7 +34,7 @@ extension TripDocument {
     /// tombstones: no value was written while detached (a caption typed after the detach is
     /// typed work too), the retention has passed since the latest detach, and every device
     /// has acknowledged every dot the attachment holds.
-    public func compactableAttachments(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [AttachmentID] {
+    package func compactableAttachments(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> [AttachmentID] {
         let floor = AckFloor(self)
         return attachments.compactMap { id, attachment in
             guard let deleted = attachment.deleted, attachment.dots.contains(where: { $0.field != "deleted" }) else { return nil }
@@ -46,7 +46,7 @@ extension TripDocument {
     /// When the retention of a tombstone's or detached attachment's body ends (the latest
     /// delete in `deleted` plus the policy's retention), acknowledgements aside; nil when it
     /// holds typed work, which is kept until a person restores it or deletes it again.
-    public func retentionEnd(of deleted: Register<Deletion>, holdsTypedWork: Bool, policy: RetentionPolicy = .standard) -> UTCTimestamp? {
+    package func retentionEnd(of deleted: Register<Deletion>, holdsTypedWork: Bool, policy: RetentionPolicy = .standard) -> UTCTimestamp? {
         guard !holdsTypedWork, let latest = deleted.versions.map(\.value.at).max() else { return nil }
         return UTCTimestamp(secondsSinceEpoch: latest.secondsSinceEpoch + policy.retentionSeconds)
     }
@@ -65,7 +65,7 @@ extension TripDocument {
     /// the item or the attachment back, and the attachment's bytes, named by nothing any more,
     /// go at the next `gc` (docs/DESIGN.md, "Attachments"). Returns how many were compacted.
     @discardableResult
-    public mutating func compact(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> Int {
+    package mutating func compact(now: UTCTimestamp, policy: RetentionPolicy = .standard) -> Int {
         let ids = compactableTombstones(now: now, policy: policy)
         for id in ids { tombstones[id]?.item = ItemFields() }
         let detached = compactableAttachments(now: now, policy: policy)
@@ -75,7 +75,7 @@ extension TripDocument {
 
     /// Tombstone bodies that hold values written while the item was deleted (dots no delete had
     /// seen): "edited while deleted: restore?". Such a body is never compacted.
-    public func editedWhileDeleted(_ id: ItemID) -> [(field: ItemField, rev: Rev)] {
+    package func editedWhileDeleted(_ id: ItemID) -> [(field: ItemField, rev: Rev)] {
         guard let tombstone = tombstones[id] else { return [] }
         return Self.writtenWhileDeleted(tombstone.item.dots, deleted: tombstone.deleted)
     }
@@ -83,7 +83,7 @@ extension TripDocument {
     /// The values of a detached attachment written while it was detached (dots no detach had
     /// seen), such as a caption typed on a laptop that had not seen the detach. Such an
     /// attachment is never compacted.
-    public func editedWhileDetached(_ id: AttachmentID) -> [(field: String, rev: Rev)] {
+    package func editedWhileDetached(_ id: AttachmentID) -> [(field: String, rev: Rev)] {
         guard let attachment = attachments[id], let deleted = attachment.deleted else { return [] }
         return Self.writtenWhileDeleted(attachment.dots.filter { $0.field != "deleted" }, deleted: deleted)
     }

@@ -1,9 +1,9 @@
 import TripSyncPlatform
 
 /// Why two documents cannot be merged.
-public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of refusal.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The documents are of different trips.
         case differentTrips
         /// An input's counters run more than the allowed skew ahead of our wall clock.
@@ -14,35 +14,35 @@ public struct MergeError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The kind of refusal.
-    public var kind: Kind
+    package var kind: Kind
     /// What a person reads.
-    public var message: String
+    package var message: String
     /// The JSON Pointer of the register involved, when there is one.
-    public var pointer: String?
+    package var pointer: String?
 
     /// Creates an error.
-    public init(_ kind: Kind, message: String, pointer: String? = nil) {
+    package init(_ kind: Kind, message: String, pointer: String? = nil) {
         self.kind = kind
         self.message = message
         self.pointer = pointer
     }
 
     /// The message, with the pointer when known.
-    public var description: String { (pointer.map { $0 + ": " } ?? "") + message }
+    package var description: String { (pointer.map { $0 + ": " } ?? "") + message }
 }
 
 /// The pure merge at the centre of TripSync (docs/DESIGN.md, "The register rule"): commutative,
 /// associative and idempotent for consistent inputs, so files merge in any order, any number of
 /// times; after a device fork it stays commutative and idempotent and keeps values rather than
 /// the last law (docs/DESIGN.md, "Forks").
-public enum DocumentMerger {
+package enum DocumentMerger {
     /// Merges two documents of one trip; the output's `deviceId` is `writer`, nothing else in
     /// it depends on which input came first.
     ///
     /// Two values under one dot (a forked device) are both kept; `forks(_:_:)` names them.
     ///
     /// - Throws: `MergeError` when the trips differ.
-    public static func merge(_ a: TripDocument, _ b: TripDocument, writer: DeviceID) throws(MergeError) -> TripDocument {
+    package static func merge(_ a: TripDocument, _ b: TripDocument, writer: DeviceID) throws(MergeError) -> TripDocument {
         var document = a
         _ = try mergeInPlace(&document, b, writer: writer, report: false)
         return document
@@ -51,7 +51,7 @@ public enum DocumentMerger {
     /// Merges like `merge(_:_:writer:)` and also returns every register where the two inputs
     /// hold different values under one dot (a device that wrote twice with the same counter: a
     /// copied home or one restored from an old copy). Both values are kept in the result.
-    public static func mergeFindingForks(
+    package static func mergeFindingForks(
         _ a: TripDocument, _ b: TripDocument, writer: DeviceID
     ) throws(MergeError) -> (document: TripDocument, forks: [SameDotFork]) {
         var document = a
@@ -174,7 +174,7 @@ public enum DocumentMerger {
     }
 
     /// B's live items at least this many are scanned in two halves on two cores.
-    public static let parallelItemThreshold = 4096
+    package static let parallelItemThreshold = 4096
 
     /// The ids whose entry in the merge differs from A's, with their merged outcome, in the order
     /// the merge visits them (B's items, B's tombstones, then ids only A holds). Reads only.
@@ -432,14 +432,14 @@ struct RegisterMerge {
 
 /// A register where two merged states hold different values under one dot: the device of the
 /// dot wrote twice with the same counter (docs/DESIGN.md, "Forks"). Both values are kept.
-public struct SameDotFork: Hashable, Sendable {
+package struct SameDotFork: Hashable, Sendable {
     /// The dot both values carry; its device is the forked one.
-    public var rev: Rev
+    package var rev: Rev
     /// The JSON Pointer of the register.
-    public var pointer: String
+    package var pointer: String
 
     /// Creates a record.
-    public init(rev: Rev, pointer: String) {
+    package init(rev: Rev, pointer: String) {
         self.rev = rev
         self.pointer = pointer
     }
@@ -447,5 +447,5 @@ public struct SameDotFork: Hashable, Sendable {
 
 extension MergeError: TripSyncError {
     /// `.refused`: the inputs of a merge that cannot be made.
-    public var errorKind: TripSyncErrorKind { .refused }
+    package var errorKind: TripSyncErrorKind { .refused }
 }

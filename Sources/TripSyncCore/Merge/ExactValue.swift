@@ -114,7 +114,7 @@ extension ItemFields {
 extension TripDocument {
     /// Whether two documents have the same canonical bytes (unlike `==`, which compares text by
     /// Unicode canonical equivalence).
-    public func hasSameBytes(as other: TripDocument) -> Bool {
+    package func hasSameBytes(as other: TripDocument) -> Bool {
         canonicalJSON() == other.canonicalJSON()
     }
 }

@@ -16,7 +16,7 @@ public struct MergeContribution: Hashable, Sendable {
     public var attachmentsChanged = 0
 
     /// Creates an empty contribution.
-    public init() {}
+    package init() {}
 
     /// Compares the state before and after merging one input.
     public init(before: TripDocument, after: TripDocument) {
@@ -117,7 +117,7 @@ public struct MergeContribution: Hashable, Sendable {
 extension TripDocument {
     /// The number of registers of the trip and its live items with a visible conflict
     /// (`walkRegisters`; device names, deleted items and attachments are not counted).
-    public var visibleConflictCount: Int {
+    package var visibleConflictCount: Int {
         struct Counter: RegisterVisitor {
             var count = 0
             mutating func visit<Value>(_ register: Register<Value>, at path: RegisterPath) {

@@ -21,19 +21,19 @@ enum VersionedDocument {
 }
 
 /// What a migration did, for the person who ran it.
-public struct MigrationSummary: Hashable, Sendable {
+package struct MigrationSummary: Hashable, Sendable {
     /// The version the file was written in.
-    public var fromVersion: Int
+    package var fromVersion: Int
     /// The version it was migrated to.
-    public var toVersion: Int
+    package var toVersion: Int
     /// The names of the steps that ran, in order.
-    public var steps: [String]
+    package var steps: [String]
     /// Live items in the result.
-    public var items = 0
+    package var items = 0
     /// Deleted items (tombstones) in the result.
-    public var tombstones = 0
+    package var tombstones = 0
     /// Items that carried unconfirmed local edits (schema 1 `dirty` rows).
-    public var dirtyItems = 0
+    package var dirtyItems = 0
 }
 
 /// Inputs a step may use besides the document: never the installation's own identity.

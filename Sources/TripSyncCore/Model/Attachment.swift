@@ -12,7 +12,7 @@ public struct BlobReference: Hashable, Sendable {
     public var type: String
 
     /// Creates a reference.
-    public init(sha256: String, size: Int64, type: String) {
+    package init(sha256: String, size: Int64, type: String) {
         self.sha256 = sha256
         self.size = size
         self.type = type
@@ -70,7 +70,7 @@ public struct Attachment: Hashable, Sendable {
     public var deleted: Register<Deletion>?
 
     /// Creates an attachment.
-    public init(
+    package init(
         item: Register<ItemID>? = nil, blob: Register<BlobReference>? = nil, name: Register<String>? = nil,
         caption: Register<String?>? = nil, deleted: Register<Deletion>? = nil
     ) {
@@ -82,13 +82,13 @@ public struct Attachment: Hashable, Sendable {
     }
 
     /// Whether all four registers are present.
-    public var isComplete: Bool { item != nil && blob != nil && name != nil && caption != nil }
+    package var isComplete: Bool { item != nil && blob != nil && name != nil && caption != nil }
 
     /// Whether it was detached (and not restored since).
     public var isDetached: Bool { deleted != nil }
 
     /// Every dot it holds, with the field's name (`deleted` for the delete register).
-    public var dots: [(field: String, rev: Rev)] {
+    package var dots: [(field: String, rev: Rev)] {
         var result: [(field: String, rev: Rev)] = []
         func add<V>(_ field: String, _ register: Register<V>?) {
             guard let register else { return }

@@ -36,7 +36,7 @@ public struct Deletion: Hashable, Sendable {
     public var seen: VersionVector
 
     /// Creates a deletion value.
-    public init(at: UTCTimestamp, seen: VersionVector) {
+    package init(at: UTCTimestamp, seen: VersionVector) {
         self.at = at
         self.seen = seen
     }

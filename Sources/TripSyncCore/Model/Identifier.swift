@@ -9,7 +9,7 @@ public struct Identifier: Hashable, Comparable, Sendable, CustomStringConvertibl
     public let low: UInt64
 
     /// Creates an identifier from its two halves.
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
@@ -60,7 +60,7 @@ public struct Identifier: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// Makes a new random (version 4) identifier from the given generator (for repeatable tests).
-    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> Identifier {
+    package static func random<G: RandomNumberGenerator>(using generator: inout G) -> Identifier {
         let high = (UInt64(generator.next()) & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
         let low = (UInt64(generator.next()) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         return Identifier(high: high, low: low)

@@ -159,12 +159,12 @@ public struct ItemFields: Hashable, Sendable {
     }
 
     /// An item body with no registers.
-    public init() {
+    package init() {
         storage = ItemFields.emptyStorage
     }
 
     /// Creates an item body.
-    public init(
+    package init(
         title: Register<String>?, sortKey: Register<String>?, start: Register<TripTime?>?,
         end: Register<TripTime?>?, place: Register<String?>?, note: Register<String?>?
     ) {
@@ -198,7 +198,7 @@ public struct ItemFields: Hashable, Sendable {
     }
 
     /// Whether every field is present (as a live item requires).
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         title != nil && sortKey != nil && start != nil && end != nil && place != nil && note != nil
     }
 
@@ -213,7 +213,7 @@ public struct ItemFields: Hashable, Sendable {
     }
 
     /// Whether the given field is present.
-    public func hasField(_ field: ItemField) -> Bool {
+    package func hasField(_ field: ItemField) -> Bool {
         switch field {
         case .title: return title != nil
         case .sortKey: return sortKey != nil
@@ -225,7 +225,7 @@ public struct ItemFields: Hashable, Sendable {
     }
 
     /// Every dot in the body, field by field (winners and conflicts).
-    public var dots: [(field: ItemField, rev: Rev)] {
+    package var dots: [(field: ItemField, rev: Rev)] {
         var result: [(field: ItemField, rev: Rev)] = []
         func add<V>(_ field: ItemField, _ register: Register<V>?) {
             guard let register else { return }
@@ -265,7 +265,7 @@ public struct Tombstone: Hashable, Sendable {
     public var item: ItemFields
 
     /// Creates a tombstone.
-    public init(deleted: Register<Deletion>, item: ItemFields) {
+    package init(deleted: Register<Deletion>, item: ItemFields) {
         self.deleted = deleted
         self.item = item
     }
@@ -280,7 +280,7 @@ public struct TripInfo: Hashable, Sendable {
     public var zone: Register<String?>?
 
     /// Creates trip-level registers.
-    public init(name: Register<String>, zone: Register<String?>? = nil) {
+    package init(name: Register<String>, zone: Register<String?>? = nil) {
         self.name = name
         self.zone = zone
     }
@@ -292,7 +292,7 @@ public struct DeviceInfo: Hashable, Sendable {
     public var name: Register<String>
 
     /// Creates a device record.
-    public init(name: Register<String>) {
+    package init(name: Register<String>) {
         self.name = name
     }
 }

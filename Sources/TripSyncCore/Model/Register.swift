@@ -34,7 +34,7 @@ public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     /// A register holding the given survivors; nil when there are none.
     ///
     /// The greatest rev becomes the winner, the others conflicts in descending rev order.
-    public init?(versions: [Versioned<Value>]) {
+    package init?(versions: [Versioned<Value>]) {
         guard !versions.isEmpty else { return nil }
         var sorted = versions
         if sorted.count > 1 { sorted.sort { $0.rev > $1.rev } }
@@ -63,7 +63,7 @@ public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// A local write: it has seen every survivor, so it replaces them all with one value.
-    public mutating func write(_ newValue: Value, rev newRev: Rev) {
+    package mutating func write(_ newValue: Value, rev newRev: Rev) {
         value = newValue
         rev = newRev
         conflicts = []

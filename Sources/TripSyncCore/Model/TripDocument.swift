@@ -32,7 +32,7 @@ public struct TripDocument: Hashable, Sendable {
     public package(set) var successions: [DeviceID: Succession]
 
     /// Creates a document.
-    public init(
+    package init(
         tripID: TripID, deviceID: DeviceID, clock: VersionVector, trip: TripInfo,
         devices: [DeviceID: DeviceInfo] = [:], items: [ItemID: ItemFields] = [:],
         tombstones: [ItemID: Tombstone] = [:], acks: [DeviceID: VersionVector] = [:],

@@ -8,7 +8,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     public var day: Int
 
     /// 1970-01-01.
-    public static let epoch = LocalDate(checkedYear: 1970, month: 1, day: 1)
+    package static let epoch = LocalDate(checkedYear: 1970, month: 1, day: 1)
 
     private init(checkedYear year: Int, month: Int, day: Int) {
         self.year = year
@@ -27,7 +27,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The number of days in a month of a year.
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -36,7 +36,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 (negative before).
-    public var daysSinceEpoch: Int {
+    package var daysSinceEpoch: Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -48,7 +48,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The date `days` after 1970-01-01; nil outside years 1–9999.
-    public init?(daysSinceEpoch days: Int) {
+    package init?(daysSinceEpoch days: Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -96,7 +96,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// Seconds since 1970-01-01T00:00 as if this wall time were UTC.
-    public var secondsSinceEpochAsUTC: Int64 {
+    package var secondsSinceEpochAsUTC: Int64 {
         Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60)
     }
 

@@ -7,10 +7,10 @@ public struct VersionVector: Hashable, Sendable {
     public private(set) var entries: [DeviceID: UInt64]
 
     /// An empty vector (has seen nothing).
-    public init() { entries = [:] }
+    package init() { entries = [:] }
 
     /// A vector with the given entries; zero counters are dropped.
-    public init(_ entries: [DeviceID: UInt64]) {
+    package init(_ entries: [DeviceID: UInt64]) {
         self.entries = entries.filter { $0.value > 0 }
     }
 
@@ -24,29 +24,29 @@ public struct VersionVector: Hashable, Sendable {
 
     /// Whether the write named by `rev` is included.
     @inline(__always)
-    public func sees(_ rev: Rev) -> Bool {
+    package func sees(_ rev: Rev) -> Bool {
         (entries[rev.device] ?? 0) >= rev.counter
     }
 
     /// Whether every entry of `other` is included in this vector.
-    public func covers(_ other: VersionVector) -> Bool {
+    package func covers(_ other: VersionVector) -> Bool {
         other.entries.allSatisfy { self[$0.key] >= $0.value }
     }
 
     /// Raises the entry for `rev.device` to at least `rev.counter`.
-    public mutating func include(_ rev: Rev) {
+    package mutating func include(_ rev: Rev) {
         if self[rev.device] < rev.counter { entries[rev.device] = rev.counter }
     }
 
     /// The pointwise maximum of two vectors.
-    public func union(_ other: VersionVector) -> VersionVector {
+    package func union(_ other: VersionVector) -> VersionVector {
         var result = self
         result.formUnion(other)
         return result
     }
 
     /// Raises every entry to at least the other vector's.
-    public mutating func formUnion(_ other: VersionVector) {
+    package mutating func formUnion(_ other: VersionVector) {
         for (device, counter) in other.entries where self[device] < counter {
             entries[device] = counter
         }

@@ -1,6 +1,6 @@
 /// Fractional order keys over the 62 digits `0-9A-Za-z` (in ASCII order, so keys compare as
 /// plain strings). A key never ends in `0`, so another key always exists between two keys.
-public enum SortKey {
+package enum SortKey {
     /// The digits, in order.
     static let digits: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
@@ -15,7 +15,7 @@ public enum SortKey {
 
     /// A key strictly between `before` and `after` (nil = open end). Both must be valid keys with
     /// `before < after`; returns nil otherwise.
-    public static func between(_ before: String?, _ after: String?) -> String? {
+    package static func between(_ before: String?, _ after: String?) -> String? {
         if let before, !SortKeyRules.isValid(before) { return nil }
         if let after, !SortKeyRules.isValid(after) { return nil }
         if let before, let after, !(before.utf8.lexicographicallyPrecedes(after.utf8)) { return nil }

@@ -63,9 +63,9 @@ package enum LocalTimeParser {
 }
 
 /// Public parsers for the date and time forms people type.
-public enum LocalDateParsing {
+package enum LocalDateParsing {
     /// `YYYY-MM-DD` that exists on the calendar.
-    public static func date(_ text: String) -> LocalDate? { LocalTimeParser.date(text) }
+    package static func date(_ text: String) -> LocalDate? { LocalTimeParser.date(text) }
     /// `YYYY-MM-DDTHH:MM` that exists on the calendar.
-    public static func dateTime(_ text: String) -> LocalDateTime? { LocalTimeParser.dateTime(text) }
+    package static func dateTime(_ text: String) -> LocalDateTime? { LocalTimeParser.dateTime(text) }
 }

@@ -1,13 +1,13 @@
 /// Rules for fractional order keys over the 62 digits `0-9A-Za-z`.
-public enum SortKeyRules {
+package enum SortKeyRules {
     /// The longest key a document may hold.
-    public static let maxLength = 128
+    package static let maxLength = 128
 
     /// The rule in words, for messages about a refused key.
-    public static let requirement = "1 to 128 characters from 0-9A-Za-z not ending in '0'"
+    package static let requirement = "1 to 128 characters from 0-9A-Za-z not ending in '0'"
 
     /// Whether `key` is 1–128 digits of `0-9A-Za-z` and does not end in `0`.
-    public static func isValid(_ key: String) -> Bool {
+    package static func isValid(_ key: String) -> Bool {
         let bytes = key.utf8
         guard !bytes.isEmpty, bytes.count <= maxLength, bytes.last != UInt8(ascii: "0") else { return false }
         return bytes.allSatisfy { byte in

@@ -1,38 +1,38 @@
 /// The rule a text value must meet: its length in Unicode scalars, and no control characters
 /// (C0, DEL, C1) except newline and tab where allowed. One definition serves the file reader
 /// and every edit, so an edit can never write a value that readers refuse.
-public struct TextRule: Hashable, Sendable {
+package struct TextRule: Hashable, Sendable {
     /// The fewest scalars allowed.
-    public var minimumLength: Int
+    package var minimumLength: Int
     /// The most scalars allowed.
-    public var maximumLength: Int
+    package var maximumLength: Int
     /// Whether newline and tab are allowed (notes only).
-    public var allowsNewlineAndTab: Bool
+    package var allowsNewlineAndTab: Bool
 
     /// Creates a rule.
-    public init(minimumLength: Int, maximumLength: Int, allowsNewlineAndTab: Bool) {
+    package init(minimumLength: Int, maximumLength: Int, allowsNewlineAndTab: Bool) {
         self.minimumLength = minimumLength
         self.maximumLength = maximumLength
         self.allowsNewlineAndTab = allowsNewlineAndTab
     }
 
     /// A trip's or a device's name: 1–200 characters.
-    public static let name = TextRule(minimumLength: 1, maximumLength: 200, allowsNewlineAndTab: false)
+    package static let name = TextRule(minimumLength: 1, maximumLength: 200, allowsNewlineAndTab: false)
     /// An item's title: 1–200 characters.
-    public static let title = TextRule(minimumLength: 1, maximumLength: 200, allowsNewlineAndTab: false)
+    package static let title = TextRule(minimumLength: 1, maximumLength: 200, allowsNewlineAndTab: false)
     /// An item's place: at most 500 characters.
-    public static let place = TextRule(minimumLength: 0, maximumLength: 500, allowsNewlineAndTab: false)
+    package static let place = TextRule(minimumLength: 0, maximumLength: 500, allowsNewlineAndTab: false)
     /// An item's note: at most 10,000 characters; newlines and tabs allowed.
-    public static let note = TextRule(minimumLength: 0, maximumLength: 10_000, allowsNewlineAndTab: true)
+    package static let note = TextRule(minimumLength: 0, maximumLength: 10_000, allowsNewlineAndTab: true)
 
     /// An attachment's name: 1–255 characters (it becomes a file name at `extract`; see
     /// `AttachmentRules.nameProblem` for the characters a file name cannot hold).
-    public static let attachmentName = TextRule(minimumLength: 1, maximumLength: 255, allowsNewlineAndTab: false)
+    package static let attachmentName = TextRule(minimumLength: 1, maximumLength: 255, allowsNewlineAndTab: false)
     /// An attachment's caption: at most 2,000 characters; newlines and tabs allowed.
-    public static let caption = TextRule(minimumLength: 0, maximumLength: 2_000, allowsNewlineAndTab: true)
+    package static let caption = TextRule(minimumLength: 0, maximumLength: 2_000, allowsNewlineAndTab: true)
 
     /// How a text breaks the rule.
-    public enum Violation: Hashable, Sendable {
+    package enum Violation: Hashable, Sendable {
         /// Too short or too long: the length found, in scalars.
         case length(Int)
         /// A control character the rule does not allow.
@@ -40,26 +40,26 @@ public struct TextRule: Hashable, Sendable {
     }
 
     /// The allowed lengths in words: "1 to 200" or "at most 500".
-    public var lengthDescription: String {
+    package var lengthDescription: String {
         minimumLength == 0 ? "at most \(maximumLength)" : "\(minimumLength) to \(maximumLength)"
     }
 
     /// Whether a scalar counts as a control character (newline and tab included).
     @inline(__always)
-    public static func isControl(_ scalar: UInt32) -> Bool {
+    package static func isControl(_ scalar: UInt32) -> Bool {
         scalar < 0x20 || (scalar >= 0x7F && scalar <= 0x9F)
     }
 
     /// Checks facts already measured (the reader counts them while scanning): nil when valid.
     @inline(__always)
-    public func violation(scalarCount: Int, hasControl: Bool, hasNewlineOrTab: Bool) -> Violation? {
+    package func violation(scalarCount: Int, hasControl: Bool, hasNewlineOrTab: Bool) -> Violation? {
         if scalarCount < minimumLength || scalarCount > maximumLength { return .length(scalarCount) }
         if hasControl || (hasNewlineOrTab && !allowsNewlineAndTab) { return .controlCharacter }
         return nil
     }
 
     /// Checks a text: nil when valid.
-    public func violation(in text: String) -> Violation? {
+    package func violation(in text: String) -> Violation? {
         var count = 0
         var hasControl = false
         var hasNewlineOrTab = false
@@ -76,7 +76,7 @@ public struct TextRule: Hashable, Sendable {
 
     /// "expected WHAT of 1 to 200 characters, found 0" or "expected WHAT with no control
     /// characters [other than newline and tab]": the reader's wording, for any caller.
-    public func message(for violation: Violation, what: String) -> String {
+    package func message(for violation: Violation, what: String) -> String {
         switch violation {
         case .length(let found):
             return "expected \(what) of \(lengthDescription) characters, found \(found)"

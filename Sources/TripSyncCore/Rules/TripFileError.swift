@@ -30,14 +30,14 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
     public var issues: [ValidationIssue]
 
     /// Creates an error.
-    public init(_ kind: Kind, file: String, issues: [ValidationIssue]) {
+    package init(_ kind: Kind, file: String, issues: [ValidationIssue]) {
         self.kind = kind
         self.file = file
         self.issues = issues
     }
 
     /// Creates an error with one issue at `pointer`.
-    public init(_ kind: Kind, file: String, pointer: String = "", message: String) {
+    package init(_ kind: Kind, file: String, pointer: String = "", message: String) {
         self.init(kind, file: file, issues: [ValidationIssue(.error, pointer: pointer, message: message)])
     }
 

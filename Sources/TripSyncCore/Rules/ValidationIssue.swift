@@ -18,7 +18,7 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     public var message: String
 
     /// Creates an issue.
-    public init(_ severity: Severity, pointer: String, message: String) {
+    package init(_ severity: Severity, pointer: String, message: String) {
         self.severity = severity
         self.pointer = pointer
         self.message = message

@@ -1,15 +1,15 @@
 /// Rules for IANA time zone ids.
-public enum ZoneID {
+package enum ZoneID {
     /// Whether `id` has the shape of an IANA zone id (`Area/Location`, letters, digits, `_+-`),
     /// at most 64 characters; fixed offsets such as `+01:00` are refused.
-    public static func isWellFormed(_ id: String) -> Bool {
+    package static func isWellFormed(_ id: String) -> Bool {
         var id = id
         return id.withUTF8 { isWellFormed(utf8: $0) }
     }
 
     /// What a refused zone id is told, with the id found (its first 70 characters): the one
     /// wording of the reader, the schema 1 reader and the editing API.
-    public static func expectation(found id: some StringProtocol) -> String {
+    package static func expectation(found id: some StringProtocol) -> String {
         "expected an IANA time zone id such as Europe/Lisbon (never a fixed offset), found \"\(id.prefix(70))\""
     }
 

@@ -5,7 +5,7 @@ import TripSyncPlatform
 /// RFC 8536). Foundation on Linux answers "GMT+1" for every zone, so the itinerary and the
 /// iCalendar export read the abbreviation the zone's own rules give. The files are read as
 /// untrusted: sizes checked, every index bounds-checked, anything odd gives nil.
-public struct TZifAbbreviations: Sendable {
+package struct TZifAbbreviations: Sendable {
     /// One local time type: offset, daylight saving, abbreviation.
     struct LocalTimeType: Sendable {
         var utcOffset: Int
@@ -33,7 +33,7 @@ public struct TZifAbbreviations: Sendable {
 
     /// Loads the rules of a zone id of IANA shape from the first folder that has it; nil when
     /// none does or the file is not a valid TZif file.
-    public static func load(zone id: String) -> TZifAbbreviations? {
+    package static func load(zone id: String) -> TZifAbbreviations? {
         guard ZoneID.isWellFormed(id) else { return nil }  // no "..", no absolute paths
         for folder in folders() {
             if let bytes = try? FileIO.readFile(folder + "/" + id, maxBytes: maxFileBytes) {
@@ -45,7 +45,7 @@ public struct TZifAbbreviations: Sendable {
 
     /// `load`, remembered per zone id for the life of the process (zone files do not change
     /// under a running command).
-    public static func cached(zone id: String) -> TZifAbbreviations? {
+    package static func cached(zone id: String) -> TZifAbbreviations? {
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let known = cache.tables[id] { return known }
@@ -63,7 +63,7 @@ public struct TZifAbbreviations: Sendable {
 
     /// Parses TZif bytes (version 1, or the 64-bit block of versions 2 and later); nil when they
     /// are not a valid TZif file.
-    public static func parse(_ bytes: [UInt8]) -> TZifAbbreviations? { TZifAbbreviations(bytes) }
+    package static func parse(_ bytes: [UInt8]) -> TZifAbbreviations? { TZifAbbreviations(bytes) }
 
     init?(_ bytes: [UInt8]) {
         var reader = Reader(bytes: bytes)
@@ -115,7 +115,7 @@ public struct TZifAbbreviations: Sendable {
     /// rules): the type in force when the instant lies within the file's transitions; past the
     /// last one (files may stop listing them), the latest type with that offset and flag.
     /// Nil when none fits, or when the zone has only a numeric name ("+04", "-03").
-    public func abbreviation(atSecondsSinceEpoch instant: Int64, utcOffset: Int, isDaylight: Bool) -> String? {
+    package func abbreviation(atSecondsSinceEpoch instant: Int64, utcOffset: Int, isDaylight: Bool) -> String? {
         var found: LocalTimeType?
         if let last = transitions.last, instant < last {
             // The last transition at or before the instant (type 0 before the first).

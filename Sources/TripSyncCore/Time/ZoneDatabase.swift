@@ -5,7 +5,7 @@ import TripSyncPlatform
 /// also accepts abbreviations and offsets (`PST`, `IST`, `GMT+1`) that are not zones (and
 /// readers take them as known), so a typed id must also be a TZif file of the database
 /// (`TZDIR`, else `/usr/share/zoneinfo` and the usual places), named exactly so.
-public enum ZoneDatabase {
+package enum ZoneDatabase {
     /// Folders of the database that are not zones (`posix/`, `right/` copies, links).
     static let notZones: Set<String> = ["posix", "right", "localtime", "posixrules", "Factory"]
 
@@ -13,7 +13,7 @@ public enum ZoneDatabase {
     /// (`ZoneRules.isKnown`, what readers check) and a TZif file of the tz database under
     /// exactly that name. On a machine with no tz database folder, an id of the shape
     /// `Area/Location` (or `UTC`) that Foundation knows is accepted.
-    public static func isTypeable(_ id: String) -> Bool {
+    package static func isTypeable(_ id: String) -> Bool {
         guard ZoneID.isWellFormed(id), ZoneRules.shared.isKnown(id) else { return false }
         let components = id.split(separator: "/").map(String.init)
         guard let first = components.first, !notZones.contains(first) else { return false }
@@ -26,7 +26,7 @@ public enum ZoneDatabase {
     }
 
     /// The folders a typed zone is looked up in, for messages.
-    public static var folders: [String] { TZifAbbreviations.folders() }
+    package static var folders: [String] { TZifAbbreviations.folders() }
 
     /// Whether `folder/id` is a TZif file whose every path component is spelled exactly so (a
     /// case-insensitive file system would otherwise take `europe/lisbon`).

@@ -22,7 +22,7 @@ public struct ResolvedInstant: Hashable, Sendable {
 
 /// IANA zone rules from this machine's time zone database, with a cache. Nothing here depends
 /// on the process's `TZ` or the machine's own zone.
-public struct ZoneRules: Sendable {
+package struct ZoneRules: Sendable {
     private final class Cache: @unchecked Sendable {
         let lock = NSLock()
         var zones: [String: TimeZone?] = [:]
@@ -33,10 +33,10 @@ public struct ZoneRules: Sendable {
     private let cache = Cache()
 
     /// Creates zone rules backed by the system database.
-    public init() {}
+    package init() {}
 
     /// The zone for an id, or nil when this machine does not know it.
-    public func timeZone(_ id: String) -> TimeZone? {
+    package func timeZone(_ id: String) -> TimeZone? {
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let cached = cache.zones[id] { return cached }
@@ -47,11 +47,11 @@ public struct ZoneRules: Sendable {
     }
 
     /// Whether this machine knows the zone.
-    public func isKnown(_ id: String) -> Bool { timeZone(id) != nil }
+    package func isKnown(_ id: String) -> Bool { timeZone(id) != nil }
 
     /// The instant of a local time in a zone: a gap time moves forward by the gap, an overlap
     /// time takes the earlier offset. Nil when the zone is unknown here.
-    public func resolve(_ local: LocalDateTime, zone id: String) -> ResolvedInstant? {
+    package func resolve(_ local: LocalDateTime, zone id: String) -> ResolvedInstant? {
         guard let zone = timeZone(id) else { return nil }
         let wall = local.secondsSinceEpochAsUTC
         func offset(at instant: Int64) -> Int {
@@ -107,7 +107,7 @@ public struct ZoneRules: Sendable {
 
     /// Whether `a` happens before `b`: by instant when both are timed in known zones, otherwise
     /// by local date (and local time when both are timed).
-    public func isBefore(_ a: TripTime, _ b: TripTime) -> Bool {
+    package func isBefore(_ a: TripTime, _ b: TripTime) -> Bool {
         switch (a, b) {
         case (.local(let la, let za), .local(let lb, let zb)):
             if za == zb, la.date == lb.date || abs(la.date.daysSinceEpoch - lb.date.daysSinceEpoch) > 2 {

@@ -1,16 +1,16 @@
 /// Cross-field rules of a decoded document that a per-value decoder cannot see: clock
 /// accounting, ids in both maps, zones this machine does not know, an end before its start.
-public struct DocumentValidator {
+package struct DocumentValidator {
     /// Zone rules used for the end-before-start check and the unknown-zone warning.
-    public var zones: ZoneRules
+    package var zones: ZoneRules
 
     /// Creates a validator.
-    public init(zones: ZoneRules = ZoneRules()) {
+    package init(zones: ZoneRules = ZoneRules()) {
         self.zones = zones
     }
 
     /// Every error and warning of `document`, each with its JSON Pointer.
-    public func issues(in document: TripDocument) -> [ValidationIssue] {
+    package func issues(in document: TripDocument) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         let clock = document.clock
         // Most documents have a handful of devices: a linear scan beats hashing every dot.

@@ -11,9 +11,9 @@ public struct LoadedTrip: Sendable {
     /// Problems that do not refuse the file (unknown zones, an end before its start).
     public var warnings: [ValidationIssue]
     /// The size of the JSON text in bytes (after inflating).
-    public var jsonByteCount: Int
+    package var jsonByteCount: Int
     /// What migration did, when the file was of an older schema.
-    public var migration: MigrationSummary?
+    package var migration: MigrationSummary?
     /// The key that signed the file, when it is signed (the signature has been verified: a
     /// file whose signature does not verify is refused). Whether that key may write to the
     /// trip is for sync to decide (`FileAcceptance`).
@@ -42,13 +42,13 @@ public struct ValidationReport: Sendable {
 
 /// Reads trip files of any supported schema, gzip or plain, as untrusted input: size limits,
 /// strict JSON, the schema of the file's own version, migration forward, then the current rules.
-public struct TripFileReader: Sendable {
+package struct TripFileReader: Sendable {
     /// The largest file read from disk (default 256 MiB).
-    public var maxFileBytes: Int
+    package var maxFileBytes: Int
     /// Limits for inflating gzip files.
-    public var inflateLimits: InflateLimits
+    package var inflateLimits: InflateLimits
     /// Zone rules for warnings and migration.
-    public var zones: ZoneRules
+    package var zones: ZoneRules
     /// From this many bytes of JSON, a file's live items are decoded on every core after a
     /// first strict pass has delimited them, and items byte-identical to an item of the same id
     /// in an earlier file of one `read(paths:)` are decoded once (`DeferredItems`). The answer
@@ -61,14 +61,14 @@ public struct TripFileReader: Sendable {
     package var keepsItemBytes = false
 
     /// Creates a reader with the given limits.
-    public init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
+    package init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
         self.maxFileBytes = maxFileBytes
         self.inflateLimits = inflateLimits
         self.zones = zones
     }
 
     /// Reads and checks the file at `path`; throws `TripFileError` naming the file.
-    public func read(path: String) throws(TripFileError) -> LoadedTrip {
+    package func read(path: String) throws(TripFileError) -> LoadedTrip {
         try read(paths: [path])[0].get()
     }
 
@@ -80,7 +80,7 @@ public struct TripFileReader: Sendable {
     /// A file named like a home's replica (`<tripId>.trip.json.gz`) with an edit journal beside
     /// it (`<tripId>.journal`) is read with the journal's edits replayed (docs/DESIGN.md, "The
     /// edit journal"), so no reader of a replica shows it without its latest edits.
-    public func read(paths: [String]) -> [Result<LoadedTrip, TripFileError>] {
+    package func read(paths: [String]) -> [Result<LoadedTrip, TripFileError>] {
         let passes = ParallelMap.map(paths) { path in journaledFirstPass(path: path) }
         var results = finishing(passes.map(\.pass))
         for index in results.indices {
@@ -111,7 +111,7 @@ public struct TripFileReader: Sendable {
     }
 
     /// Reads and checks file contents; `file` names them in errors.
-    public func read(bytes: [UInt8], file: String) throws(TripFileError) -> LoadedTrip {
+    package func read(bytes: [UInt8], file: String) throws(TripFileError) -> LoadedTrip {
         try finishing([firstPass(bytes: bytes, file: file)])[0].get()
     }
 
@@ -196,7 +196,7 @@ public struct TripFileReader: Sendable {
     }
 
     /// Validates a file and reports every problem; never throws.
-    public func validate(path: String) -> ValidationReport {
+    package func validate(path: String) -> ValidationReport {
         do {
             let loaded = try read(path: path)
             return ValidationReport(

@@ -8,7 +8,7 @@ extension BlobCopy {
     /// removed, never renamed into place.
     /// - Throws: `BlobError` naming the file: not named by a SHA-256, missing, too large, not
     ///   a file, changed while read, a mismatch, busy, or the file system's failure.
-    public static func copy(blob path: String, into folder: String, limit: Int64 = BlobStore.defaultLimit, progress: BlobProgress? = nil) throws(BlobError)
+    package static func copy(blob path: String, into folder: String, limit: Int64 = BlobStore.defaultLimit, progress: BlobProgress? = nil) throws(BlobError)
         -> BlobCopyResult
     {
         let name = FileIO.baseName(of: path)

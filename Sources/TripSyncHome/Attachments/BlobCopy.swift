@@ -9,28 +9,28 @@ import TripSyncPlatform
 #endif
 
 /// Reports a copy's progress: bytes done (verified or copied) and the total.
-public typealias BlobProgress = (_ done: Int64, _ total: Int64) -> Void
+package typealias BlobProgress = (_ done: Int64, _ total: Int64) -> Void
 
 /// What one copy did.
-public struct BlobCopyResult: Hashable, Sendable {
+package struct BlobCopyResult: Hashable, Sendable {
     /// The blob copied (its bytes hash to this name).
-    public var blob: BlobID
+    package var blob: BlobID
     /// Its size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// Its type, sniffed from its first bytes; nil when nothing was read (`alreadyThere`).
-    public var type: BlobType?
+    package var type: BlobType?
     /// How many bytes of an earlier partial file were verified and kept (0 for a fresh copy).
-    public var resumedFrom: Int64
+    package var resumedFrom: Int64
     /// True when nothing was copied because the destination already held the blob (a stat,
     /// size equal; no read).
-    public var alreadyThere: Bool
+    package var alreadyThere: Bool
 }
 
 /// The one resumable, verified copy of the blob layer, used both ways (home to folder, folder
 /// to home) and for adding a file to the home: through a partial file, resumed from the
 /// verified length of that partial, hashed while copying, fsynced, checked against its name,
 /// renamed into place (docs/DESIGN.md, "Attachments: blob storage").
-public struct BlobCopy {
+package struct BlobCopy {
     /// Where the bytes come from.
     var source: FolderHandle
     var sourceName: EntryName

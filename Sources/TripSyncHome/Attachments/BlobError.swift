@@ -3,9 +3,9 @@ import TripSyncCore
 
 /// Why a blob could not be stored, read or copied: the file involved, the blob when known, and
 /// a reason a caller can switch on (docs/DESIGN.md, "Attachments: blob storage").
-public struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Reason: Hashable, Sendable {
+    package enum Reason: Hashable, Sendable {
         /// The file has more bytes than the limit per attachment.
         case tooLarge(size: Int64, limit: Int64)
         /// The source has fewer bytes than the attachment says: still arriving, not complete.
@@ -30,14 +30,14 @@ public struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The file involved, as printed.
-    public var path: String
+    package var path: String
     /// The blob involved, when known.
-    public var blob: BlobID?
+    package var blob: BlobID?
     /// What went wrong.
-    public var reason: Reason
+    package var reason: Reason
 
     /// Creates an error.
-    public init(path: String, blob: BlobID?, reason: Reason) {
+    package init(path: String, blob: BlobID?, reason: Reason) {
         self.path = path
         self.blob = blob
         self.reason = reason
@@ -49,7 +49,7 @@ public struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `path: what went wrong`, for a person.
-    public var description: String {
+    package var description: String {
         switch reason {
         case .tooLarge(let size, let limit):
             return "\(path): has \(size) bytes, more than the limit of \(limit) bytes per attachment"
@@ -76,5 +76,5 @@ public struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension BlobError: TripSyncError {
     /// `.fileSystem`: an attachment's bytes that cannot be stored or read.
-    public var errorKind: TripSyncErrorKind { .fileSystem }
+    package var errorKind: TripSyncErrorKind { .fileSystem }
 }

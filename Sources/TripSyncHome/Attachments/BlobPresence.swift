@@ -2,7 +2,7 @@ import TripSyncPlatform
 
 /// What a blob folder holds under a blob's name, found by one `stat` (no read): the cheap check
 /// of a no-op sync.
-public enum BlobPresence: Hashable, Sendable {
+package enum BlobPresence: Hashable, Sendable {
     /// A regular file of the expected size (its hash is checked when it is used).
     case present
     /// Nothing.

@@ -6,7 +6,7 @@ extension BlobStore {
     /// quarantined and the copy refused.
     /// - Throws: `BlobError` naming the file: missing, not a file, changed while read, a
     ///   mismatch, busy, or the file system's failure (the partial file is kept to resume).
-    public func share(_ id: BlobID, to folder: FolderBlobStore, verifyPresent: Bool = false, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
+    package func share(_ id: BlobID, to folder: FolderBlobStore, verifyPresent: Bool = false, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
         guard let found = blobs.kind(of: id.entryName) else { throw BlobError(path: path(of: id), blob: id, reason: .missing) }
         guard found.kind == .file else { throw BlobError(path: path(of: id), blob: id, reason: .notAFile("not a regular file")) }
         let size = found.stamp.size
@@ -42,7 +42,7 @@ extension BlobStore {
     /// - Throws: `BlobError` naming the file: missing or incomplete (still arriving), wrong
     ///   size, too large, not a file, changed while read, a mismatch, busy, or the file
     ///   system's failure (the partial file is kept to resume).
-    public func fetch(_ id: BlobID, size: Int64, from folder: FolderBlobStore, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
+    package func fetch(_ id: BlobID, size: Int64, from folder: FolderBlobStore, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
         if contains(id, size: size) { return BlobCopyResult(blob: id, size: size, type: nil, resumedFrom: 0, alreadyThere: true) }
         guard let source = try folder.blobFolder(create: false) else {
             throw BlobError(path: folder.path(of: id), blob: id, reason: .missing)

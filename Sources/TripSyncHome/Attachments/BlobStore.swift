@@ -3,12 +3,12 @@ import TripSyncPlatform
 /// The home's blobs: `HOME/blobs/<sha256>`, with copies under way in `HOME/blobs/partial/` and
 /// bytes that did not match their name in `HOME/blobs/quarantine/` (docs/DESIGN.md,
 /// "Attachments: blob storage"). Every blob is checked against its name before it is used.
-public final class BlobStore {
+package final class BlobStore {
     /// The limit per attachment unless one is set: 100 MiB.
-    public static let defaultLimit: Int64 = 100 << 20
+    package static let defaultLimit: Int64 = 100 << 20
 
     /// The most bytes one blob may have; larger files are refused before any byte is copied.
-    public var limit: Int64
+    package var limit: Int64
 
     /// `HOME/blobs`, `HOME/blobs/partial`, `HOME/blobs/quarantine`.
     package let blobs: FolderHandle
@@ -16,7 +16,7 @@ public final class BlobStore {
     let quarantine: FolderHandle
 
     /// Opens the blob store of the home at `home`, creating its folders when absent.
-    public init(home: String, limit: Int64 = BlobStore.defaultLimit) throws(BlobError) {
+    package init(home: String, limit: Int64 = BlobStore.defaultLimit) throws(BlobError) {
         self.limit = limit
         let root = HomeLayout(root: home).blobs
         do {
@@ -34,13 +34,13 @@ public final class BlobStore {
     }
 
     /// The path of blob `id` in the home, as printed.
-    public func path(of id: BlobID) -> String { blobs.display(id.entryName) }
+    package func path(of id: BlobID) -> String { blobs.display(id.entryName) }
 
     /// Copies the file at `path` (a path a person typed: a link there is followed) into the
     /// store, hashing while copying; the result names it. A file already stored is stored once.
     /// - Throws: `BlobError` naming the file: too large, not a regular file, changed while read,
     ///   or the file system's failure.
-    public func add(file path: String, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
+    package func add(file path: String, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
         let resolved = BlobFile.realPath(path)
         let folderPath = FileIO.directoryName(of: resolved)
         let folder: FolderHandle
@@ -63,7 +63,7 @@ public final class BlobStore {
 
     /// Stores `bytes` (a copy made in memory, such as a photo without its location) under
     /// their hash, durably.
-    public func add(bytes: [UInt8]) throws(BlobError) -> BlobCopyResult {
+    package func add(bytes: [UInt8]) throws(BlobError) -> BlobCopyResult {
         let id = BlobID(of: bytes)
         guard Int64(bytes.count) <= limit else {
             throw BlobError(path: path(of: id), blob: id, reason: .tooLarge(size: Int64(bytes.count), limit: limit))
@@ -78,7 +78,7 @@ public final class BlobStore {
     }
 
     /// Whether the home holds blob `id` (with `size` bytes, when given): one `stat`, no read.
-    public func contains(_ id: BlobID, size: Int64? = nil) -> Bool {
+    package func contains(_ id: BlobID, size: Int64? = nil) -> Bool {
         BlobPresence.look(id, in: blobs, size: size) == .present
     }
 
@@ -86,7 +86,7 @@ public final class BlobStore {
     /// match are moved to the quarantine and never returned.
     /// - Throws: `BlobError`: missing, not a file, too large, a mismatch (quarantined), or
     ///   the file system's failure.
-    public func bytes(of id: BlobID) throws(BlobError) -> [UInt8] {
+    package func bytes(of id: BlobID) throws(BlobError) -> [UInt8] {
         let (file, stamp) = try BlobFile.open(id.entryName, in: blobs, blob: id)
         guard stamp.size <= limit else { throw BlobError(path: file.path, blob: id, reason: .tooLarge(size: stamp.size, limit: limit)) }
         let read: [UInt8]
@@ -102,21 +102,21 @@ public final class BlobStore {
 
     /// Reads blob `id` through and checks it against its name, without keeping its bytes;
     /// a mismatch is quarantined and thrown.
-    public func verify(_ id: BlobID) throws(BlobError) {
+    package func verify(_ id: BlobID) throws(BlobError) {
         let (file, _) = try BlobFile.open(id.entryName, in: blobs, blob: id)
         let actual = try file.hash(blob: id)
         guard actual == id else { throw quarantined(id, actual: actual) }
     }
 
     /// The blobs the home holds (regular files named by a SHA-256), in order.
-    public func list() throws(BlobError) -> [BlobID] {
+    package func list() throws(BlobError) -> [BlobID] {
         try BlobPresence.list(blobs)
     }
 
     /// Removes blob `id` from the home (for `gc`) durably; true when it was there. Throws
     /// when the removal could not be flushed to the disk (it may come back after a crash).
     @discardableResult
-    public func remove(_ id: BlobID) throws(BlobError) -> Bool {
+    package func remove(_ id: BlobID) throws(BlobError) -> Bool {
         let removed = blobs.remove(id.entryName)
         if removed {
             do { try blobs.synchronize(for: id.entryName, done: "removed") } catch { throw BlobError(error, blob: id) }
@@ -125,7 +125,7 @@ public final class BlobStore {
     }
 
     /// The files in the quarantine, as printed paths.
-    public func quarantined() throws(BlobError) -> [String] {
+    package func quarantined() throws(BlobError) -> [String] {
         do {
             return try quarantine.entries().map { quarantine.display($0) }
         } catch {

@@ -1,5 +1,5 @@
 /// The type of a blob, sniffed from its first bytes (the magic numbers), never from its name.
-public enum BlobType: String, Sendable, CaseIterable {
+package enum BlobType: String, Sendable, CaseIterable {
     /// A JPEG image (`FF D8 FF`).
     case jpeg = "image/jpeg"
     /// A PNG image (its 8-byte signature).
@@ -16,14 +16,14 @@ public enum BlobType: String, Sendable, CaseIterable {
     case octetStream = "application/octet-stream"
 
     /// How many first bytes `sniff` looks at (the `ftyp` box's brands lie within them).
-    public static let sniffLength = 64
+    package static let sniffLength = 64
 
     /// The brands of an `ftyp` box that make a file HEIC/HEIF (ISO/IEC 23008-12).
     private static let heifBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
 
     /// The type of a file whose first bytes are `prefix` (at least `sniffLength` of them when
     /// the file is that long).
-    public static func sniff(_ prefix: [UInt8]) -> BlobType {
+    package static func sniff(_ prefix: [UInt8]) -> BlobType {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             prefix.count >= offset + magic.count && prefix[offset..<offset + magic.count].elementsEqual(magic)
         }

@@ -5,7 +5,7 @@ import TripSyncCore
 /// verified copy each (through `<sha256>.partial` next to it). Every access goes through
 /// `FolderHandle`: no link is followed, a pipe is never waited on, a folder or an odd entry where
 /// a blob belongs is refused with its reason (docs/DESIGN.md, "Attachments: blob storage").
-public final class FolderBlobStore {
+package final class FolderBlobStore {
     /// The trip folder `FOLDER/<tripId>`.
     let tripFolder: FolderHandle
     /// `FOLDER/<tripId>/blobs`, once opened.
@@ -15,7 +15,7 @@ public final class FolderBlobStore {
 
     /// The blob folder of trip `tripID` in the shared folder at `folder` (a path a person
     /// typed); the trip folder is created when absent, the blob folder when a blob is written.
-    public convenience init(folder: String, tripID: TripID) throws(BlobError) {
+    package convenience init(folder: String, tripID: TripID) throws(BlobError) {
         do {
             let root = try FolderHandle.open(path: folder)
             let name = EntryName(tripID.description)
@@ -32,13 +32,13 @@ public final class FolderBlobStore {
     }
 
     /// The path of blob `id` in the folder, as printed.
-    public func path(of id: BlobID) -> String {
+    package func path(of id: BlobID) -> String {
         tripFolder.display(Self.folderName) + "/" + id.hex
     }
 
     /// What the folder holds under `id`'s name: one `stat` of the name (none at all when the
     /// blob folder does not exist yet), no read.
-    public func presence(of id: BlobID, size: Int64?) throws(BlobError) -> BlobPresence {
+    package func presence(of id: BlobID, size: Int64?) throws(BlobError) -> BlobPresence {
         guard let folder = try blobFolder(create: false) else { return .absent }
         return BlobPresence.look(id, in: folder, size: size)
     }
@@ -57,14 +57,14 @@ public final class FolderBlobStore {
     }
 
     /// The blobs in the folder (regular files named by a SHA-256), in order.
-    public func list() throws(BlobError) -> [BlobID] {
+    package func list() throws(BlobError) -> [BlobID] {
         guard let folder = try blobFolder(create: false) else { return [] }
         return try BlobPresence.list(folder)
     }
 
     /// Removes blob `id` from the folder (for `gc --folder`); true when it was there.
     @discardableResult
-    public func remove(_ id: BlobID) throws(BlobError) -> Bool {
+    package func remove(_ id: BlobID) throws(BlobError) -> Bool {
         guard let folder = try blobFolder(create: false) else { return false }
         let removed = folder.remove(id.entryName)
         if removed {

@@ -15,7 +15,7 @@ public enum JPEGLocation {
     ///
     /// Among several sources, a decoded coordinate wins (Exif before XMP), then the first
     /// source that cannot be read.
-    public static func find(in bytes: [UInt8]) -> Finding {
+    package static func find(in bytes: [UInt8]) -> Finding {
         let segments = JPEGSegments(bytes)
         guard segments.isJPEG else { return .notJPEG }
         return finding(of: scans(bytes, segments))
@@ -30,7 +30,7 @@ public enum JPEGLocation {
     /// properties cannot be delimited, extended XMP) becomes a comment segment of zeros of the
     /// same length instead. Bytes that are not a JPEG, or a JPEG without location, come back
     /// unchanged. The copy always reads as `.none` (or `.notJPEG`).
-    public static func strip(_ bytes: [UInt8]) -> Stripped {
+    package static func strip(_ bytes: [UInt8]) -> Stripped {
         let segments = JPEGSegments(bytes)
         guard segments.isJPEG else { return Stripped(bytes: bytes, finding: .notJPEG, changes: []) }
         let found = scans(bytes, segments)
@@ -58,7 +58,7 @@ public enum JPEGLocation {
     /// atomically and durably (temp file, fsync, rename), even when nothing had to be removed.
     ///
     /// - Throws: `FileSystemError` naming the file that could not be read or written.
-    public static func stripFile(_ input: String, to output: String, maxBytes: Int) throws -> Stripped {
+    package static func stripFile(_ input: String, to output: String, maxBytes: Int) throws -> Stripped {
         let stripped = strip(try FileIO.readFile(input, maxBytes: maxBytes))
         try FileIO.writeAtomically(stripped.bytes, to: output)
         return stripped

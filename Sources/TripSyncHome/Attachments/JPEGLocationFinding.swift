@@ -52,7 +52,7 @@ extension JPEGLocation {
         public var source: Source
 
         /// Creates a coordinate.
-        public init(latitude: Double, longitude: Double, source: Source) {
+        package init(latitude: Double, longitude: Double, source: Source) {
             self.latitude = latitude
             self.longitude = longitude
             self.source = source

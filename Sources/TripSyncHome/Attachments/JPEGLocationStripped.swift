@@ -1,16 +1,16 @@
 extension JPEGLocation {
     /// The result of `JPEGLocation.strip`: the copy and what was taken out of it.
-    public struct Stripped: Sendable {
+    package struct Stripped: Sendable {
         /// The copy: the input's length, without location.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// What the input recorded before stripping.
-        public var finding: Finding
+        package var finding: Finding
         /// What was changed, in file order; empty when the copy equals the input.
-        public var changes: [Change]
+        package var changes: [Change]
 
         /// Whether everything but the location was kept: no segment had to be blanked or
         /// chunk removed whole.
-        public var keptOtherMetadata: Bool {
+        package var keptOtherMetadata: Bool {
             !changes.contains {
                 switch $0 {
                 case .segmentBlanked, .chunkRemoved: true
@@ -21,7 +21,7 @@ extension JPEGLocation {
     }
 
     /// One change `strip` made.
-    public enum Change: Hashable, Sendable, CustomStringConvertible {
+    package enum Change: Hashable, Sendable, CustomStringConvertible {
         /// The Exif segment at this offset lost its GPS directory (pointer removed, values zeroed).
         case exifGPSRemoved(segmentOffset: Int)
         /// The XMP packet at this offset had this many GPS properties overwritten with spaces.
@@ -33,7 +33,7 @@ extension JPEGLocation {
         case chunkRemoved(chunkOffset: Int, reason: String)
 
         /// A line for a person.
-        public var description: String {
+        package var description: String {
             switch self {
             case .exifGPSRemoved(let offset): "removed the Exif GPS directory (segment at offset \(offset))"
             case .xmpPropertiesRemoved(let offset, let count): "removed \(count) XMP GPS propert\(count == 1 ? "y" : "ies") (segment at offset \(offset))"

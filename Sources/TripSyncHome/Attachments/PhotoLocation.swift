@@ -13,12 +13,12 @@ import TripSyncCore
 /// if PhotoLocation.find(in: photo).recordsLocation { … }
 /// let copy = try PhotoLocation.strip(photo).bytes
 /// ```
-public enum PhotoLocation {
+package enum PhotoLocation {
     /// The types whose location is read (and, but for some HEIC files, removed).
-    public static let readTypes: [BlobType] = [.jpeg, .png, .webp, .heic]
+    package static let readTypes: [BlobType] = [.jpeg, .png, .webp, .heic]
 
     /// What the photo records of where it was taken; `.notPhoto` for any other type (GIF, PDF, …).
-    public static func find(in bytes: [UInt8]) -> JPEGLocation.Finding {
+    package static func find(in bytes: [UInt8]) -> JPEGLocation.Finding {
         switch BlobType.sniff(Array(bytes.prefix(BlobType.sniffLength))) {
         case .jpeg: JPEGLocation.find(in: bytes)
         case .png: PNGLocation.find(in: bytes)
@@ -35,7 +35,7 @@ public enum PhotoLocation {
     /// - Throws: `PhotoLocationError` for a type whose location is not read (a copy could not
     ///   be promised without one), and for a HEIC/HEIF file with a location that cannot be
     ///   removed in place.
-    public static func strip(_ bytes: [UInt8]) throws(PhotoLocationError) -> JPEGLocation.Stripped {
+    package static func strip(_ bytes: [UInt8]) throws(PhotoLocationError) -> JPEGLocation.Stripped {
         let type = BlobType.sniff(Array(bytes.prefix(BlobType.sniffLength)))
         switch type {
         case .jpeg: return JPEGLocation.strip(bytes)
@@ -57,7 +57,7 @@ public enum PhotoLocation {
     ///
     /// - Throws: `FileSystemError` naming the file that could not be read or written, or
     ///   `PhotoLocationError`.
-    public static func stripFile(_ input: String, to output: String, maxBytes: Int) throws -> JPEGLocation.Stripped {
+    package static func stripFile(_ input: String, to output: String, maxBytes: Int) throws -> JPEGLocation.Stripped {
         let stripped = try strip(try FileIO.readFile(input, maxBytes: maxBytes))
         try FileIO.writeAtomically(stripped.bytes, to: output)
         return stripped
@@ -65,20 +65,20 @@ public enum PhotoLocation {
 }
 
 /// Why `PhotoLocation.strip` made no copy: the type, and what the file records.
-public struct PhotoLocationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct PhotoLocationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The sniffed type.
-    public var type: BlobType
+    package var type: BlobType
     /// What the file records (`.notPhoto` for a type whose location is not read).
-    public var finding: JPEGLocation.Finding
+    package var finding: JPEGLocation.Finding
 
     /// Creates an error.
-    public init(type: BlobType, finding: JPEGLocation.Finding) {
+    package init(type: BlobType, finding: JPEGLocation.Finding) {
         self.type = type
         self.finding = finding
     }
 
     /// What a person reads.
-    public var description: String {
+    package var description: String {
         if type == .heic {
             return "the location of this \(type.rawValue) photo (\(finding)) cannot be removed in place "
                 + "(its Exif or XMP item is split, stored elsewhere or does not read), and TripSync does not rewrite HEIF files"
@@ -89,5 +89,5 @@ public struct PhotoLocationError: Error, Hashable, Sendable, CustomStringConvert
 
 extension PhotoLocationError: TripSyncError {
     /// `.invalidValue`: a photo whose location cannot be removed.
-    public var errorKind: TripSyncErrorKind { .invalidValue }
+    package var errorKind: TripSyncErrorKind { .invalidValue }
 }

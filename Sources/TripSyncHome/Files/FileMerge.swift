@@ -15,7 +15,7 @@ public struct MergeInput: Sendable {
     public var warnings: [ValidationIssue]
     /// Registers where this input and the inputs merged before it hold different values under
     /// one dot (a forked device); both values are kept in the result.
-    public var forks: [SameDotFork] = []
+    package var forks: [SameDotFork] = []
 }
 
 /// The result of merging trip files.
@@ -26,18 +26,18 @@ public struct FileMergeResult: Sendable {
     public var inputs: [MergeInput]
     /// The decoded inputs after the first, when the merger was asked to keep them
     /// (`FileMerger.keepsInputs`); empty otherwise.
-    public var keptInputs: [TripDocument] = []
+    package var keptInputs: [TripDocument] = []
 }
 
 /// Why a file merge was refused; nothing was written.
-public enum FileMergeError: Error, Sendable, CustomStringConvertible {
+package enum FileMergeError: Error, Sendable, CustomStringConvertible {
     /// An input could not be read or is invalid.
     case unreadable(TripFileError)
     /// The merge itself refused (different trips, a clock from the future).
     case refused(file: String, MergeError)
 
     /// `FILE: /pointer: message` lines.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let error): return error.description
         case .refused(let file, let error): return "\(file): \(error)"
@@ -47,24 +47,24 @@ public enum FileMergeError: Error, Sendable, CustomStringConvertible {
 
 /// Merges trip files of any supported schema, gzip or plain: every input is read and validated
 /// first, so one invalid input refuses the whole merge.
-public struct FileMerger: Sendable {
+package struct FileMerger: Sendable {
     /// How inputs are read.
-    public var reader: TripFileReader
+    package var reader: TripFileReader
     /// The replica doing the merge (the output's `deviceId`).
-    public var writer: DeviceID
+    package var writer: DeviceID
     /// Whether each decoded input moves into `FileMergeResult.keptInputs` once merged, instead
     /// of being freed there and then. Freeing 100,000 items takes a noticeable part of a merge;
     /// a process that exits after writing the result can skip it by keeping them (the CLI does).
-    public var keepsInputs = false
+    package var keepsInputs = false
 
     /// Creates a merger writing as `writer`.
-    public init(writer: DeviceID, reader: TripFileReader = TripFileReader()) {
+    package init(writer: DeviceID, reader: TripFileReader = TripFileReader()) {
         self.writer = writer
         self.reader = reader
     }
 
     /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
-    public func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
+    package func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
         // Read and validate every input on every core; items the inputs share byte for byte are
         // decoded once, and items the merge leaves as an input held them are written by copying
         // their bytes.
@@ -166,7 +166,7 @@ public struct FileMerger: Sendable {
     }
 
     /// Milliseconds since 1970 from the system clock.
-    public static func wallClockMilliseconds() -> UInt64 {
+    package static func wallClockMilliseconds() -> UInt64 {
         SystemClock.wallMilliseconds()
     }
 }
@@ -178,5 +178,5 @@ extension UTCTimestamp {
 
 extension FileMergeError: TripSyncError {
     /// `.invalidFile`: a merge of files refused.
-    public var errorKind: TripSyncErrorKind { .invalidFile }
+    package var errorKind: TripSyncErrorKind { .invalidFile }
 }

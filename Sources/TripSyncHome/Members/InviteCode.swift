@@ -29,7 +29,7 @@ public struct InviteCode: Hashable, Sendable {
 
     /// The id a join request names the invite by: hex of the first 16 bytes of BLAKE2b-256 of
     /// the secret.
-    package var id: String { InviteCode.id(ofSecret: secret) }
+    public var id: String { InviteCode.id(ofSecret: secret) }
 
     static func id(ofSecret secret: [UInt8]) -> String {
         SHA256.hex(Array(Sodium.blake2b256(secret).prefix(16)))

@@ -4,19 +4,19 @@ import TripSyncCore
 /// A new laptop's request to join a trip (docs/FORMAT.md, "Join requests"): its device id, key
 /// and name, bound to an invite's secret by a keyed hash and signed by the device key. Written
 /// by `join` as `FOLDER/<tripId>/<deviceId>.join.json`; the owner's sync admits it.
-public struct JoinRequest: Hashable, Sendable {
+package struct JoinRequest: Hashable, Sendable {
     /// The trip.
-    public var trip: TripID
+    package var trip: TripID
     /// The device asking.
-    public var device: DeviceID
+    package var device: DeviceID
     /// Its public key.
-    public var key: PublicKey
+    package var key: PublicKey
     /// The name its person gave it.
-    public var name: String
+    package var name: String
     /// Which invite it answers (`InviteCode.id`).
-    public var invite: String
+    package var invite: String
     /// When it was written.
-    public var requestedAt: UTCTimestamp
+    package var requestedAt: UTCTimestamp
     /// BLAKE2b-256 keyed with the invite's secret over the request's facts.
     var mac: [UInt8]
     /// The device key's signature over the rest.

@@ -3,21 +3,21 @@ import TripSyncCore
 /// Where a home lives: its real path, its folder's device and inode, and the machine's id. A
 /// home whose binding changed was copied (or moved, or restored), so it must not go on writing
 /// under the device id of the home it came from (docs/DESIGN.md, "Forks").
-public struct HomeBinding: Hashable, Sendable {
+package struct HomeBinding: Hashable, Sendable {
     /// The home folder's real path (links resolved).
-    public var path: String
+    package var path: String
     /// The file system device of the home folder.
-    public var device: UInt64
+    package var device: UInt64
     /// The inode of the home folder.
-    public var inode: UInt64
+    package var inode: UInt64
     /// The machine's id (`/etc/machine-id`), when the system has one.
-    public var machine: String?
+    package var machine: String?
     /// The home folder's birth time (`seconds.nanoseconds`), when the file system records one:
     /// a folder deleted and made again can get the same inode back, never the same birth time.
-    public var born: String?
+    package var born: String?
 
     /// Creates a binding.
-    public init(path: String, device: UInt64, inode: UInt64, machine: String?, born: String? = nil) {
+    package init(path: String, device: UInt64, inode: UInt64, machine: String?, born: String? = nil) {
         self.path = path
         self.device = device
         self.inode = inode
@@ -45,25 +45,25 @@ public struct HomeBinding: Hashable, Sendable {
 ///
 /// The id belongs to one installation and is never taken from an imported file. The high-water
 /// mark never goes down, so a home restored from an old copy is caught (docs/DESIGN.md, "Forks").
-public struct DeviceIdentity: Hashable, Sendable {
+package struct DeviceIdentity: Hashable, Sendable {
     /// The device id.
-    public var deviceID: DeviceID
+    package var deviceID: DeviceID
     /// A name a person gave this device ("Sam's laptop").
-    public var name: String
+    package var name: String
     /// The largest counter this device has issued.
-    public var highWater: UInt64
+    package var highWater: UInt64
     /// Where the home that holds this identity lives; nil in a home written before bindings.
-    public var binding: HomeBinding?
+    package var binding: HomeBinding?
     /// The counters this installation issued under `deviceID`. A home written before this was
     /// recorded counts everything up to its high-water mark as issued.
-    public var issued: IssuedCounters
+    package var issued: IssuedCounters
     /// The ids this home wrote as before `deviceID`, oldest first (a home copied, restored or
     /// whose clock ran ahead took a new one each time; at most 32 are kept). Their writes in a
     /// replica are this home's (docs/DESIGN.md, "Clocks from the future").
-    public var formerIDs: [DeviceID] = []
+    package var formerIDs: [DeviceID] = []
 
     /// Creates an identity.
-    public init(deviceID: DeviceID, name: String, highWater: UInt64 = 0, binding: HomeBinding? = nil, issued: IssuedCounters? = nil) {
+    package init(deviceID: DeviceID, name: String, highWater: UInt64 = 0, binding: HomeBinding? = nil, issued: IssuedCounters? = nil) {
         self.deviceID = deviceID
         self.name = name
         self.highWater = highWater
@@ -73,7 +73,7 @@ public struct DeviceIdentity: Hashable, Sendable {
 
     /// Whether a write under our id with `counter` was made by this installation: above the
     /// high-water mark nothing was, below it only what `issued` records.
-    public func issuedHere(_ counter: UInt64) -> Bool {
+    package func issuedHere(_ counter: UInt64) -> Bool {
         counter <= highWater && issued.contains(counter)
     }
 

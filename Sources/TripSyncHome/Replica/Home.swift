@@ -10,17 +10,17 @@ import TripSyncCore
 
 /// The local store of one installation (`--home`, `$TRIPSYNC_HOME`, default `~/.tripsync`):
 /// `device.json` (identity and clock high-water mark) and `trips/<tripId>.trip.json.gz`.
-public struct Home: Sendable {
+package struct Home: Sendable {
     /// The folder.
-    public var path: String
+    package var path: String
 
     /// A home at `path`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// The home chosen by `--home`, else `$TRIPSYNC_HOME`, else `~/.tripsync`.
-    public static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
+    package static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
         if let option { return Home(path: option) }
         if let env = environment["TRIPSYNC_HOME"], !env.isEmpty { return Home(path: env) }
         let base = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -28,12 +28,12 @@ public struct Home: Sendable {
     }
 
     /// `device.json`.
-    public var identityPath: String { layout.identity }
+    package var identityPath: String { layout.identity }
     /// The folder of trip replicas.
-    public var tripsPath: String { layout.trips }
+    package var tripsPath: String { layout.trips }
 
     /// The identity, made on first use (a new random device id) and persisted durably.
-    public func identity(defaultName: String? = nil) throws -> DeviceIdentity {
+    package func identity(defaultName: String? = nil) throws -> DeviceIdentity {
         try openIdentity(defaultName: defaultName).identity
     }
 
@@ -43,7 +43,7 @@ public struct Home: Sendable {
     /// stays with the home it came from). A home whose clock ran more than 24 hours ahead of
     /// `now` (wrong, then fixed) takes a new id too. A home recorded before bindings existed is
     /// bound now.
-    public func openIdentity(defaultName: String? = nil, now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> (identity: DeviceIdentity, notice: String?) {
+    package func openIdentity(defaultName: String? = nil, now: UInt64 = FileMerger.wallClockMilliseconds()) throws -> (identity: DeviceIdentity, notice: String?) {
         var info = stat()
         guard lstat(identityPath, &info) == 0 else {
             guard errno == ENOENT else { throw FileIO.systemError(identityPath, "cannot look at this installation's identity") }
@@ -95,7 +95,7 @@ public struct Home: Sendable {
 
     /// Whether this home has been made: its folder holds `device.json` (a mistyped `--home`, or
     /// a folder that is not a home, has none).
-    public var exists: Bool {
+    package var exists: Bool {
         var info = stat()
         return lstat(identityPath, &info) == 0
     }
@@ -103,7 +103,7 @@ public struct Home: Sendable {
     /// Whether the home has been made, telling "not made" (false) from "cannot be looked at"
     /// (throws: the home folder, or one above it, is unreadable or not a folder), so an
     /// unreadable home is never taken for a missing one.
-    public func checkExists() throws(FileSystemError) -> Bool {
+    package func checkExists() throws(FileSystemError) -> Bool {
         var info = stat()
         if lstat(identityPath, &info) == 0 { return true }
         let code = errno
@@ -113,7 +113,7 @@ public struct Home: Sendable {
 
     /// The name a new device takes when none is given: the host name and the device id's first
     /// four characters (`lisbon-mbp 3f2a`), so two laptops with the same host name differ.
-    public static func defaultDeviceName(host: String, deviceID: DeviceID) -> String {
+    package static func defaultDeviceName(host: String, deviceID: DeviceID) -> String {
         let short = String(deviceID.description.prefix(4))
         let name = host.split(separator: ".").first.map(String.init) ?? ""
         return (name.isEmpty ? "laptop" : String(name.prefix(190))) + " " + short
@@ -154,7 +154,7 @@ public struct Home: Sendable {
     }
 
     /// Writes the identity durably, creating the home when needed.
-    public func save(_ identity: DeviceIdentity) throws {
+    package func save(_ identity: DeviceIdentity) throws {
         try FileIO.makeFolder(tripsPath)
         try FileIO.writeAtomically(Array((identity.json.text + "\n").utf8), to: identityPath, mode: 0o600)
     }

@@ -12,74 +12,74 @@ import TripSyncCore
 /// trips/backups/         replicas replaced by an import    access/<tripId>.json  invites, keys, requests
 /// staged/<tripId>.json   attachments not yet shared        blobs/ (partial/, quarantine/)  attachment bytes
 /// ```
-public struct HomeLayout: Hashable, Sendable {
+package struct HomeLayout: Hashable, Sendable {
     /// The home's folder.
-    public var root: String
+    package var root: String
 
     /// The layout of the home at `root`.
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
     }
 
     /// `device.json`: the device id and name.
-    public var identity: String { root + "/device.json" }
+    package var identity: String { root + "/device.json" }
     /// `device.key`: this installation's signing key (mode 0600).
-    public var deviceKey: String { root + "/device.key" }
+    package var deviceKey: String { root + "/device.key" }
     /// `lock`: the home's lock file.
-    public var lock: String { root + "/lock" }
+    package var lock: String { root + "/lock" }
     /// `sync-state.json`: what the last sync saw of each folder.
-    public var syncState: String { root + "/sync-state.json" }
+    package var syncState: String { root + "/sync-state.json" }
 
     /// `trips/`: the replicas and their local settings.
-    public var trips: String { root + "/trips" }
+    package var trips: String { root + "/trips" }
     /// A trip's replica: `trips/<tripId>.trip.json.gz`.
-    public func replica(_ trip: TripID) -> String { trips + "/\(trip)" + Home.tripFileSuffix }
+    package func replica(_ trip: TripID) -> String { trips + "/\(trip)" + Home.tripFileSuffix }
     /// A trip's edit journal beside its replica: `trips/<tripId>.journal`.
-    public func journal(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.journalSuffix }
+    package func journal(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.journalSuffix }
     /// The suffix of an edit journal (beside a replica of the same name): the journal's own.
-    public static let journalSuffix = EditJournal.fileSuffix
+    package static let journalSuffix = EditJournal.fileSuffix
     /// A file of the trips folder by its name.
-    public func tripsFile(_ name: String) -> String { trips + "/" + name }
+    package func tripsFile(_ name: String) -> String { trips + "/" + name }
     /// A trip's local settings (never replicated): `trips/<tripId>.settings.json`.
-    public func settings(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.settingsSuffix }
+    package func settings(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.settingsSuffix }
     /// The suffix of a settings file.
-    public static let settingsSuffix = ".settings.json"
+    package static let settingsSuffix = ".settings.json"
     /// `trips/backups/`: replicas replaced by an import.
-    public var backups: String { trips + "/backups" }
+    package var backups: String { trips + "/backups" }
     /// A backup of `trip` taken at `stamp` (`-attempt` from the second of one second on).
-    public func backup(_ trip: TripID, stamp: String, attempt: Int) -> String {
+    package func backup(_ trip: TripID, stamp: String, attempt: Int) -> String {
         backups + "/\(trip)-\(stamp)" + (attempt > 1 ? "-\(attempt)" : "") + Home.tripFileSuffix
     }
 
     /// `access/`: each trip's invites, owner key, requests and join record.
-    public var access: String { root + "/access" }
+    package var access: String { root + "/access" }
     /// A trip's access record: `access/<tripId>.json`.
-    public func access(_ trip: TripID) -> String { access + "/\(trip).json" }
+    package func access(_ trip: TripID) -> String { access + "/\(trip).json" }
 
     /// `staged/`: attachments added here and not yet shared.
-    public var staged: String { root + "/staged" }
+    package var staged: String { root + "/staged" }
     /// A trip's staged attachments: `staged/<tripId>.json`.
-    public func staged(_ trip: TripID) -> String { staged + "/\(trip).json" }
+    package func staged(_ trip: TripID) -> String { staged + "/\(trip).json" }
 
     /// `blobs/`: attachment bytes by SHA-256 (`partial/` while arriving, `quarantine/` when they
     /// did not match).
-    public var blobs: String { root + "/blobs" }
+    package var blobs: String { root + "/blobs" }
     /// `blobs/quarantine`.
-    public var quarantine: String { blobs + "/" + HomeLayout.quarantineName }
+    package var quarantine: String { blobs + "/" + HomeLayout.quarantineName }
     /// The folder of `blobs/` holding bytes still arriving.
-    public static let partialName = "partial"
+    package static let partialName = "partial"
     /// The folder of `blobs/` holding bytes that did not match their SHA-256.
-    public static let quarantineName = "quarantine"
+    package static let quarantineName = "quarantine"
 
     /// The folders `FileIO.writeAtomically` writes into, whose crash leftovers the lock's
     /// holder removes.
-    public var writtenFolders: [String] { [root, trips, backups, access, staged] }
+    package var writtenFolders: [String] { [root, trips, backups, access, staged] }
 
     /// Names at the top of the home a folder watcher ignores (they change on every command).
-    public static let unwatchedNames: Set<String> = ["sync-state.json", "lock"]
+    package static let unwatchedNames: Set<String> = ["sync-state.json", "lock"]
 }
 
 extension Home {
     /// The paths of this home.
-    public var layout: HomeLayout { HomeLayout(root: path) }
+    package var layout: HomeLayout { HomeLayout(root: path) }
 }

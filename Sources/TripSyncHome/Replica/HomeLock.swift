@@ -11,20 +11,20 @@ import TripSyncPlatform
 /// It is an advisory `flock` on `HOME/lock`, released when the process ends, even by a crash.
 /// The holder writes who it is into the file (`HomeLock.Holder`), so a process that has to
 /// wait can say for whom.
-public final class HomeLock {
+package final class HomeLock {
     private let fd: Int32
 
     /// How long to wait for another process before giving up (seconds).
-    public static let defaultTimeout = 10.0
+    package static let defaultTimeout = 10.0
 
     /// Who holds a home's lock, as its holder recorded it in the lock file.
-    public struct Holder: Sendable, Hashable {
+    package struct Holder: Sendable, Hashable {
         /// The holder's process id.
-        public var pid: Int32?
+        package var pid: Int32?
         /// The holder's command line (as far as recorded).
-        public var command: String?
+        package var command: String?
         /// When it took the lock (seconds since 1970).
-        public var since: Int64?
+        package var since: Int64?
 
         /// The file's text: `pid N`, `since SECONDS`, `command TEXT`, a line each.
         var text: String {
@@ -53,7 +53,7 @@ public final class HomeLock {
 
         /// `pid 4242, tripsync sync shared --watch, since 2026-12-01T18:02:11Z`, or nil when
         /// nothing was recorded (a holder from before this was written).
-        public var summary: String? {
+        package var summary: String? {
             let parts = [pid.map { "pid \($0)" }, command, since.map { "since \(UTCTimestamp(secondsSinceEpoch: $0))" }].compactMap { $0 }
             return parts.isEmpty ? nil : parts.joined(separator: ", ")
         }
@@ -61,7 +61,7 @@ public final class HomeLock {
 
     /// Takes the lock, waiting up to `timeout` seconds. When it has to wait, `HomeLock.waiting`
     /// (if set) is told once, with who holds the lock and how long this waits.
-    public init(home: Home, timeout: Double = HomeLock.defaultTimeout) throws {
+    package init(home: Home, timeout: Double = HomeLock.defaultTimeout) throws {
         try FileIO.makeFolder(home.path)
         let path = home.layout.lock
         // The descriptor is this object's only once the lock is held: a throw before then closes
@@ -105,7 +105,7 @@ public final class HomeLock {
     }
 
     /// Who to tell when a lock has to be waited for (the CLI sets it to write on stderr).
-    public static func onWait(_ tell: @escaping @Sendable (_ home: String, _ holder: Holder, _ timeout: Double) -> Void) {
+    package static func onWait(_ tell: @escaping @Sendable (_ home: String, _ holder: Holder, _ timeout: Double) -> Void) {
         reporter.set(tell)
     }
 

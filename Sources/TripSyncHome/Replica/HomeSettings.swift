@@ -4,14 +4,14 @@ import TripSyncCore
 
 extension Home {
     /// Where a trip's replica lives in this home: `trips/<tripId>.trip.json.gz`.
-    public func replicaPath(for trip: TripID) -> String {
+    package func replicaPath(for trip: TripID) -> String {
         layout.replica(trip)
     }
 
     /// The trips in this home, read and validated (each file as untrusted input); throws the
     /// first unreadable file's error (`TripFileError`) or `FileSystemError`. Commands use
     /// `listTrips()`, which keeps the readable trips when one file is broken.
-    public func trips(reader: TripFileReader = TripFileReader()) throws -> [LoadedTrip] {
+    package func trips(reader: TripFileReader = TripFileReader()) throws -> [LoadedTrip] {
         let listing = try listTrips(reader: reader)
         if let first = listing.unreadable.first {
             switch first.failure {
@@ -23,7 +23,7 @@ extension Home {
     }
 
     /// The file of a trip's local settings (`trips/<tripId>.settings.json`): never replicated.
-    public func settingsPath(for trip: TripID) -> String {
+    package func settingsPath(for trip: TripID) -> String {
         layout.settings(trip)
     }
 
@@ -31,7 +31,7 @@ extension Home {
     /// Nil when the trip has no settings file or the file sets no zone; a file that cannot be
     /// read throws `FileSystemError`, one that is not JSON or whose `defaultZone` is not a zone
     /// id throws `TripFileError`, so a broken setting is told, never taken for "no setting".
-    public func defaultZone(for trip: TripID) throws -> String? {
+    package func defaultZone(for trip: TripID) throws -> String? {
         let path = settingsPath(for: trip)
         guard let value = try settings(for: trip)["defaultZone"], value != .null else { return nil }
         guard let zone = value.stringValue, ZoneID.isWellFormed(zone) else {
@@ -41,13 +41,13 @@ extension Home {
     }
 
     /// Saves the trip's default zone (the other settings kept).
-    public func setDefaultZone(_ zone: String, for trip: TripID) throws {
+    package func setDefaultZone(_ zone: String, for trip: TripID) throws {
         try updateSettings(for: trip) { $0["defaultZone"] = .string(zone) }
     }
 
     /// The shared folder this home last synced the trip with (an absolute path), when any:
     /// what `sync` without a folder uses. Throws as `defaultZone` does for a broken file.
-    public func lastFolder(for trip: TripID) throws -> String? {
+    package func lastFolder(for trip: TripID) throws -> String? {
         guard let value = try settings(for: trip)["lastFolder"], value != .null else { return nil }
         guard let folder = value.stringValue, folder.hasPrefix("/"), !folder.contains("\0") else {
             throw TripFileError(
@@ -58,7 +58,7 @@ extension Home {
 
     /// Records `folder` (made absolute against the working folder) as the trip's last shared
     /// folder; writes nothing when it is already the one recorded.
-    public func recordLastFolder(_ folder: String, for trip: TripID) throws {
+    package func recordLastFolder(_ folder: String, for trip: TripID) throws {
         let absolute = Home.absolutePath(folder)
         if try settings(for: trip)["lastFolder"] == .string(absolute) { return }
         try updateSettings(for: trip) { $0["lastFolder"] = .string(absolute) }
@@ -105,7 +105,7 @@ extension Home {
     /// Where `sync` without a folder goes: the distinct folders this home last synced its trips
     /// with (`lastFolder`), or asked to join a trip through, each with the trips that used it,
     /// in path order. A broken settings file throws (`defaultZone` says how).
-    public func lastFolders() throws -> [(folder: String, trips: [TripID])] {
+    package func lastFolders() throws -> [(folder: String, trips: [TripID])] {
         var byFolder: [String: [TripID]] = [:]
         let suffix = HomeLayout.settingsSuffix
         let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")

@@ -2,11 +2,11 @@ import TripSyncCore
 
 extension HomeTrips {
     /// One trip a selector could mean: its id and, when its replica reads, its name.
-    public struct Candidate: Sendable, Hashable {
+    package struct Candidate: Sendable, Hashable {
         /// The trip's id.
-        public var id: TripID
+        package var id: TripID
         /// The trip's name; nil for a replica that cannot be read.
-        public var name: String?
+        package var name: String?
     }
 
     /// Whether `selector` names `id`: the whole id, or a prefix of at least 4 characters.
@@ -21,7 +21,7 @@ extension HomeTrips {
 
     /// The trips `selector` could mean, by id: those it names by id, id prefix or exact name,
     /// else those whose name it starts (nil: every trip of the home). What `choose` answers `.ambiguous` with, for a person to pick.
-    public func candidates(_ selector: String?) -> [Candidate] {
+    package func candidates(_ selector: String?) -> [Candidate] {
         let readable = trips.filter { trip in
             selector.map { HomeTrips.names(trip.document.tripID, $0) || trip.document.trip.name.value == $0 } ?? true
         }

@@ -8,7 +8,7 @@ public struct HomeTrips: Sendable {
     /// A trip file of the home that could not be used, with why.
     public struct Unreadable: Sendable, CustomStringConvertible {
         /// Why a trip file could not be used.
-        public enum Failure: Error, Sendable, CustomStringConvertible {
+        package enum Failure: Error, Sendable, CustomStringConvertible {
             /// The reader refused the file: it could not be opened or read (kind `.unreadable`:
             /// permissions, a folder named like a trip file), corrupt gzip, not JSON, invalid, a
             /// newer schema, or it holds another trip than its name says.
@@ -19,7 +19,7 @@ public struct HomeTrips: Sendable {
             case fileSystem(FileSystemError)
 
             /// One line per problem, each `FILE: /pointer: message`.
-            public var description: String {
+            package var description: String {
                 switch self {
                 case .file(let error): return error.description
                 case .fileSystem(let error): return error.description
@@ -30,9 +30,9 @@ public struct HomeTrips: Sendable {
         /// The file's path.
         public var path: String
         /// The trip the file is named for (`<tripId>.trip.json.gz`), when its name is one.
-        public var tripID: TripID?
+        package var tripID: TripID?
         /// Why it could not be used.
-        public var failure: Failure
+        package var failure: Failure
 
         /// One line per problem, each `FILE: /pointer: message`.
         public var lines: [String] { failure.description.split(separator: "\n").map(String.init) }
@@ -42,38 +42,38 @@ public struct HomeTrips: Sendable {
     }
 
     /// The replicas that read, in file-name order.
-    public var trips: [LoadedTrip]
+    package var trips: [LoadedTrip]
     /// The trip files that did not, in file-name order.
-    public var unreadable: [Unreadable]
+    package var unreadable: [Unreadable]
 
     /// Creates a listing.
-    public init(trips: [LoadedTrip], unreadable: [Unreadable]) {
+    package init(trips: [LoadedTrip], unreadable: [Unreadable]) {
         self.trips = trips
         self.unreadable = unreadable
     }
 
     /// The readable replica of `tripID`, if any.
-    public func trip(_ tripID: TripID) -> LoadedTrip? {
+    package func trip(_ tripID: TripID) -> LoadedTrip? {
         trips.first { $0.document.tripID == tripID }
     }
 
     /// Names that several readable trips share (two joins of trips named alike), each with
     /// those trips (`named`), by name: `--trip NAME` then answers with the list, and `rename`
     /// tells them apart.
-    public var sharedNames: [(name: String, trips: [TripID])] {
+    package var sharedNames: [(name: String, trips: [TripID])] {
         let byName = Dictionary(grouping: trips, by: { $0.document.trip.name.value })
         return byName.filter { $0.value.count > 1 }.keys.sorted().map { name in (name, named(name).map(\.document.tripID)) }
     }
 
     /// The readable trips named `name`, the one named first (by the rev of its name) first.
-    public func named(_ name: String) -> [LoadedTrip] {
+    package func named(_ name: String) -> [LoadedTrip] {
         trips.filter { $0.document.trip.name.value == name }
             .sorted { ($0.document.trip.name.rev.counter, $0.document.tripID) < ($1.document.trip.name.rev.counter, $1.document.tripID) }
     }
 
     /// The unreadable file named for `tripID`, if any: a command meant for that trip must be
     /// refused with its error rather than treat the trip as missing.
-    public func unreadable(_ tripID: TripID) -> Unreadable? {
+    package func unreadable(_ tripID: TripID) -> Unreadable? {
         unreadable.first { $0.tripID == tripID }
     }
 }
@@ -88,7 +88,7 @@ extension Home {
     /// hides the other trips. A file that holds another trip than its name says (`<tripId>.trip.json.gz`) is listed as unreadable, so a trip is never
     /// held twice. Sub-folders (`trips/backups/`) and other files are not trips. A home without
     /// a `trips` folder holds no trips; a `trips` folder that cannot be listed throws.
-    public func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
+    package func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
         let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
         let files = names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted()
         let paths = files.map(layout.tripsFile)
@@ -115,12 +115,12 @@ extension Home {
     }
 
     /// The folder where a replica replaced by an import is kept (`trips/backups`); not a trip.
-    public var backupsPath: String { layout.backups }
+    package var backupsPath: String { layout.backups }
 
     /// Keeps `document` (the replica about to be replaced) as
     /// `trips/backups/<tripId>-<UTC timestamp>.trip.json.gz`, written durably and atomically
     /// (`FileIO.writeAtomically`) under a name no earlier backup has; returns its path.
-    public func keepBackup(of document: TripDocument, nowMilliseconds: UInt64) throws -> String {
+    package func keepBackup(of document: TripDocument, nowMilliseconds: UInt64) throws -> String {
         try FileIO.makeFolder(backupsPath)
         let stamp = Home.backupStamp(secondsSinceEpoch: Int64(nowMilliseconds / 1000))
         var attempt = 1
@@ -156,5 +156,5 @@ extension Home {
 
 extension HomeTrips.Unreadable.Failure: TripSyncError {
     /// `.unreadableReplica`: a replica that cannot be read.
-    public var errorKind: TripSyncErrorKind { .unreadableReplica }
+    package var errorKind: TripSyncErrorKind { .unreadableReplica }
 }

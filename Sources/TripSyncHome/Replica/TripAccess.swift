@@ -262,7 +262,7 @@ extension Home {
     /// signed with this installation's key, as its published file is, so `import --merge`
     /// accepts it by the rule sync applies (an unsigned file of an owned trip is not taken);
     /// an open trip's is plain, as before members.
-    public func backupBytes(of document: TripDocument, gzip: Bool) throws -> [UInt8] {
+    package func backupBytes(of document: TripDocument, gzip: Bool) throws -> [UInt8] {
         guard document.owner != nil else { return gzip ? try document.gzipData() : document.canonicalJSON() }
         let key = try signingKey(for: document.deviceID)
         return gzip ? try document.signedGzipData(signingKey: key) : document.signedCanonicalJSON(signingKey: key)
@@ -272,7 +272,7 @@ extension Home {
 extension Home {
     /// The trips this home asked to join (`TripStore.join`) and is still waiting for, with the
     /// role and folder of each. Throws when the access folder or a record cannot be read.
-    public func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {
+    package func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {
         let folder = layout.access
         return try FileIO.folderTextNames(folder, what: "this home's access records").compactMap { name in
             guard name.hasSuffix(".json"), let trip = Identifier(String(name.dropLast(5))) else { return nil }

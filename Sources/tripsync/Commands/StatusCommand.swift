@@ -28,19 +28,12 @@ enum StatusCommand: Command {
         let (loaded, identity) = try Session.read(global, trip: parser.value("--trip"))
         let document = loaded.document
         let me = identity.deviceID
-        let now = UTCTimestamp.now
-        let status = DeliveryStatus(document, me: me, now: now)
-        let metrics = TeamMetrics(document, me: me, now: now)
-        // The rest of the status is still worth seeing when the attachments cannot be counted.
-        var attachments = AttachmentCounts([])
-        do {
-            attachments = AttachmentCounts(try AttachmentEntry.list(in: document, home: HomeAccess.home(global)))
-        } catch {
-            Console.warning("the attachments cannot be counted: \(error)")
-        }
+        let report = StatusReport(document, me: me, home: HomeAccess.home(global), now: .now)
+        let status = report.status
+        let metrics = report.metrics
+        let attachments = report.attachments
+        if let problem = report.attachmentProblem { Console.warning(problem) }
         if parser.has("--json") {
-            var report = StatusReport(tripID: document.tripID, device: me, status: status, metrics: metrics)
-            report.attachments = attachments
             try Console.json(report)
             return
         }
