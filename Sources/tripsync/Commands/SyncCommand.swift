@@ -115,7 +115,7 @@ enum SyncCommand: Command {
             }
         }
         for warning in report.warnings { Console.warning(stamp + warning) }
-        for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(skipped.reason)") }
+        for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(RemedyText.line(skipped.reason, skipped.remedy))") }
         if let rekeyed = report.rekeyed {
             Console.warning(
                 "\(stamp)\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again) and keeps that device's role in each owned trip (a succession signed by its key); nothing was lost")
@@ -127,7 +127,7 @@ enum SyncCommand: Command {
                     "\(stamp)\(fork.file): device \(fork.device) wrote two different values under one rev (a copied or restored home) in \(name), at \(fork.pointers.prefix(3).joined(separator: ", "))\(fork.pointers.count > 3 ? " and \(fork.pointers.count - 3) more" : ""); both values are kept as conflicts")
             }
             // With --json the notices are in the report (trips[].notices); stdout holds only JSON.
-            for notice in trip.notices {
+            for notice in trip.notices.map({ RemedyText.line($0.text, $0.remedy) }) {
                 if json { Console.err("\(stamp)\(name): \(notice)") } else { Console.out("\(stamp)\(name): \(notice)") }
             }
             if let failure = trip.failure { Console.error("\(stamp)trip \(name) not synced: \(failure)") }
