@@ -202,7 +202,8 @@ public final class TripStore: @unchecked Sendable {
     }
 
     /// Syncs this trip with a shared folder (`FolderSync`: merge every device's file there,
-    /// then publish ours), under the lock this store holds, and then reads the trip back.
+    /// then publish ours), under the lock this store holds, and keeps the trip as the sync left
+    /// it (the identity opened once and the replica read once per sync: nothing is read back).
     /// Throws when the folder cannot be used at all; a trip that could not sync is reported in
     /// the result's `failure`.
     public func sync(with folder: String) throws -> SyncReport {
@@ -212,15 +213,15 @@ public final class TripStore: @unchecked Sendable {
                 unsaved = false
             }
             let tripID = state.document.tripID
-            let report = try FolderSync(home: home, folder: folder).run(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
-            let (identity, notice) = try home.openIdentity()
-            if let notice { storedNotices.append(notice) }
-            let loaded = try home.readReplica(tripID)
-            state = ReplicaState(home: home, identity: identity, document: loaded.document)
-            state.journal = try home.settleJournal(loaded.journal)
+            let kept = try FolderSync(home: home, folder: folder).runKeeping(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
+            // The sync folded the edit journal into the replica (and removed it), unless it
+            // stopped before; a trip it did not save is on disk as this store holds it.
+            let journal = kept.folded.contains(tripID) ? nil : state.journal
+            state = ReplicaState(home: home, identity: kept.identity, document: kept.documents[tripID] ?? state.document)
+            state.journal = journal
             unsaved = !state.notices.isEmpty
             storedNotices += state.notices
-            return report
+            return kept.report
         }
     }
 }
