@@ -51,13 +51,14 @@ extension SyncReport.Trip: JSONReport {
 }
 
 extension SyncReport.Skipped: JSONReport {
-    /// `{"file", "reason" (with the remedy in words), "remedy": {"kind", "device", "folder"}
-    /// or null}`.
+    /// `{"file", "reason" (with the remedy in words)}`, and `"remedy": {"kind", "device",
+    /// "folder"}` when something would let the file in (left out otherwise, so an entry without
+    /// one stays an object of strings).
     public var reportFields: [ReportField] {
         [
             .field("file", file),
             .field("reason", message),
-            .field("remedy", remedy),
+            .optional("remedy", remedy),
         ]
     }
 }
