@@ -55,16 +55,8 @@ enum SyncCommand: Command {
     /// The folder this home last synced with (`FolderSync.lastFolder(of:)`), told on stdout
     /// (stderr with --json); a usage error when none is recorded or the trips used different ones.
     static func lastFolder(_ home: Home, json: Bool) throws -> String {
-        let folder: String
-        do {
-            folder = try FolderSync.lastFolder(of: home)
-        } catch .unreadable(let error) {
-            throw CLIError.refused("\(error) (give the FOLDER to sync with)")
-        } catch .none {
-            throw CLIError.usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: name)
-        } catch {
-            throw CLIError.usage("sync needs a FOLDER: \(error)", command: name)
-        }
+        // No folder recorded is worded by `Failure.lastFolder`.
+        let folder = try FolderSync.lastFolder(of: home)
         let line = "syncing with \(folder) (the last folder used)"
         if json { Console.err(line) } else { Console.out(line) }
         return folder
@@ -74,13 +66,9 @@ enum SyncCommand: Command {
     /// could not run, or when some trip could not be synced (after the report of every trip is
     /// printed).
     static func once(_ sync: FolderSync, json: Bool) throws {
-        let report: SyncReport
-        do {
-            report = try sync.run()
-            Console.clearProgress()
-        } catch {
-            Console.clearProgress()
-            throw CLIError.refused(couldNotRun("\(error)", folder: sync.folder))
+        let report = try Failure.during(.syncing(folder: sync.folder)) {
+            defer { Console.clearProgress() }
+            return try sync.run()
         }
         try show(report, of: sync, json: json)
         if !report.failed.isEmpty {
