@@ -28,9 +28,11 @@ extension SyncReport.Trip: JSONReport {
     /// "merged", "skipped", "newConflicts", "changes": [{"device", "name", "added", "changed",
     /// "deleted"}], "sharedChanges", "forks", "notices" (each in the library's words),
     /// "remedies": [{"notice" (its index in "notices"), "kind", "device", "folder"}] (what would
-    /// fix a notice, for the notices that have a remedy), "waitingToJoin"}`.
+    /// fix a notice; only on a trip with a notice that has a remedy, so other reports read as
+    /// before), "waitingToJoin"}`.
     public var reportFields: [ReportField] {
-        [
+        let remedies = notices.enumerated().compactMap { index, notice in notice.remedy.map { NoticeRemedy(notice: index, remedy: $0) } }
+        return [
             .field("tripId", tripID.description),
             .field("name", name),
             .field("synced", failure == nil),
@@ -44,7 +46,7 @@ extension SyncReport.Trip: JSONReport {
             .field("sharedChanges", sharedChanges),
             .field("forks", forks),
             .field("notices", notices.map(\.description)),
-            .field("remedies", notices.enumerated().compactMap { index, notice in notice.remedy.map { NoticeRemedy(notice: index, remedy: $0) } }),
+            .optional("remedies", remedies.isEmpty ? nil : remedies),
             .field("waitingToJoin", waitingToJoin),
         ]
     }
