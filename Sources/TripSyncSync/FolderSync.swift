@@ -56,12 +56,27 @@ package struct FolderSync: Sendable {
         try runKeeping(locked: lock, only: only, now: now).report
     }
 
-    /// One sync under the caller's lock, handing back what it ended with: this installation's
-    /// identity (opened once per sync) and each trip's replica as saved (read once per sync), for
-    /// a caller holding a trip open. A trip found unchanged, or whose sync stopped before
-    /// saving, is not in `documents`: its file is as it was.
-    package func runKeeping(locked lock: HomeLock, only: TripID?, now: UInt64) throws -> (report: SyncReport, identity: DeviceIdentity, documents: [TripID: TripDocument]) {
+    /// What a sync ended with, for a caller holding a trip open (`TripStore.sync`), so it reads
+    /// nothing back: the report, this installation's identity (opened once per sync), each
+    /// trip's replica as saved (read once per sync), and the trips whose edit journal the sync
+    /// folded into the replica and removed.
+    package struct Kept {
+        /// What the sync did.
+        package var report = SyncReport()
+        /// This installation's identity as the sync left it (a re-key changes it).
+        package var identity: DeviceIdentity
+        /// Each trip's replica as the sync saved it (or found it already as merged). A trip found
+        /// unchanged, or whose sync stopped before saving, is not here: its file is as it was
+        /// (with its journal folded in, when `folded` holds it).
+        package var documents: [TripID: TripDocument] = [:]
+        /// Trips whose edit journal is gone: folded into the replica (or there was none).
+        package var folded: Set<TripID> = []
+    }
+
+    /// One sync under the caller's lock, handing back what it ended with (`Kept`).
+    package func runKeeping(locked lock: HomeLock, only: TripID?, now: UInt64) throws -> Kept {
         var documents: [TripID: TripDocument] = [:]
+        var folded: Set<TripID> = []
         var report = SyncReport()
         var (state, stateWarning) = SyncState.load(home)
         if let stateWarning { report.warnings.append(stateWarning) }
@@ -98,7 +113,7 @@ package struct FolderSync: Sendable {
             do {
                 try syncTrip(
                     &trip, root: root, inFolder: inFolder.contains(tripID), blocked: blocked[tripID], identity: &identity, state: &state, report: &report,
-                    saved: &documents[tripID], now: now)
+                    saved: &documents[tripID], folded: &folded, now: now)
             } catch let error as TripFileError {
                 trip.failure = error.errors.first.map { "\($0)" } ?? "\(error)"
             } catch let error as FileSystemError {
@@ -123,7 +138,7 @@ package struct FolderSync: Sendable {
         }
         // What a sync without a folder uses next time: this folder, for every trip synced.
         report.lastFolderProblems = home.recordLastFolder(folder, of: report)
-        return (report, identity, documents)
+        return Kept(report: report, identity: identity, documents: documents, folded: folded)
     }
 
     /// What a name in a trip folder is.
@@ -213,12 +228,14 @@ package struct FolderSync: Sendable {
     /// requests, deliver attachments, save locally and publish.
     private func syncTrip(
         _ trip: inout SyncReport.Trip, root: FolderHandle, inFolder: Bool, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
-        report: inout SyncReport, saved: inout TripDocument?, now: UInt64
+        report: inout SyncReport, saved: inout TripDocument?, folded: inout Set<TripID>, now: UInt64
     ) throws {
         let tripName = EntryName(trip.tripID.description)
         // Every sync folds the trip's edit journal into the replica first: what is merged and
-        // published is one whole document, and the shared folder never sees a journal.
-        try home.foldJournal(trip.tripID, reader: reader)
+        // published is one whole document, and the shared folder never sees a journal. The
+        // replica the fold read is the one the sync goes on with (read once).
+        let afterFold = try home.foldJournal(trip.tripID, reader: reader)
+        folded.insert(trip.tripID)
         var folder: FolderHandle?
         if blocked == nil {
             if !inFolder { try root.makeFolder(tripName) }
@@ -229,7 +246,7 @@ package struct FolderSync: Sendable {
             }
             folder = opened
         }
-        let local = try readReplica(trip.tripID)
+        let local = try afterFold.map { try checked($0, trip.tripID) } ?? readReplica(trip.tripID)
         trip.name = local?.trip.name.value
         guard let folder else { throw FileSystemError(path: root.display(tripName), message: blocked ?? "cannot be opened") }
         var round = try TripRound(sync: self, trip: trip, folder: folder, local: local, identity: identity, state: state, now: now)
@@ -266,8 +283,14 @@ package struct FolderSync: Sendable {
             throw FileSystemError(
                 path: localPath, message: "this home's own replica is unreadable (\(error.errors.first.map { "\($0)" } ?? "\(error)")); the trip is not synced")
         }
+        return try checked(local, tripID)
+    }
+
+    /// `local`, the home's replica of `tripID`, when it holds that trip.
+    private func checked(_ local: TripDocument, _ tripID: TripID) throws -> TripDocument {
         guard local.tripID == tripID else {
-            throw FileSystemError(path: localPath, message: "this home's replica holds trip \(local.tripID), not the trip its name says; the trip is not synced")
+            throw FileSystemError(
+                path: home.replicaPath(for: tripID), message: "this home's replica holds trip \(local.tripID), not the trip its name says; the trip is not synced")
         }
         return local
     }

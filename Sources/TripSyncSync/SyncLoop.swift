@@ -23,7 +23,9 @@ import TripSyncHome
 /// ```
 ///
 /// `run()` runs the loop on the calling thread instead, until `requestStop()` (from a signal
-/// handler, say). A round in progress is never cut short: stopping waits for it to end.
+/// handler, say). A round in progress is never cut short: stopping waits for it to end. With
+/// `roundEvery`, a round also runs when that long has passed since the last one (the browser
+/// app's open page syncs at least every 30 s).
 package final class SyncLoop: @unchecked Sendable {
     /// What the loop tells its caller, in order, on the loop's thread.
     package enum Event: Sendable {
@@ -71,6 +73,11 @@ package final class SyncLoop: @unchecked Sendable {
     /// How often the folders are listed when polling, and how often a wait looks for a stop
     /// (seconds).
     package var pollInterval = 1.0
+    /// The longest time between two rounds (seconds), changes or not: a round runs when it is
+    /// due even if nothing was seen to change (a change a watch may miss, such as a sync client
+    /// that rewrites files in place over a network mount). Nil: rounds only on change (and
+    /// retries). Set it before `start()` or `run()`.
+    package var roundEvery: Double?
 
     private let lock = NSLock()
     private var stopRequested = false
@@ -127,6 +134,10 @@ package final class SyncLoop: @unchecked Sendable {
         var failures = 0
         var replacements = watcher.sharedFolderReplacements
         var first = true
+        var lastRound = 0.0
+        let roundEvery = self.roundEvery
+        /// Whether a round is due by `roundEvery` alone.
+        func due() -> Bool { roundEvery.map { ProcessInfo.processInfo.systemUptime - lastRound >= $0 } ?? false }
         while !isStopping {
             if first {
                 first = false
@@ -137,8 +148,11 @@ package final class SyncLoop: @unchecked Sendable {
                 _ = watcher.waitForChange(pollInterval: pollInterval, ignoring: ownFile) { isStopping || ProcessInfo.processInfo.systemUptime >= retryAt }
                 if isStopping { break }
             } else {
-                guard watcher.waitForChange(pollInterval: pollInterval, ignoring: ownFile, shouldStop: { isStopping }) else { break }
+                // A change, or a round due by `roundEvery`.
+                _ = watcher.waitForChange(pollInterval: pollInterval, ignoring: ownFile) { isStopping || due() }
+                if isStopping { break }
             }
+            lastRound = ProcessInfo.processInfo.systemUptime
             if watcher.sharedFolderReplacements != replacements {
                 replacements = watcher.sharedFolderReplacements
                 onEvent?(.folderReplaced)

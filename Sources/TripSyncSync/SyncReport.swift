@@ -6,8 +6,34 @@ public struct SyncReport: Sendable {
     public struct Skipped: Hashable, Sendable {
         /// The file, as printed (control characters and invalid bytes escaped).
         public var file: String
-        /// Why (temporary, invalid, newer schema, another trip, clock from the future, …).
+        /// Why (temporary, invalid, newer schema, another trip, clock from the future, …),
+        /// without the remedy.
         public var reason: String
+        /// What would let the file in, when something would (the owner admitting its device):
+        /// a face names its own command for it.
+        public var remedy: MembershipRemedy? = nil
+
+        /// The reason and then the remedy, in words that name no command.
+        public var message: String { MembershipRemedy.message(reason, remedy) }
+    }
+
+    /// Something a person should know about a trip's sync (a device admitted, a join request
+    /// waiting, this laptop not yet a member): what happened, and what would fix it when
+    /// something would (`remedy`, with the facts a face needs to name its command).
+    public struct Notice: Hashable, Sendable, CustomStringConvertible {
+        /// What happened, in words that name no command.
+        public var text: String
+        /// What would fix it, when something would.
+        public var remedy: MembershipRemedy?
+
+        /// A notice saying `text`, fixed by `remedy` (nil: nothing to do).
+        package init(_ text: String, remedy: MembershipRemedy? = nil) {
+            self.text = text
+            self.remedy = remedy
+        }
+
+        /// The text and then the remedy, in words that name no command.
+        public var description: String { MembershipRemedy.message(text, remedy) }
     }
 
     /// Two states that disagree under one dot: a device wrote two values with one counter.
@@ -64,8 +90,9 @@ public struct SyncReport: Sendable {
         public var forks: [Fork] = []
         /// What membership decided that a person should know: devices admitted, join requests
         /// waiting for the owner, content of removed devices carried by another file, two
-        /// competing claims, this laptop still waiting to be admitted.
-        public var notices: [String] = []
+        /// competing claims, this laptop still waiting to be admitted, attachments staying
+        /// staged.
+        public var notices: [Notice] = []
         /// Whether this home's replica was saved in this sync (what was merged is kept here),
         /// even when publishing our file failed afterwards (then `failure` says so).
         public var savedLocally = false

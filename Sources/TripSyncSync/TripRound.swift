@@ -86,7 +86,7 @@ struct TripRound {
             document = opened.document
             identity = opened.identity
             clock = opened.clock
-            self.trip.notices += opened.notices
+            self.trip.notices += opened.notices.map { SyncReport.Notice($0) }
         }
         self.identity = identity
         earlierIDs = Set(identity.formerIDs)
@@ -237,29 +237,32 @@ struct TripRound {
         if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
             trip.notices.append(
-                "not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member; ask the owner for an invite (tripsync invite) and run tripsync join CODE \(sync.folder)")
+                .init("not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member", remedy: .joinWithInvite(folder: sync.folder)))
             return false
         }
         if document == nil, trusted != nil, membership.owner == nil || membership.grants[identity.deviceID] == nil {
             trip.waitingToJoin = true
-            trip.notices.append("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)")
+            trip.notices.append(.init("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)"))
             return false
         }
         for claim in membership.pendingClaims {
             let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.deviceName($0.input.deviceID) }
             trip.notices.append(
-                "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file. If the trip is yours, run tripsync members claim on your own laptop; if you trust the claimant, ask them for an invite and run tripsync join CODE \(sync.folder)")
+                .init(
+                    "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file",
+                    remedy: .claimOrJoin(folder: sync.folder)))
         }
         if let owner = membership.owner, document != nil {
             // What this laptop's own role means for its changes, said at every sync it matters.
             let me = identity.deviceID
             switch membership.effectiveGrant(of: me) {
             case nil:
-                trip.notices.append("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files until the owner approves it (tripsync members approve \(me.description.prefix(8)))")
+                trip.notices.append(
+                    .init("this laptop is not a member of this trip (owner key \(owner.key.fingerprint)): other laptops skip its files", remedy: .ownerApproves(me)))
             case let grant? where grant.role == .removed:
-                trip.notices.append("this laptop was removed from the trip: other laptops no longer take its files")
+                trip.notices.append(.init("this laptop was removed from the trip: other laptops no longer take its files"))
             case let grant? where grant.role == .viewer && (document.map { $0.hasContent(of: me, above: grant.seen?[me] ?? 0) } ?? false):
-                trip.notices.append("this laptop is a viewer: its changes since it became one are not taken by other laptops")
+                trip.notices.append(.init("this laptop is a viewer: its changes since it became one are not taken by other laptops"))
             default: break
             }
         }
@@ -278,9 +281,9 @@ struct TripRound {
             // the device calls itself (what an owner sees of a device it has not admitted).
             let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
             switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
-            case .skipped(let reason):
+            case .skipped(let reason, let remedy):
                 // Our own file is replaced below; what it held is in the replica already.
-                if kind != .own { trip.skipped.append(.init(file: path, reason: reason)) }
+                if kind != .own { trip.skipped.append(.init(file: path, reason: reason, remedy: remedy)) }
                 if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
                     access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
                 {
@@ -296,7 +299,8 @@ struct TripRound {
             for removed in membership.removedContent(in: input) {
                 let who = membership.grants[removed.device]?.name ?? removed.device.description
                 trip.notices.append(
-                    "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them")
+                    .init(
+                        "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them"))
             }
             // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
             // under our id it means another copy of this home, and we re-key; in another
@@ -409,14 +413,13 @@ struct TripRound {
                         access.names[request.device] = request.name
                         access.requests[request.device] = nil
                         access.declined[request.device] = nil
-                        trip.notices.append("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)")
+                        trip.notices.append(.init("admitted \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint)) as \(invite.code.role.rawValue)"))
                         continue
                     }
                 } else {
                     reason = "asks to join without an invite made on this laptop"
                 }
-                trip.notices.append(
-                    "\(who) \(reason); not admitted: tripsync members approve \(request.device.description.prefix(8)) admits it, tripsync members decline \(request.device.description.prefix(8)) refuses it")
+                trip.notices.append(.init("\(who) \(reason); not admitted", remedy: .approveOrDecline(request.device)))
                 access.requests[request.device] = asked
             }
             // Grants made before grants carried names are signed again with the name the owner
@@ -424,7 +427,7 @@ struct TripRound {
             for (device, grant) in replica.document.members.sorted(by: { $0.key < $1.key }) where grant.name == nil {
                 let known = device == identity.deviceID ? identity.name : access.names[device] ?? replica.document.selfWrittenName(of: device)
                 if let known, try replica.document.nameGrant(device, name: known, ownerKey: ownerKey, hlc: &replica.clock, now: now) {
-                    trip.notices.append("named \(known) (\(device.description.prefix(8))) in its grant")
+                    trip.notices.append(.init("named \(known) (\(device.description.prefix(8))) in its grant"))
                 }
             }
         }
@@ -444,7 +447,7 @@ struct TripRound {
                 delivery.notices.append("attachments not synced: \(error)")
                 delivery.waiting = replica.document.attachments.count
             }
-            trip.notices += delivery.notices
+            trip.notices += delivery.notices.map { SyncReport.Notice($0) }
         }
         if delivery.waiting > 0 || !delivery.staged.entries.isEmpty { state.pending.insert(tripID) } else { state.pending.remove(tripID) }
         return (delivery, staged)

@@ -41,9 +41,23 @@ extension WebApp {
             return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: 422)
         }
         var problems = home.recordLastFolder(folder, of: report)
-        problems += report.warnings + report.skipped.map { "\($0.file): skipped: \($0.reason)" }
+        problems += report.warnings + report.skipped.map { "\($0.file): skipped: " + Self.remedyLine($0.reason, $0.remedy) }
         keepNotice(Self.summary(report, folder: folder) + problems.map { " " + $0 }.joined(), for: request)
         return WebResponse.seeOther("/trips/\(trip)#sync")
+    }
+
+    /// `what` happened, then what would fix it as this app does it: the members page's buttons
+    /// where the page has them, else the library's words (`MembershipRemedy`).
+    static func remedyLine(_ what: String, _ remedy: MembershipRemedy?) -> String {
+        guard let remedy else { return what }
+        switch remedy {
+        case .ownerApproves(let device):
+            return what + "; the owner can admit it (Members, Asking to join: Approve device \(device.description.prefix(8)))"
+        case .approveOrDecline(let device):
+            return what + "; approve or decline device \(device.description.prefix(8)) under Members, Asking to join"
+        case .joinWithInvite, .claimOrJoin:
+            return what + "; " + remedy.description
+        }
     }
 
     /// What a sync did, in words ("synced with F: Sam's laptop added 2 items; you shared 1 change").

@@ -2,12 +2,13 @@ import TripSync
 import TripSyncPlatform
 import TripSyncCore
 import TripSyncHome
+import TripSyncSync
 
 /// The one place a failure becomes what a person reads and an exit status: a `CLIError` as it
 /// is, a library error (`TripSyncError`) worded from its kind and facts, with the command that
 /// does the fix where the library only says what would fix it, anything else through
-/// `ErrorText`. `runTool` calls it for whatever a command throws; the few commands that add
-/// their own context (the path they were saving) call it too.
+/// `ErrorText`. `runTool` calls it for whatever a command throws; a command that adds its own
+/// context (the path it was saving) runs that step in `during(_:_:)`, which words it here too.
 enum Failure {
     /// `error` as an exit: usage (2) or refused (1), with its lines.
     static func cliError(_ error: any Error, home: Home? = nil) -> CLIError {
@@ -15,6 +16,7 @@ enum Failure {
         case let error as CLIError: return error
         case let error as TripFileError: return .file(error)
         case let error as TripStoreError: return tripStore(error, home: home)
+        case let error as FolderSync.LastFolderError: return lastFolder(error)
         case let error as EditError where error.kind == .shortItemPrefix: return .usage(error.description, command: nil)
         // A file system error names a path from outside, which may hold a newline: one line,
         // escaped. The library's other messages may hold hint lines, printed as such.
@@ -99,6 +101,102 @@ enum Failure {
                     "\(home.path): no trip here yet: this laptop asked to join trip \($0.trip) as \($0.role.rawValue) and waits for the owner to admit it; then run tripsync sync \($0.folder)"
                 })
         case .busy: return .refused(error.description)
+        }
+    }
+
+    /// No folder given to `sync` and none recorded (usage, exit 2), or the records unreadable.
+    static func lastFolder(_ error: FolderSync.LastFolderError) -> CLIError {
+        switch error {
+        case .unreadable(let text): return .refused("\(text) (give the FOLDER to sync with)")
+        case .none: return .usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: "sync")
+        default: return .usage("sync needs a FOLDER: \(error)", command: "sync")
+        }
+    }
+
+    /// What a command was doing when an error stopped it: the context its message names.
+    enum Doing {
+        /// Saving to `path`: a file system error says so and what became of the change; the
+        /// library's other errors are worded as themselves.
+        case saving(String)
+        /// Writing the file at `path`.
+        case writing(String)
+        /// Writing the secret file at `path`, of which nothing is left behind.
+        case exporting(String)
+        /// Reading `path`, which holds `what` (nil: a file given on the command line).
+        case reading(String, what: String?)
+        /// Creating the folder `path`, which is `what`.
+        case creating(String, what: String)
+        /// Forgetting the trip whose replica is `path`.
+        case forgetting(String)
+        /// Opening this installation's home at `path` (its identity).
+        case openingHome(String)
+        /// Syncing with `folder`.
+        case syncing(folder: String)
+        /// Importing `file` into the trip whose replica is `replica`.
+        case importing(file: String, replica: String)
+        /// Merging trip files into `output`.
+        case merging(output: String)
+        /// Changing attachments: what a failure left unchanged is `nothing`.
+        case changingAttachments(nothing: String)
+        /// Checking a command's input: a refusal is a usage error of `command`, with `hint`.
+        case checkingInput(hint: String, command: String)
+    }
+
+    /// Runs `body`; an error it throws becomes the exit `doing` words (`cliError(_:doing:home:)`).
+    static func during<T>(_ doing: Doing, home: Home? = nil, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw cliError(error, doing: doing, home: home)
+        }
+    }
+
+    /// `error`, met while `doing`, as an exit: a `CLIError` as it is, else a line naming what
+    /// was being done.
+    static func cliError(_ error: any Error, doing: Doing, home: Home? = nil) -> CLIError {
+        if let error = error as? CLIError { return error }
+        let said = PrintableText.line(ErrorText.describe(error))
+        switch doing {
+        case .saving(let path):
+            if let error = error as? FileSystemError { return .refused("\(path): cannot save: \(said); \(error.outcome)") }
+            if error is any TripSyncError { return cliError(error, home: home) }
+            return .refused("\(path): cannot save: \(said); nothing was changed")
+        case .writing(let path):
+            return .refused("\(path): cannot write: \(said)")
+        case .exporting(let path):
+            return .refused("\(path): cannot write (\(said)); nothing was written")
+        case .reading(let path, let what):
+            return .refused("\(path): cannot read\(what.map { " " + $0 } ?? "") (\(said))")
+        case .creating(let path, let what):
+            return .refused("\(path): cannot create \(what) (\(said))")
+        case .forgetting(let path):
+            return .refused("\(path): cannot forget the trip: \(said); the trip is still in this home")
+        case .openingHome(let path):
+            if let error = error as? TripFileError { return .file(error) }
+            return .refused("\(path): cannot open this installation's home: \(said)")
+        case .syncing(let folder):
+            return .refused(SyncCommand.couldNotRun(said, folder: folder))
+        case .importing(let file, let replica):
+            switch error {
+            case is EditError, is TripStoreError, is TripImport.Refusal: return cliError(error, home: home)
+            case let error as MergeError: return .refused("\(file): \(error)")
+            default: return cliError(error, doing: .saving(replica), home: home)
+            }
+        case .merging(let output):
+            if let error = error as? FileMergeError { return .refused(error.description.split(separator: "\n").map(String.init)) }
+            return cliError(error, doing: .writing(output))
+        case .changingAttachments(let nothing):
+            switch error {
+            case is EditError, is AttachmentError: return cliError(error, home: home)
+            case let error as BlobError:
+                if case .fileSystem(let cause) = error.reason, cause.inPlace { return .refused("\(error); \(cause.outcome)") }
+                return .refused("\(error); \(nothing)")
+            case let error as FileSystemError: return .refused("\(error); \(error.inPlace ? error.outcome : nothing)")
+            default: return cliError(error, home: home)
+            }
+        case .checkingInput(let hint, let command):
+            guard let error = error as? any TripSyncError else { return cliError(error, home: home) }
+            return .usage(error.message + " (\(hint))", command: command)
         }
     }
 }

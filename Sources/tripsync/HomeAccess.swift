@@ -19,11 +19,7 @@ enum HomeAccess {
     /// Refuses a home that has not been made (no `device.json`), saying how to make one.
     static func requireExisting(_ global: GlobalOptions) throws {
         let home = home(global)
-        do {
-            if try home.checkExists() { return }
-        } catch {
-            throw CLIError.refused("\(error)")
-        }
+        if try home.checkExists() { return }
         throw CLIError.refused(
             "\(home.path): no TripSync home here (no device.json), and this command creates none; "
                 + "check --home or $TRIPSYNC_HOME, or make one with 'tripsync init --home \(home.path)'")
@@ -32,25 +28,15 @@ enum HomeAccess {
     /// The identity, made on first use (commands that write).
     static func identity(_ global: GlobalOptions) throws -> DeviceIdentity {
         let home = home(global)
-        do {
-            let (identity, notice) = try home.openIdentity()
-            if let notice { Console.warning(notice) }
-            return identity
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
-        } catch {
-            throw CLIError.refused("\(home.path): cannot open this installation's home: \(error)")
-        }
+        let (identity, notice) = try Failure.during(.openingHome(home.path)) { try home.openIdentity() }
+        if let notice { Console.warning(notice) }
+        return identity
     }
 
     /// The home's trips: the readable replicas and the files that are not (each told by
     /// `warn` or refused by `refusal`, never dropped in silence).
     static func listing(_ home: Home) throws -> HomeTrips {
-        do {
-            return try home.listTrips()
-        } catch {
-            throw CLIError.refused("\(error)")
-        }
+        try home.listTrips()
     }
 
     /// Tells that a trip file of the home is skipped: its first problem, how many more.

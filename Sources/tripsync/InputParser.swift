@@ -44,11 +44,7 @@ enum InputParser {
     /// Refuses an end before its start (as instants across zones: the reader's
     /// "end-before-start" comparison).
     static func order(start: TripTime?, end: TripTime?, hint: String, command: String) throws {
-        do {
-            try TripDocument.checkOrder(start: start, end: end)
-        } catch {
-            throw CLIError.usage(error.message + " (\(hint))", command: command)
-        }
+        try Failure.during(.checkingInput(hint: hint, command: command)) { try TripDocument.checkOrder(start: start, end: end) }
     }
 
     /// Typed text checked against the rule files are read by, so nothing typed can make a trip

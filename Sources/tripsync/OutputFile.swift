@@ -41,11 +41,7 @@ enum OutputFile {
             try Console.outBytes(bytes)
             return
         }
-        do {
-            try FileIO.writeAtomically(bytes, to: path, mode: mode)
-        } catch {
-            throw CLIError.refused("\(path): cannot write: \(error)")
-        }
+        try Failure.during(.writing(path)) { try FileIO.writeAtomically(bytes, to: path, mode: mode) }
     }
 
     /// A yes/no question on `/dev/tty` (`Confirm.ask`): true for `y` or `yes`; no, an empty

@@ -16,12 +16,7 @@ enum Passphrase {
     /// wipes the result (`SecretBytes.wipe`); every other copy is wiped here.
     static func get(file: String?, confirm: Bool, command: String) throws -> [UInt8] {
         if let file {
-            var bytes: [UInt8]
-            do {
-                bytes = try FileIO.readFile(file, maxBytes: 4096)
-            } catch {
-                throw CLIError.refused("\(file): cannot read the passphrase file (\(error))")
-            }
+            var bytes = try Failure.during(.reading(file, what: "the passphrase file")) { try FileIO.readFile(file, maxBytes: 4096) }
             defer { SecretBytes.wipe(&bytes) }
             var line = Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
             guard !line.isEmpty else { throw CLIError.refused("\(file): the passphrase file's first line is empty") }

@@ -8,14 +8,8 @@ enum Session {
     /// The trip chosen by `--trip` (or the only one), open with the home locked; its notices,
     /// warnings and the home's other unreadable files are told on stderr.
     static func store(_ global: GlobalOptions, trip selector: String?) throws -> TripStore {
-        let store: TripStore
-        do {
-            store = try TripStore.open(selector, in: HomeAccess.home(global))
-        } catch let error as TripStoreError {
-            throw refusal(error, home: HomeAccess.home(global))
-        } catch let error as TripFileError {
-            throw CLIError.file(error)
-        }
+        // A trip that cannot be opened is worded by `Failure` (from `runTool`).
+        let store = try TripStore.open(selector, in: HomeAccess.home(global))
         for unreadable in store.skipped { HomeAccess.warn(unreadable) }
         for notice in store.notices { Console.warning(notice) }
         for warning in store.warnings { Console.warning("\(store.path): \(warning)") }
@@ -26,13 +20,7 @@ enum Session {
     @discardableResult
     static func edit<T>(_ global: GlobalOptions, trip selector: String?, _ body: (inout TripEditor) throws -> T) throws -> T {
         let store = try store(global, trip: selector)
-        do {
-            return try store.edit(body)
-        } catch let error as EditError {
-            throw refusal(error)
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(store.path): cannot save: \(error); \(error.outcome)")
-        }
+        return try Failure.during(.saving(store.path), home: store.home) { try store.edit(body) }
     }
 
     /// The trip for reading only (no lock: a reader sees the last saved state); a home that
@@ -77,17 +65,6 @@ extension Session {
     /// the others (`AttachmentError`, `BlobError`, `FileSystemError`) as one line ending in
     /// `nothing` (such as "nothing was changed").
     static func attachmentWork<T>(nothing: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as EditError {
-            throw refusal(error)
-        } catch let error as AttachmentError {
-            throw Failure.cliError(error)
-        } catch let error as BlobError {
-            if case .fileSystem(let cause) = error.reason, cause.inPlace { throw CLIError.refused("\(error); \(cause.outcome)") }
-            throw CLIError.refused("\(error); \(nothing)")
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(error); \(error.inPlace ? error.outcome : nothing)")
-        }
+        try Failure.during(.changingAttachments(nothing: nothing), body)
     }
 }

@@ -25,14 +25,6 @@ import TripSyncCore
         ("tripsync extract \" +", "the exported page's attachment line"),
         ("tripsync restore \" +", "the exported page's deleted-item line"),
         ("<code>tripsync resolve \" +", "the exported page's conflict line"),
-        // Not yet moved: sync's notices are report strings, not errors with a kind; they move
-        // to the CLI once the sync's stages (issue 27, another change) give them one.
-        ("runs tripsync members claim (if the trip", "sync notice, to move"),
-        ("the owner can admit it: tripsync members approve", "sync notice, to move"),
-        ("ask the owner for an invite (tripsync invite) and run tripsync join", "sync notice, to move"),
-        ("If the trip is yours, run tripsync members claim on your own laptop", "sync notice, to move"),
-        ("until the owner approves it (tripsync members approve", "sync notice, to move"),
-        ("not admitted: tripsync members approve", "sync notice, to move"),
     ]
 
     /// The string literals of `text` with their line numbers (single-line ones, and each line of

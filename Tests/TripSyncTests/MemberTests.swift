@@ -269,12 +269,12 @@ import TripSyncFixtures
             let membership = Membership(local: local, trusted: nil, inputs: [input])
             let verdict = membership.verdict(for: input, signedBy: signer, name: "D")
             #expect(Self.kind(verdict) == expected, "\(what): \(verdict)")
-            if case .skipped(let message) = verdict { #expect(message.contains(reason), "\(what): \(message)") }
+            if case .skipped(let message, _) = verdict { #expect(message.contains(reason), "\(what): \(message)") }
         }
         // An open replica takes open files whole and refuses claims it does not hold.
         let openMembership = Membership(local: open, trusted: nil, inputs: [])
         #expect(openMembership.verdict(for: open, signedBy: nil, name: "D") == .whole)
-        if case .skipped(let message) = openMembership.verdict(for: document, signedBy: Self.keys[0].publicKey, name: "D") {
+        if case .skipped(let message, _) = openMembership.verdict(for: document, signedBy: Self.keys[0].publicKey, name: "D") {
             #expect(message.contains("claims an owner"))
         } else {
             Issue.record("an open replica took a claimed file")

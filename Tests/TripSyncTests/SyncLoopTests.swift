@@ -105,6 +105,31 @@ import Testing
 
     /// A round that cannot run is reported with the wait before the next try, growing with
     /// each failure; the loop goes on until stopped, and says when syncing works again.
+    /// With `roundEvery`, rounds run without any change once that long has passed (the browser
+    /// app's open page syncs at least every 30 s); without it, nothing changed means no round.
+    @Test func roundEveryRunsARoundWithoutAChange() throws {
+        let (home, shared, cleanUp) = try homeAndFolder()
+        defer { cleanUp() }
+        _ = try TripStore.create(name: "Lisbon", owned: false, in: home)
+        let every = EventLog()
+        let loop = SyncLoop(FolderSync(home: home, folder: shared), polling: true)
+        loop.pollInterval = 0.2
+        loop.roundEvery = 0.5
+        loop.onEvent = { every.append($0) }
+        loop.start()
+        #expect(every.eventually(10) { $0.syncedCount >= 3 }, "rounds every 0.5 s without a change")
+        loop.stop()
+        let quiet = EventLog()
+        let still = SyncLoop(FolderSync(home: home, folder: shared), polling: true)
+        still.pollInterval = 0.2
+        still.onEvent = { quiet.append($0) }
+        still.start()
+        #expect(quiet.eventually { $0.syncedCount >= 1 })
+        Thread.sleep(forTimeInterval: 1.5)
+        still.stop()
+        #expect(quiet.syncedCount == 1, "no change, no round: \(quiet.syncedCount)")
+    }
+
     @Test func failingRoundsAreRetriedWithBackoffAndRecover() throws {
         let (home, shared, cleanUp) = try homeAndFolder()
         defer { cleanUp() }

@@ -95,4 +95,47 @@ import Testing
         let after = try FileManager.default.attributesOfItem(atPath: ours)[.modificationDate] as? Date
         #expect(before == after)
     }
+
+    /// `store.sync` reads this home's replica and identity once each: the fold of the edit
+    /// journal reads the replica, the sync goes on with that copy, and the store keeps what the
+    /// sync saved (it used to read the replica three times and the identity twice).
+    @Test func aStoreSyncReadsTheReplicaAndTheIdentityOnce() throws {
+        let (home, cleanHome) = temporaryHome()
+        let (other, cleanOther) = temporaryHome()
+        let shared = home.path + "-shared"
+        defer {
+            cleanHome()
+            cleanOther()
+            try? FileManager.default.removeItem(atPath: shared)
+        }
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let tripID = try TripStore.create(name: "Lisbon", owned: false, in: home).tripID
+        _ = try FolderSync(home: home, folder: shared).run()
+        _ = try FolderSync(home: other, folder: shared).run()
+        do {
+            let store = try TripStore.open(tripID.description, in: other)
+            try store.edit { trip in _ = try trip.addItem(NewItem(title: "Tram 28", sortKey: ""), at: .last) }
+            _ = try store.sync(with: shared)
+        }
+        let reads = Reads()
+        var counted = home
+        counted.onRead = { reads.append($0) }
+        let store = try TripStore.open(tripID.description, in: counted)
+        // An edit first: it is in the edit journal, which the sync folds in.
+        try store.edit { trip in _ = try trip.addItem(NewItem(title: "Fado", sortKey: ""), at: .last) }
+        #expect(FileManager.default.fileExists(atPath: home.journalPath(for: tripID)))
+        let before = reads.all.count
+        let report = try store.sync(with: shared)
+        let during = Dictionary(reads.all.dropFirst(before).map { ($0, 1) }, uniquingKeysWith: +)
+        #expect(report.failed.isEmpty)
+        #expect(report.merged.count == 1, "the other laptop's file: \(report.merged)")
+        #expect(during[home.replicaPath(for: tripID)] == 1, "\(during)")
+        #expect(during[home.identityPath] == 1, "\(during)")
+        #expect(during.count == 2, "\(during)")
+        // The store holds what the sync saved, and goes on editing from it.
+        #expect(Set(store.document.items.values.compactMap { $0.title?.value }) == ["Tram 28", "Fado"])
+        try store.edit { trip in _ = try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
+        let reopened = try home.readReplica(tripID).document
+        #expect(Set(reopened.items.values.compactMap { $0.title?.value }) == ["Tram 28", "Fado", "Castelo"])
+    }
 }

@@ -104,7 +104,7 @@ public final class TripHome: @unchecked Sendable {
         let stores = mutex.withLock { opened.compactMap(\.store) }.filter { $0.tripID == prepared.incoming.document.tripID }
         for store in stores { try store.save() }
         let outcome = try prepared.apply(mode, holding: lock)
-        for store in stores { try store.adopt(identity: outcome.identity, document: outcome.document) }
+        for store in stores { store.adopt(identity: outcome.identity, document: outcome.document) }
         return outcome
     }
 
@@ -119,7 +119,7 @@ public final class TripHome: @unchecked Sendable {
         let stores = mutex.withLock { opened.compactMap(\.store) }
         for store in stores { try store.save() }
         let result = try sync.runKeeping(locked: lock, only: nil, now: FileMerger.wallClockMilliseconds())
-        for store in stores { try store.adopt(identity: result.identity, document: result.documents[store.tripID]) }
+        for store in stores { store.adopt(result) }
         return result.report
     }
 

@@ -139,7 +139,8 @@ public struct TripImport: Sendable {
             switch Membership(local: existing, trusted: nil, inputs: [document]).verdict(for: document, signedBy: incoming.signedBy, name: name) {
             case .whole: return nil
             case .acksOnly: return "device \(name) is a viewer of this trip: its changes are not taken (sync takes only its acks)"
-            case .skipped(let reason):
+            case .skipped(let what, let remedy):
+                let reason = MembershipRemedy.message(what, remedy)
                 return document.owner == nil && existing.owner != nil && incoming.sourceSchemaVersion < 3
                     ? "a schema \(incoming.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(existing.owner?.key.fingerprint ?? ""): it is not merged into it (\(reason))"
                     : reason

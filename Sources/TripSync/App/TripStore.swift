@@ -213,7 +213,8 @@ public final class TripStore: @unchecked Sendable {
     }
 
     /// Syncs this trip with a shared folder (`FolderSync`: merge every device's file there,
-    /// then publish ours), under the lock this store holds, and then reads the trip back.
+    /// then publish ours), under the lock this store holds, and keeps the trip as the sync left
+    /// it (the identity opened once and the replica read once per sync: nothing is read back).
     /// Throws when the folder cannot be used at all; a trip that could not sync is reported in
     /// the result's `failure`.
     public func sync(with folder: String) throws -> SyncReport {
@@ -223,32 +224,37 @@ public final class TripStore: @unchecked Sendable {
                 unsaved = false
             }
             let tripID = state.document.tripID
-            let report = try FolderSync(home: home, folder: folder).run(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
-            let (identity, notice) = try home.openIdentity()
-            if let notice { storedNotices.append(notice) }
-            let loaded = try home.readReplica(tripID)
-            state = ReplicaState(home: home, identity: identity, document: loaded.document)
-            state.journal = try home.settleJournal(loaded.journal)
-            unsaved = !state.notices.isEmpty
-            storedNotices += state.notices
-            return report
+            let kept = try FolderSync(home: home, folder: folder).runKeeping(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
+            adoptLocked(kept)
+            return kept.report
         }
     }
 
     /// Takes what a sync under this store's lock ended with (`TripHome.sync`): this laptop's
     /// identity and, when the sync saved the trip, its document, so the store shows the trip as
     /// it is now without reading it again.
-    package func adopt(identity: DeviceIdentity, document: TripDocument?) throws {
-        try locked {
+    package func adopt(_ kept: FolderSync.Kept) {
+        locked { adoptLocked(kept) }
+    }
+
+    private func adoptLocked(_ kept: FolderSync.Kept) {
+        guard !forgotten else { return }
+        let tripID = state.document.tripID
+        // The sync folded the edit journal into the replica (and removed it), unless it
+        // stopped before; a trip it did not save is on disk as this store holds it.
+        let journal = kept.folded.contains(tripID) ? nil : state.journal
+        state = ReplicaState(home: home, identity: kept.identity, document: kept.documents[tripID] ?? state.document)
+        state.journal = journal
+        unsaved = !state.notices.isEmpty
+        storedNotices += state.notices
+    }
+
+    /// Takes the trip as an import under this store's lock saved it (`TripHome.apply`): the
+    /// replica was rewritten whole, so no journal is left.
+    package func adopt(identity: DeviceIdentity, document: TripDocument) {
+        locked {
             guard !forgotten else { return }
-            var next = ReplicaState(home: home, identity: identity, document: document ?? state.document)
-            if document != nil {
-                next.journal = nil
-            } else {
-                next.journal = state.journal
-                next.clock = state.clock
-            }
-            state = next
+            state = ReplicaState(home: home, identity: identity, document: document)
             unsaved = !state.notices.isEmpty
             storedNotices += state.notices
         }

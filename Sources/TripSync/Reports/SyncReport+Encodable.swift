@@ -1,3 +1,4 @@
+import TripSyncCore
 import TripSyncSync
 
 extension SyncReport: JSONReport {
@@ -25,9 +26,13 @@ extension SyncReport: JSONReport {
 extension SyncReport.Trip: JSONReport {
     /// One trip's outcome: `{"tripId", "name", "synced", "error", "published", "wrote",
     /// "merged", "skipped", "newConflicts", "changes": [{"device", "name", "added", "changed",
-    /// "deleted"}], "sharedChanges", "forks", "notices", "waitingToJoin"}`.
+    /// "deleted"}], "sharedChanges", "forks", "notices" (each in the library's words),
+    /// "remedies": [{"notice" (its index in "notices"), "kind", "device", "folder"}] (what would
+    /// fix a notice; only on a trip with a notice that has a remedy, so other reports read as
+    /// before), "waitingToJoin"}`.
     public var reportFields: [ReportField] {
-        [
+        let remedies = notices.enumerated().compactMap { index, notice in notice.remedy.map { NoticeRemedy(notice: index, remedy: $0) } }
+        return [
             .field("tripId", tripID.description),
             .field("name", name),
             .field("synced", failure == nil),
@@ -40,20 +45,46 @@ extension SyncReport.Trip: JSONReport {
             .field("changes", changes),
             .field("sharedChanges", sharedChanges),
             .field("forks", forks),
-            .field("notices", notices),
+            .field("notices", notices.map(\.description)),
+            .optional("remedies", remedies.isEmpty ? nil : remedies),
             .field("waitingToJoin", waitingToJoin),
         ]
     }
 }
 
 extension SyncReport.Skipped: JSONReport {
-    /// `{"file", "reason"}`.
+    /// `{"file", "reason" (with the remedy in words)}`, and `"remedy": {"kind", "device",
+    /// "folder"}` when something would let the file in (left out otherwise, so an entry without
+    /// one stays an object of strings).
     public var reportFields: [ReportField] {
         [
             .field("file", file),
-            .field("reason", reason),
+            .field("reason", message),
+            .optional("remedy", remedy),
         ]
     }
+}
+
+extension MembershipRemedy: JSONReport {
+    /// `{"kind", "device" (the full id, or null), "folder" (or null)}`.
+    public var reportFields: [ReportField] {
+        [
+            .field("kind", kind),
+            .field("device", device?.description),
+            .field("folder", folder),
+        ]
+    }
+}
+
+/// A notice's remedy in a trip's JSON report, with the index of its notice.
+struct NoticeRemedy: JSONReport {
+    /// The index of the notice in the trip's `notices`.
+    let notice: Int
+    /// What would fix it.
+    let remedy: MembershipRemedy
+
+    /// `{"notice", "kind", "device", "folder"}`.
+    var reportFields: [ReportField] { [.field("notice", notice)] + remedy.reportFields }
 }
 
 extension SyncReport.Fork: JSONReport {

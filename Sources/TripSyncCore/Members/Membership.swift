@@ -23,8 +23,9 @@ package struct Membership: Sendable {
         case whole
         /// Only the writer's own `acks` entry (a viewer's file).
         case acksOnly
-        /// Nothing; the reason names the device.
-        case skipped(String)
+        /// Nothing; the reason names the device, and the remedy (when there is one) says what
+        /// would let the file in.
+        case skipped(String, remedy: MembershipRemedy?)
     }
 
     /// The membership of a sync: the owner is the replica's when it has one, else the one the
@@ -69,25 +70,24 @@ package struct Membership: Sendable {
         guard let owner else {
             if let claimed = input.owner {
                 return .skipped(
-                    "claims an owner (key \(claimed.key.fingerprint)) for a trip this laptop holds as open; not taken until this laptop's person runs tripsync members claim (if the trip is theirs) or joins with the owner's invite")
+                    "claims an owner (key \(claimed.key.fingerprint)) for a trip this laptop holds as open, so it is not taken", remedy: .claimOrJoin(folder: nil))
             }
             return .whole
         }
         let device = input.deviceID
         guard let claimed = input.owner, claimed.key == owner.key else {
             let what = input.owner.map { "another owner (key \($0.key.fingerprint))" } ?? "no owner (written before the trip was claimed)"
-            return .skipped("device \(name) wrote it for \(what); this trip's owner key is \(owner.key.fingerprint)")
+            return .skipped("device \(name) wrote it for \(what); this trip's owner key is \(owner.key.fingerprint)", remedy: nil)
         }
         guard let grant = effectiveGrant(of: device) else {
-            return .skipped(
-                "device \(name) is not a member of this trip\(signer.map { " (key \($0.fingerprint))" } ?? ""); the owner can admit it: tripsync members approve \(device.description.prefix(8))")
+            return .skipped("device \(name) is not a member of this trip\(signer.map { " (key \($0.fingerprint))" } ?? "")", remedy: .ownerApproves(device))
         }
-        guard let signer else { return .skipped("device \(name)'s file is not signed; members' files must be") }
+        guard let signer else { return .skipped("device \(name)'s file is not signed; members' files must be", remedy: nil) }
         guard signer == grant.key else {
-            return .skipped("device \(name)'s file is signed with key \(signer.fingerprint), not with its member key \(grant.key.fingerprint)")
+            return .skipped("device \(name)'s file is signed with key \(signer.fingerprint), not with its member key \(grant.key.fingerprint)", remedy: nil)
         }
         switch grant.role {
-        case .removed: return .skipped("device \(name) was removed from the trip; its files are no longer taken")
+        case .removed: return .skipped("device \(name) was removed from the trip; its files are no longer taken", remedy: nil)
         case .viewer: return .acksOnly
         case .owner, .editor: return .whole
         }

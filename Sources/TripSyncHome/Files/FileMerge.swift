@@ -99,7 +99,8 @@ package struct FileMerger: Sendable {
                 switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
                 case .whole: break
                 case .acksOnly: acksOnly.insert(index)
-                case .skipped(let reason):
+                case .skipped(let what, let remedy):
+                    let reason = MembershipRemedy.message(what, remedy)
                     let first = loaded[0].1.document
                     let message =
                         document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3

@@ -11,7 +11,8 @@ extension Home {
     /// The trip's replica read as `listTrips` reads it, with its journal replayed (`TripFileReader` replays the journal beside any replica it reads by path): for readers
     /// of one trip (sync, a store reading the trip back).
     package func readReplica(_ trip: TripID, reader: TripFileReader = TripFileReader()) throws(TripFileError) -> LoadedTrip {
-        try reader.read(path: replicaPath(for: trip))
+        onRead?(replicaPath(for: trip))
+        return try reader.read(path: replicaPath(for: trip))
     }
 
     /// Under the home's lock: a torn tail cut away, a stale journal removed (what `replay`
@@ -31,16 +32,20 @@ extension Home {
 
     /// Under the home's lock: folds the trip's journal into its replica (the replica rewritten
     /// whole and durably with every record, then the journal removed), as every sync does before
-    /// it reads the replica. Nothing to do without a journal.
-    package func foldJournal(_ trip: TripID, reader: TripFileReader = TripFileReader()) throws {
+    /// it reads the replica. Nothing to do without a journal. Returns the trip as it now is on
+    /// disk when this read it (so the sync need not read it again), nil when there was nothing
+    /// to fold.
+    @discardableResult
+    package func foldJournal(_ trip: TripID, reader: TripFileReader = TripFileReader()) throws -> TripDocument? {
         let journalPath = journalPath(for: trip)
-        guard FileManager.default.fileExists(atPath: journalPath) else { return }
+        guard FileManager.default.fileExists(atPath: journalPath) else { return nil }
         let path = replicaPath(for: trip)
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         let loaded = try readReplica(trip, reader: reader)
         if let replay = loaded.journal, replay.replayed > 0, !replay.stale {
             try loaded.document.write(to: path)
         }
         try EditJournal(path: journalPath).remove()
+        return loaded.document
     }
 }

@@ -13,6 +13,9 @@ import TripSyncCore
 package struct Home: Sendable {
     /// The folder.
     package var path: String
+    /// Told the path of every replica and identity file read through this home (`readReplica`,
+    /// `listTrips`, `openIdentity`): what a test counts (each is read once per sync).
+    package var onRead: (@Sendable (String) -> Void)?
 
     /// A home at `path`.
     package init(path: String) {
@@ -54,6 +57,7 @@ package struct Home: Sendable {
             try save(identity)
             return (identity, nil)
         }
+        onRead?(identityPath)
         let bytes = try FileIO.readFile(identityPath, maxBytes: 1 << 20)
         let json: JSONValue
         do {

@@ -93,6 +93,7 @@ extension Home {
         let files = names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted()
         let paths = files.map(layout.tripsFile)
         var listing = HomeTrips(trips: [], unreadable: [])
+        if let onRead { paths.forEach(onRead) }
         for (index, result) in reader.read(paths: paths).enumerated() {
             let path = paths[index]
             let named = Identifier(String(files[index].dropLast(Home.tripFileSuffix.count)))

@@ -32,12 +32,7 @@ enum BackupCommand: Command {
         }
         let document = try Session.read(global, trip: parser.value("--trip")).trip.document
         try OutputFile.check(file, force: parser.has("--force"), binary: gzip, command: "backup -o -")
-        let bytes: [UInt8]
-        do {
-            bytes = try HomeAccess.home(global).backupBytes(of: document, gzip: gzip)
-        } catch {
-            throw CLIError.refused("\(file): cannot write: \(error)")
-        }
+        let bytes = try Failure.during(.writing(file)) { try HomeAccess.home(global).backupBytes(of: document, gzip: gzip) }
         try OutputFile.save(bytes, to: file)
         let what = "\(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item"))"
         if OutputFile.isStdout(file) {

@@ -27,10 +27,8 @@ enum DemoCommand: Command {
         let alex = GlobalOptions(home: root + "/alex")
         let sam = GlobalOptions(home: root + "/sam")
         let shared = root + "/shared"
-        do {
+        try Failure.during(.creating(shared, what: "the demo's folder")) {
             try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError.refused("\(shared): cannot create the demo's folder (\(error))")
         }
         do {
             try play(root: root, alex: alex, sam: sam, shared: shared)

@@ -22,11 +22,7 @@ enum FingerprintCommand: Command {
         guard parser.positionals.count <= 1 else { throw CLIError.usage("fingerprint takes at most one FILE", command: name) }
         let document: TripDocument
         if let file = parser.positionals.first {
-            do {
-                document = try TripFileReader().read(path: file).document
-            } catch {
-                throw CLIError.file(error)
-            }
+            document = try TripFileReader().read(path: file).document
         } else {
             document = try Session.read(global, trip: parser.value("--trip")).trip.document
         }

@@ -46,12 +46,7 @@ enum ForgetCommand: Command {
             selector = document.tripID.description
         }
         let store = try Session.store(global, trip: selector)
-        let forgotten: ForgottenTrip
-        do {
-            forgotten = try store.forget()
-        } catch {
-            throw CLIError.refused("\(store.path): cannot forget the trip: \(error); the trip is still in this home")
-        }
+        let forgotten = try Failure.during(.forgetting(store.path)) { try store.forget() }
         Console.out("forgot \"\(forgotten.name)\" (\(forgotten.tripID)) from this home:")
         for path in forgotten.removed { Console.out("  removed \(path)") }
         Console.out("  kept a copy: \(forgotten.backup) ('tripsync import FILE --merge' brings it back)")

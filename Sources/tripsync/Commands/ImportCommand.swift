@@ -85,20 +85,8 @@ enum ImportCommand: Command {
                 }
             }
         }
-        let outcome: TripImport.Outcome
-        do {
-            outcome = try plan.apply(mode)
-        } catch let error as EditError {
-            throw Failure.cliError(error)
-        } catch let error as TripStoreError {
-            throw Failure.cliError(error, home: home)
-        } catch let error as TripImport.Refusal {
-            throw Failure.cliError(error)
-        } catch let error as MergeError {
-            throw CLIError.refused("\(file): \(error)")
-        } catch {
-            let outcome = (error as? FileSystemError)?.outcome ?? "nothing was changed"
-            throw CLIError.refused("\(home.replicaPath(for: plan.incoming.document.tripID)): cannot save: \(error); \(outcome)")
+        let outcome = try Failure.during(.importing(file: file, replica: home.replicaPath(for: plan.incoming.document.tripID)), home: home) {
+            try plan.apply(mode)
         }
         for notice in outcome.notices { Console.warning(notice) }
         let document = outcome.document

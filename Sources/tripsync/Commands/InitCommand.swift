@@ -24,7 +24,7 @@ enum InitCommand: Command {
         var identity = try HomeAccess.identity(global)
         if let deviceName = parser.value("--device-name") {
             identity.name = try InputParser.text(deviceName, option: "--device-name", rule: .name, command: name)
-            do { try home.save(identity) } catch { throw CLIError.refused("\(home.path): cannot save: \(error)") }
+            try Failure.during(.saving(home.path)) { try home.save(identity) }
         }
         withExtendedLifetime(lock) {}
         Console.out("home \(home.path)")
@@ -35,6 +35,6 @@ enum InitCommand: Command {
 /// Takes a home's lock for commands that do not open a trip.
 enum HomeLockAccess {
     static func take(_ home: Home) throws -> HomeLock {
-        do { return try HomeLock(home: home) } catch { throw CLIError.refused("\(error)") }
+        try HomeLock(home: home)
     }
 }

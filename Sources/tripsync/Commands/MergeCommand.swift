@@ -49,15 +49,9 @@ enum MergeCommand: Command {
         // The process exits right after: the inputs are left to it rather than freed one by one.
         job.keepsInputs = true
         Console.progress("reading and validating \(plural(parser.positionals.count, "file"))…")
-        let summary: MergeSummary
-        do {
-            summary = try job.run(writer: try writer(global, job: job, dryRun: parser.has("--dry-run")))
-        } catch let error as FileMergeError {
-            Console.clearProgress()
-            throw CLIError.refused(error.description.split(separator: "\n").map(String.init))
-        } catch {
-            Console.clearProgress()
-            throw CLIError.refused("\(output): cannot write: \(error)")
+        let summary = try Failure.during(.merging(output: output)) {
+            defer { Console.clearProgress() }
+            return try job.run(writer: try writer(global, job: job, dryRun: parser.has("--dry-run")))
         }
         Console.clearProgress()
         defer { ProcessLifetime.keepUntilExit(summary) }

@@ -24,22 +24,13 @@ enum MigrateCommand: Command {
         guard parser.positionals.count == 1, let file = parser.positionals.first else {
             throw CLIError.usage("migrate needs exactly one FILE", command: name)
         }
-        let loaded: LoadedTrip
-        do {
-            loaded = try TripFileReader().read(path: file)
-        } catch {
-            throw CLIError.file(error)
-        }
+        let loaded = try TripFileReader().read(path: file)
         for warning in loaded.warnings { Console.warning("\(file): \(warning)") }
         let document = loaded.document
         let output = (parser.value("-o") ?? parser.value("--output")).flatMap { OutputFile.isStdout($0) ? nil : $0 }
         if let output {
             try OutputFile.check(output, force: parser.has("--force"), command: name)
-            do {
-                try document.write(to: output)
-            } catch {
-                throw CLIError.refused("\(output): cannot write: \(error)")
-            }
+            try Failure.during(.writing(output)) { try document.write(to: output) }
         } else {
             Console.verbatim(String(decoding: document.canonicalJSON().dropLast(), as: UTF8.self))
         }

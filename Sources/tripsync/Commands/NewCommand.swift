@@ -38,13 +38,8 @@ enum NewCommand: Command {
         let machineZone = typedZone == nil ? ViewerZone.machine().map(\.id).flatMap { ZoneDatabase.isTypeable($0) ? $0 : nil } : nil
         let zone = typedZone ?? machineZone
         let home = HomeAccess.home(global)
-        let store: TripStore
-        do {
-            store = try TripStore.create(name: title, defaultZone: zone, owned: !parser.has("--open"), in: home)
-        } catch let error as any TripSyncError where !(error is FileSystemError) {
-            throw Failure.cliError(error, home: home)
-        } catch {
-            throw CLIError.refused("\(home.path): cannot save: \(error)")
+        let store = try Failure.during(.saving(home.path), home: home) {
+            try TripStore.create(name: title, defaultZone: zone, owned: !parser.has("--open"), in: home)
         }
         for notice in store.notices { Console.warning(notice) }
         if typedZone == nil {

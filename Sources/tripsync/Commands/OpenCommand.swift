@@ -49,12 +49,7 @@ enum OpenCommand: Command {
             return source
         }
         defer { withExtendedLifetime(sources) {} }
-        let server: WebServer
-        do {
-            server = try WebServer(app: WebApp(home: home), port: port)
-        } catch {
-            throw CLIError.refused("\(error)")
-        }
+        let server = try WebServer(app: WebApp(home: home), port: port)
         Console.out(server.url)
         if !parser.has("--no-browser") { openBrowser(server.url) }
         stop.wait()

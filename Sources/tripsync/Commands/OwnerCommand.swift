@@ -42,22 +42,13 @@ enum OwnerCommand: Command {
             defer { SecretBytes.wipe(&passphrase) }
             try MembersCommand.attempt {
                 let export = try store.exportOwnerKey(passphrase: passphrase)
-                do {
-                    try FileIO.writeAtomically(export.fileBytes, to: output, mode: 0o600)
-                } catch {
-                    throw CLIError.refused("\(output): cannot write (\(error)); nothing was written")
-                }
+                try Failure.during(.exporting(output)) { try FileIO.writeAtomically(export.fileBytes, to: output, mode: 0o600) }
                 Console.out("wrote the owner key of \"\(store.document.trip.name.value)\" (\(export.publicKey.fingerprint)) to \(output), sealed with your passphrase")
             }
         case "import"?:
             guard words.count == 2 else { throw CLIError.usage("owner import needs FILE", command: name) }
             let file = words[1]
-            let bytes: [UInt8]
-            do {
-                bytes = try FileIO.readFile(file, maxBytes: 64 << 10)
-            } catch {
-                throw CLIError.refused("\(file): cannot read (\(error))")
-            }
+            let bytes = try Failure.during(.reading(file, what: nil)) { try FileIO.readFile(file, maxBytes: 64 << 10) }
             try MembersCommand.attempt {
                 let export = try OwnerKeyExport(parsing: bytes)
                 let store = try Session.store(global, trip: parser.value("--trip") ?? export.trip.description)

@@ -26,12 +26,7 @@ enum RenameCommand: Command {
         let newName = try InputParser.text(typed, option: "NAME", rule: .name, command: name)
         let store = try Session.store(global, trip: parser.value("--trip"))
         let old = store.document.trip.name.value
-        let changed: Bool
-        do {
-            changed = try store.rename(to: newName)
-        } catch let error as FileSystemError {
-            throw CLIError.refused("\(store.path): cannot save: \(error); \(error.outcome)")
-        }
+        let changed = try Failure.during(.saving(store.path)) { try store.rename(to: newName) }
         Console.out(changed ? "renamed \"\(old)\" to \"\(newName)\"" : "the trip is already named \"\(newName)\"; nothing was written")
     }
 }

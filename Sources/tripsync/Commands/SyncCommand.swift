@@ -55,16 +55,8 @@ enum SyncCommand: Command {
     /// The folder this home last synced with (`FolderSync.lastFolder(of:)`), told on stdout
     /// (stderr with --json); a usage error when none is recorded or the trips used different ones.
     static func lastFolder(_ home: Home, json: Bool) throws -> String {
-        let folder: String
-        do {
-            folder = try FolderSync.lastFolder(of: home)
-        } catch .unreadable(let error) {
-            throw CLIError.refused("\(error) (give the FOLDER to sync with)")
-        } catch .none {
-            throw CLIError.usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: name)
-        } catch {
-            throw CLIError.usage("sync needs a FOLDER: \(error)", command: name)
-        }
+        // No folder recorded is worded by `Failure.lastFolder`.
+        let folder = try FolderSync.lastFolder(of: home)
         let line = "syncing with \(folder) (the last folder used)"
         if json { Console.err(line) } else { Console.out(line) }
         return folder
@@ -74,13 +66,9 @@ enum SyncCommand: Command {
     /// could not run, or when some trip could not be synced (after the report of every trip is
     /// printed).
     static func once(_ sync: FolderSync, json: Bool) throws {
-        let report: SyncReport
-        do {
-            report = try sync.run()
-            Console.clearProgress()
-        } catch {
-            Console.clearProgress()
-            throw CLIError.refused(couldNotRun("\(error)", folder: sync.folder))
+        let report = try Failure.during(.syncing(folder: sync.folder)) {
+            defer { Console.clearProgress() }
+            return try sync.run()
         }
         try show(report, of: sync, json: json)
         if !report.failed.isEmpty {
@@ -115,7 +103,7 @@ enum SyncCommand: Command {
             }
         }
         for warning in report.warnings { Console.warning(stamp + warning) }
-        for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(skipped.reason)") }
+        for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(RemedyText.line(skipped.reason, skipped.remedy))") }
         if let rekeyed = report.rekeyed {
             Console.warning(
                 "\(stamp)\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again) and keeps that device's role in each owned trip (a succession signed by its key); nothing was lost")
@@ -127,7 +115,7 @@ enum SyncCommand: Command {
                     "\(stamp)\(fork.file): device \(fork.device) wrote two different values under one rev (a copied or restored home) in \(name), at \(fork.pointers.prefix(3).joined(separator: ", "))\(fork.pointers.count > 3 ? " and \(fork.pointers.count - 3) more" : ""); both values are kept as conflicts")
             }
             // With --json the notices are in the report (trips[].notices); stdout holds only JSON.
-            for notice in trip.notices {
+            for notice in trip.notices.map({ RemedyText.line($0.text, $0.remedy) }) {
                 if json { Console.err("\(stamp)\(name): \(notice)") } else { Console.out("\(stamp)\(name): \(notice)") }
             }
             if let failure = trip.failure { Console.error("\(stamp)trip \(name) not synced: \(failure)") }
