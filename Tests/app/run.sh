@@ -5,7 +5,14 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT/Tests/app"
-swift build --scratch-path "${APP_SCRATCH:-$ROOT/Tests/app/.build}" 2>&1 | tail -3
+LOG="$(mktemp)"
+if ! swift build --scratch-path "${APP_SCRATCH:-$ROOT/Tests/app/.build}" >"$LOG" 2>&1; then
+    grep -E "error|warning: " "$LOG" | head -40 >&2
+    tail -5 "$LOG" >&2
+    echo "Tests/app: the app example does not build against the public API" >&2
+    exit 1
+fi
+tail -1 "$LOG"
 BIN="$(swift build --scratch-path "${APP_SCRATCH:-$ROOT/Tests/app/.build}" --show-bin-path)"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
