@@ -79,6 +79,11 @@ package final class SyncLoop: @unchecked Sendable {
     /// retries). Set it before `start()` or `run()`.
     package var roundEvery: Double?
 
+    /// What a round runs, when not `sync.run()` (which takes the home's lock itself): a caller
+    /// that holds the lock already runs the sync under it (`TripHome.watch`). Set it before
+    /// `start()` or `run()`.
+    package var round: (@Sendable () throws -> SyncReport)?
+
     private let lock = NSLock()
     private var stopRequested = false
     private var thread: Thread?
@@ -159,7 +164,7 @@ package final class SyncLoop: @unchecked Sendable {
             }
             var failure: Failure?
             do {
-                let report = try sync.run()
+                let report = try round?() ?? sync.run()
                 if let published = report.published.first, let slash = published.lastIndex(of: "/") {
                     ownFile = [String(published[published.index(after: slash)...])]
                 }

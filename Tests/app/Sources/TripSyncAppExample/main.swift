@@ -3,6 +3,13 @@
 import Foundation
 import TripSync
 
+final class Rounds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func add() { lock.withLock { value += 1 } }
+}
+
 struct Failed: Error, CustomStringConvertible {
     var description: String
 }
@@ -68,6 +75,17 @@ func run() throws {
     try check(lisbon.document.items[castle] == nil && lisbon.document.tombstones[castle] != nil, "deleted")
     try lisbon.edit { trip in try trip.restore(castle) }
     try check(lisbon.document.items[castle] != nil, "restored")
+
+    // Keep Ana's home in sync while it runs: Ben's next change reaches her open store by itself.
+    let rounds = Rounds()
+    let watch = try ana.watch { event in if case .synced = event { rounds.add() } }
+    let before = rounds.count
+    let tram = try bensTrip.edit { trip in try trip.addItem(NewItem(title: "Tram 28", sortKey: ""), at: .last) }
+    _ = try ben.sync()
+    let deadline = Date().addingTimeInterval(30)
+    while lisbon.document.items[tram] == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    watch.stop()
+    try check(lisbon.document.items[tram]?.title?.value == "Tram 28" && rounds.count > before, "the watch brought Ben's Tram 28 to Ana's open trip (\(rounds.count) rounds)")
 
     // The home's trips, and the status report.
     let trips = try ana.trips()

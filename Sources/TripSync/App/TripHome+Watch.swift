@@ -1,0 +1,65 @@
+import Foundation
+import TripSyncCore
+import TripSyncHome
+import TripSyncSync
+
+/// A home kept in sync with a shared folder while it runs (`TripHome.watch`): a round at once,
+/// then a round after every change in the folder or the home, a failed round retried after 1,
+/// 2, 4 … 60 seconds or at the next change. `stop()` ends it.
+public final class SyncWatch: Sendable {
+    /// What the watch tells its caller, in order, on the watch's own thread.
+    public enum Event: Sendable {
+        /// A round ran; its report, which may name trips that could not sync.
+        case synced(SyncReport)
+        /// A round failed: why, how many rounds in a row have, and the seconds until the next try.
+        case failed(String, failures: Int, retryIn: Double)
+        /// A round worked after `afterFailures` failed ones.
+        case recovered(afterFailures: Int)
+        /// The shared folder was found replaced (another folder at its path), and is watched now.
+        case folderReplaced
+    }
+
+    private let loop: SyncLoop
+
+    init(_ loop: SyncLoop) {
+        self.loop = loop
+    }
+
+    /// The shared folder watched.
+    public var folder: String { loop.sync.folder }
+
+    /// Stops the watch, returning once a round in progress has ended.
+    public func stop() {
+        loop.stop()
+    }
+
+    deinit {
+        // A watch nobody holds any more ends after its round in progress.
+        loop.requestStop()
+    }
+}
+
+extension TripHome {
+    /// Keeps the home in sync with the shared `folder` (nil: the folder its trips last synced
+    /// with) until `stop()`: each round is `sync(with:)`, under this handle's lock, so the
+    /// stores it opened show what each round brought. `onEvent` hears every round, on the
+    /// watch's thread. Throws when `folder` is nil and the trips have no one last folder (none
+    /// yet, or several: the error names them).
+    public func watch(_ folder: String? = nil, onEvent: @escaping @Sendable (SyncWatch.Event) -> Void) throws -> SyncWatch {
+        let sync = try folder.map { FolderSync(home: home, folder: $0) } ?? FolderSync(lastFolderOf: home)
+        let loop = SyncLoop(sync)
+        let shared = sync.folder
+        // The watch keeps the handle (and so the home's lock) until it stops.
+        loop.round = { try self.sync(with: shared) }
+        loop.onEvent = { event in
+            switch event {
+            case .synced(let report): onEvent(.synced(report))
+            case .failed(let failure, let failures, let retryIn): onEvent(.failed(failure.description, failures: failures, retryIn: retryIn))
+            case .recovered(let failures): onEvent(.recovered(afterFailures: failures))
+            case .folderReplaced: onEvent(.folderReplaced)
+            }
+        }
+        loop.start()
+        return SyncWatch(loop)
+    }
+}
