@@ -83,6 +83,9 @@ package final class SyncLoop: @unchecked Sendable {
     /// that holds the lock already runs the sync under it (`TripHome.watch`). Set it before
     /// `start()` or `run()`.
     package var round: (@Sendable () throws -> SyncReport)?
+    /// Called once the folders are watched (before the first round), on the loop's thread: from
+    /// then on no change is missed. Set it before `start()` or `run()`.
+    package var onWatching: (@Sendable () -> Void)?
 
     private let lock = NSLock()
     private var stopRequested = false
@@ -133,6 +136,7 @@ package final class SyncLoop: @unchecked Sendable {
     /// a round after every change, failing rounds retried with backoff.
     package func run() {
         let watcher = FolderWatcher(folder: sync.folder, home: sync.home.tripsPath, polling: polling)
+        onWatching?()
         // Our own published file, whose writes (by our own rounds) do not start a round: learned
         // from each round's report (a re-key changes it).
         var ownFile: Set<String> = []

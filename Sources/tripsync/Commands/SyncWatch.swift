@@ -23,7 +23,8 @@ enum SyncWatch {
             return source
         }
         defer { withExtendedLifetime(sources) {} }
-        Console.err("watching \(sync.folder) (Ctrl-C to stop)")
+        // Said once the folders are watched, so whoever waits for it misses no change after it.
+        loop.onWatching = { Console.err("watching \(sync.folder) (Ctrl-C to stop)") }
         loop.onEvent = { event in
             switch event {
             case .folderReplaced:
