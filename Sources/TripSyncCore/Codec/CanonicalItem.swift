@@ -133,32 +133,28 @@ enum CanonicalItem {
     /// way, which gives the error or warning with its pointer.
     static func decode(_ c: inout DecodeContext, end: Int) -> ItemFields? {
         guard c.cross.isActive, c.cross.complete, c.cross.hasClock else { return nil }
-        var title: Register<String>?
-        var sortKey: Register<String>?
-        var start: Register<TripTime?>?
-        var endTime: Register<TripTime?>?
-        var place: Register<String?>?
-        var note: Register<String?>?
+        // The six registers in the order of `fields` (end, note, place, sortKey, start, title:
+        // byte order of the keys), each bound once, as it is read: a register held in an optional
+        // variable, then checked or bound, is copied and destroyed through its type's value
+        // witnesses, which for a time register cost more than decoding it (docs/PERFORMANCE.md,
+        // issue 30). Each field's register type is said here (the one other place it is said
+        // is `write`).
+        let lead = fields
+        assert(lead.map(\.field) == [.end, .note, .place, .sortKey, .start, .title])
         do {
-            for field in fields {
-                guard field.leadWords.consume(&c.scanner) else { return nil }
-                // Each field's register type (the one other place `ItemField` says it).
-                switch field.field {
-                case .end: endTime = try register(&c, time)
-                case .note: note = try register(&c) { c in try optionalText(&c, .note) }
-                case .place: place = try register(&c) { c in try optionalText(&c, .place) }
-                case .sortKey: sortKey = try register(&c, sortKeyValue)
-                case .start: start = try register(&c, time)
-                case .title: title = try register(&c) { c in try text(&c, .title) }
-                }
-            }
+            guard lead[0].leadWords.consume(&c.scanner), let endTime = try register(&c, time),
+                lead[1].leadWords.consume(&c.scanner), let note = try register(&c, { c in try optionalText(&c, .note) }),
+                lead[2].leadWords.consume(&c.scanner), let place = try register(&c, { c in try optionalText(&c, .place) }),
+                lead[3].leadWords.consume(&c.scanner), let sortKey = try register(&c, sortKeyValue),
+                lead[4].leadWords.consume(&c.scanner), let start = try register(&c, time),
+                lead[5].leadWords.consume(&c.scanner), let title = try register(&c, { c in try text(&c, .title) }),
+                c.scanner.consume("}"), c.scanner.offset == end
+            else { return nil }
+            c.checkTimes(startValue: start.value, endValue: endTime.value)
+            return ItemFields(title: title, sortKey: sortKey, start: start, end: endTime, place: place, note: note)
         } catch {
             return nil
         }
-        guard c.scanner.consume("}"), c.scanner.offset == end, let title, let sortKey, let start, let endTime, let place, let note
-        else { return nil }
-        c.checkTimes(start: start, end: endTime)
-        return ItemFields(title: title, sortKey: sortKey, start: start, end: endTime, place: place, note: note)
     }
 
     /// The byte runs around a register's rev and a time's parts, as words (each compared in
