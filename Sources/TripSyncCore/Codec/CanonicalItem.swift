@@ -133,46 +133,91 @@ enum CanonicalItem {
     /// way, which gives the error or warning with its pointer.
     static func decode(_ c: inout DecodeContext, end: Int) -> ItemFields? {
         guard c.cross.isActive, c.cross.complete, c.cross.hasClock else { return nil }
-        var title: Register<String>?
-        var sortKey: Register<String>?
-        var start: Register<TripTime?>?
-        var endTime: Register<TripTime?>?
-        var place: Register<String?>?
-        var note: Register<String?>?
+        // The six registers in the order of `fields` (end, note, place, sortKey, start, title:
+        // byte order of the keys), each bound once, as it is read: a register held in an optional
+        // variable, then checked or bound, is copied and destroyed through its type's value
+        // witnesses, which for a time register cost more than decoding it (docs/PERFORMANCE.md,
+        // issue 30). Each field's register type is said here (the one other place it is said
+        // is `write`).
+        let lead = fields
+        assert(lead.map(\.field) == [.end, .note, .place, .sortKey, .start, .title])
         do {
-            for field in fields {
-                guard field.leadWords.consume(&c.scanner) else { return nil }
-                // Each field's register type (the one other place `ItemField` says it).
-                switch field.field {
-                case .end: endTime = try register(&c, time)
-                case .note: note = try register(&c) { c in try optionalText(&c, .note) }
-                case .place: place = try register(&c) { c in try optionalText(&c, .place) }
-                case .sortKey: sortKey = try register(&c, sortKeyValue)
-                case .start: start = try register(&c, time)
-                case .title: title = try register(&c) { c in try text(&c, .title) }
-                }
-            }
+            guard lead[0].leadWords.consume(&c.scanner), let endTime = try register(&c, time),
+                lead[1].leadWords.consume(&c.scanner), let note = try register(&c, { c in try optionalText(&c, .note) }),
+                lead[2].leadWords.consume(&c.scanner), let place = try register(&c, { c in try optionalText(&c, .place) }),
+                lead[3].leadWords.consume(&c.scanner), let sortKey = try register(&c, sortKeyValue),
+                lead[4].leadWords.consume(&c.scanner), let start = try register(&c, time),
+                lead[5].leadWords.consume(&c.scanner), let title = try register(&c, { c in try text(&c, .title) }),
+                c.scanner.consume("}"), c.scanner.offset == end
+            else { return nil }
+            c.checkTimes(startValue: start.value, endValue: endTime.value)
+            return ItemFields(title: title, sortKey: sortKey, start: start, end: endTime, place: place, note: note)
         } catch {
             return nil
         }
-        guard c.scanner.consume("}"), c.scanner.offset == end, let title, let sortKey, let start, let endTime, let place, let note
-        else { return nil }
-        c.checkTimes(start: start, end: endTime)
-        return ItemFields(title: title, sortKey: sortKey, start: start, end: endTime, place: place, note: note)
     }
+
+    /// The byte runs around a register's rev and a time's parts, as words (each compared in
+    /// two loads instead of byte by byte: the quick ways pass them once per register).
+    private static let revOpen = LeadWords("{\"rev\":[")
+    private static let revClose = LeadWords("],\"value\":")
+    private static let deviceClose = LeadWords("\"],\"value\":")
+    private static let localOpen = LeadWords("{\"local\":")
+    private static let zoneKey = LeadWords(",\"zone\":")
+    private static let dateOpen = LeadWords("{\"date\":")
 
     /// `{"rev":[counter,"device"],"value":…}` with no conflicts, its dot within the clock.
     @inline(__always)
     private static func register<V>(_ c: inout DecodeContext, _ value: (inout DecodeContext) throws -> V?) throws -> Register<V>? {
-        guard c.scanner.consume("{\"rev\":["), c.scanner.offset < c.scanner.count else { return nil }
+        guard revOpen.consume(&c.scanner), c.scanner.offset < c.scanner.count else { return nil }
         let first = c.scanner.base[c.scanner.offset]
-        guard first >= UInt8(ascii: "1") && first <= UInt8(ascii: "9"), case .integer(let number) = try c.scanner.readNumber(),
-            number <= Int64(Rev.maxCounter), c.scanner.consume(","), let device = c.plainIdentifier(),
-            c.scanner.consume("],\"value\":"), let decoded = try value(&c), c.scanner.consume("}")
+        guard first >= UInt8(ascii: "1") && first <= UInt8(ascii: "9"), let counter = counterDigits(&c.scanner),
+            counter <= Rev.maxCounter, c.scanner.consume(","), let device = c.plainIdentifier(),
+            revClose.consume(&c.scanner), let decoded = try value(&c), c.scanner.consume("}")
         else { return nil }
-        let counter = UInt64(number)
         guard counter <= c.cross.clockValue(device) else { return nil }
         return Register(value: decoded, rev: Rev(counter: counter, device: device))
+    }
+
+    /// The digits of a counter (the caller has seen a first digit 1–9), 8 at a time while 8
+    /// follow; nil past 18 digits (far above `Rev.maxCounter`). What follows is the caller's to
+    /// check: a `,` there means the number was an integer, as `readNumber` would have read it.
+    @inline(__always)
+    private static func counterDigits(_ s: inout JSONScanner) -> UInt64? {
+        var value: UInt64 = 0
+        var offset = s.offset
+        if offset + 8 <= s.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(s.base + offset).loadUnaligned(as: UInt64.self))
+            if eightDigits(word) {
+                value = valueOfEightDigits(word)
+                offset += 8
+            }
+        }
+        while offset < s.count && s.base[offset] >= UInt8(ascii: "0") && s.base[offset] <= UInt8(ascii: "9") {
+            value = value &* 10 &+ UInt64(s.base[offset] &- UInt8(ascii: "0"))
+            offset += 1
+            if offset - s.offset > 18 { return nil }
+        }
+        s.offset = offset
+        return value
+    }
+
+    /// Whether the 8 bytes of `word` (memory order read as little-endian) are all `0`–`9`.
+    @inline(__always)
+    static func eightDigits(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Per byte below 0x80: x + 0x50 has the high bit when x >= '0', x + 0x46 when x > '9'.
+        return word & highs == 0 && (word &+ ones &* 0x50) & ~(word &+ ones &* 0x46) & highs == highs
+    }
+
+    /// The value of 8 ASCII digits, the first in the word's lowest byte.
+    @inline(__always)
+    static func valueOfEightDigits(_ word: UInt64) -> UInt64 {
+        var x = word &- 0x3030_3030_3030_3030
+        x = (x &* 10 &+ (x >> 8)) & 0x00FF_00FF_00FF_00FF
+        x = (x &* 100 &+ (x >> 16)) & 0x0000_FFFF_0000_FFFF
+        return (x &* 10_000 &+ (x >> 32)) & 0xFFFF_FFFF
     }
 
     /// A string within `rule`.
@@ -203,13 +248,13 @@ enum CanonicalItem {
     /// `null`, `{"local":"…","zone":"…"}` or `{"date":"…"}`.
     private static func time(_ c: inout DecodeContext) throws -> TripTime?? {
         if c.scanner.consume("null") { return .some(nil) }
-        if c.scanner.consume("{\"local\":") {
-            guard let span = try plainString(&c), let local = LocalTimeParser.dateTime(utf8: span), c.scanner.consume(",\"zone\":"),
+        if localOpen.consume(&c.scanner) {
+            guard let span = try plainString(&c), let local = LocalTimeParser.dateTime(utf8: span), zoneKey.consume(&c.scanner),
                 let zone = try plainString(&c), ZoneID.isWellFormed(utf8: zone), c.scanner.consume("}")
             else { return nil }
             return .some(.local(local, zone: c.zoneString(zone)))
         }
-        guard c.scanner.consume("{\"date\":"), let span = try plainString(&c), let date = LocalTimeParser.date(utf8: span),
+        guard dateOpen.consume(&c.scanner), let span = try plainString(&c), let date = LocalTimeParser.date(utf8: span),
             c.scanner.consume("}")
         else { return nil }
         return .some(.date(date))
@@ -248,31 +293,56 @@ enum CanonicalItem {
     /// `{"rev":[digits,"36 bytes"],"value":…}`.
     @inline(__always)
     private static func skipRegister(_ s: inout JSONScanner, time: Bool) -> Bool {
-        guard s.consume("{\"rev\":[") else { return false }
+        guard revOpen.consume(&s) else { return false }
         let digits = s.offset
+        while s.offset + 8 <= s.count && eightDigits(UInt64(littleEndian: UnsafeRawPointer(s.base + s.offset).loadUnaligned(as: UInt64.self))) {
+            s.offset += 8
+        }
         while s.offset < s.count && s.base[s.offset] >= UInt8(ascii: "0") && s.base[s.offset] <= UInt8(ascii: "9") { s.offset += 1 }
-        guard s.offset > digits, s.consume(",\""), s.offset + 36 <= s.count else { return false }
-        s.offset += 36
-        return s.consume("\"],\"value\":") && (time ? skipTime(&s) : skipText(&s)) && s.consume("}")
+        guard s.offset > digits, s.offset + 38 <= s.count, s.base[s.offset] == UInt8(ascii: ","),
+            s.base[s.offset + 1] == UInt8(ascii: "\"")
+        else { return false }
+        s.offset += 38
+        return deviceClose.consume(&s) && (time ? skipTime(&s) : skipText(&s)) && s.consume("}")
     }
 
-    /// `null` or a string.
+    /// `null` or a string: its end found 8 bytes at a time; a string with an escape is left to
+    /// `skipValueUnchecked`.
+    @inline(__always)
     private static func skipText(_ s: inout JSONScanner) -> Bool {
         if s.consume("null") { return true }
-        return s.offset < s.count && s.base[s.offset] == UInt8(ascii: "\"") && s.skipValueUnchecked()
+        guard s.offset < s.count, s.base[s.offset] == UInt8(ascii: "\"") else { return false }
+        var end = s.offset + 1
+        while end + 8 <= s.count {
+            if JSONScanner.hasQuoteOrBackslash(UnsafeRawPointer(s.base + end).loadUnaligned(as: UInt64.self)) { break }
+            end += 8
+        }
+        while end < s.count {
+            let byte = s.base[end]
+            if byte == UInt8(ascii: "\"") {
+                s.offset = end + 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") { return s.skipValueUnchecked() }
+            end += 1
+        }
+        return false
     }
 
     /// `null`, `{"local":"16 bytes","zone":"…"}` or `{"date":"10 bytes"}`.
     private static func skipTime(_ s: inout JSONScanner) -> Bool {
         if s.consume("null") { return true }
-        if s.consume("{\"local\":\"") {
-            guard s.offset + 16 <= s.count else { return false }
-            s.offset += 16
-            return s.consume("\",\"zone\":") && skipText(&s) && s.consume("}")
+        if localOpen.consume(&s) {
+            guard s.offset + 18 <= s.count, s.base[s.offset] == UInt8(ascii: "\""), s.base[s.offset + 17] == UInt8(ascii: "\"")
+            else { return false }
+            s.offset += 18
+            return zoneKey.consume(&s) && skipText(&s) && s.consume("}")
         }
-        guard s.consume("{\"date\":\""), s.offset + 10 <= s.count else { return false }
-        s.offset += 10
-        return s.consume("\"}")
+        guard dateOpen.consume(&s), s.offset + 12 <= s.count, s.base[s.offset] == UInt8(ascii: "\""),
+            s.base[s.offset + 11] == UInt8(ascii: "\"")
+        else { return false }
+        s.offset += 12
+        return s.consume("}")
     }
 }
 

@@ -116,11 +116,27 @@ extension DecodeContext {
         }
     }
 
-    private mutating func checkZones(_ register: Register<TripTime?>?, _ field: String) {
-        guard let register else { return }
-        if case .local(_, let zone)? = register.value, !cross.isKnown(zone) {
+    /// `checkTimes` for two registers with no conflicts (the quick item decoder's), given their
+    /// values: the same issues in the same order, without copying the registers.
+    mutating func checkTimes(startValue: TripTime?, endValue: TripTime?) {
+        guard cross.isActive, cross.complete else { return }
+        checkZone(startValue, "/start")
+        checkZone(endValue, "/end")
+        if let start = startValue, let end = endValue, let zones = cross.zones, zones.isBefore(end, start) {
+            cross.issues.append(DocumentIssues.endBeforeStart(pointer: pointer + "/end/value"))
+        }
+    }
+
+    /// The unknown-zone warning of a register's winning value.
+    private mutating func checkZone(_ value: TripTime?, _ field: String) {
+        if case .local(_, let zone)? = value, !cross.isKnown(zone) {
             cross.issues.append(DocumentIssues.unknownZone(zone, pointer: pointer + field + "/value/zone"))
         }
+    }
+
+    private mutating func checkZones(_ register: Register<TripTime?>?, _ field: String) {
+        guard let register else { return }
+        checkZone(register.value, field)
         for (index, conflict) in register.conflicts.enumerated() {
             if case .local(_, let zone)? = conflict.value, !cross.isKnown(zone) {
                 cross.issues.append(DocumentIssues.unknownZone(zone, pointer: pointer + field + "/conflicts/\(index)/value/zone"))

@@ -276,56 +276,54 @@ struct RegisterMerge {
     /// is recorded in `forks`.
     @inline(__always)
     mutating func merge<V: ExactValue>(_ a: Register<V>?, _ b: Register<V>?, pointer: @autoclosure () -> String) -> Register<V>? {
-        switch (a, b) {
-        case (nil, nil):
-            return nil
-        case (let a?, nil):
-            return survivors(of: a, otherClock: clockB)
-        case (nil, let b?):
+        // Unwrapped one by one: a switch over the pair `(a, b)` copies both registers into a
+        // tuple first (for a time register, through its type's value witnesses).
+        guard let a else {
+            guard let b else { return nil }
             return survivors(of: b, otherClock: clockA)
-        case (let a?, let b?):
-            // Fast path: the same single value on both sides.
-            if a.conflicts.isEmpty && b.conflicts.isEmpty && a.rev == b.rev && a.value.hasSameBytes(as: b.value) {
-                return a
-            }
-            var kept: [Versioned<V>] = []
-            let versionsB = b.versions
-            let versionsA = a.versions
-            if versionsA.count * versionsB.count > WriteIndex<V>.scanLimit {
-                // Many values (a hostile register holds up to 1,001): the same rule through
-                // hashed indexes, linear instead of one scan of B per value of A.
-                let indexA = WriteIndex(versionsA)
-                let indexB = WriteIndex(versionsB)
-                for version in versionsA {
-                    if indexB.holds(version) {
-                        kept.append(version)
-                    } else if indexB.revs.contains(version.rev) {
-                        forks.append(SameDotFork(rev: version.rev, pointer: pointer()))
-                        kept.append(version)
-                    } else if !clockB.sees(version.rev) {
-                        kept.append(version)
-                    }
-                }
-                for version in versionsB where !indexA.holds(version) {
-                    if !clockA.sees(version.rev) || indexA.revs.contains(version.rev) { kept.append(version) }
-                }
-                return Register(ordered: kept)
-            }
+        }
+        guard let b else { return survivors(of: a, otherClock: clockB) }
+        // Fast path: the same single value on both sides.
+        if a.conflicts.isEmpty && b.conflicts.isEmpty && a.rev == b.rev && a.value.hasSameBytes(as: b.value) {
+            return a
+        }
+        var kept: [Versioned<V>] = []
+        let versionsB = b.versions
+        let versionsA = a.versions
+        if versionsA.count * versionsB.count > WriteIndex<V>.scanLimit {
+            // Many values (a hostile register holds up to 1,001): the same rule through
+            // hashed indexes, linear instead of one scan of B per value of A.
+            let indexA = WriteIndex(versionsA)
+            let indexB = WriteIndex(versionsB)
             for version in versionsA {
-                if versionsB.contains(where: { $0.isSameWrite(as: version) }) {
+                if indexB.holds(version) {
                     kept.append(version)
-                } else if versionsB.contains(where: { $0.rev == version.rev }) {
+                } else if indexB.revs.contains(version.rev) {
                     forks.append(SameDotFork(rev: version.rev, pointer: pointer()))
                     kept.append(version)
                 } else if !clockB.sees(version.rev) {
                     kept.append(version)
                 }
             }
-            for version in versionsB where !versionsA.contains(where: { $0.isSameWrite(as: version) }) {
-                if !clockA.sees(version.rev) || versionsA.contains(where: { $0.rev == version.rev }) { kept.append(version) }
+            for version in versionsB where !indexA.holds(version) {
+                if !clockA.sees(version.rev) || indexA.revs.contains(version.rev) { kept.append(version) }
             }
             return Register(ordered: kept)
         }
+        for version in versionsA {
+            if versionsB.contains(where: { $0.isSameWrite(as: version) }) {
+                kept.append(version)
+            } else if versionsB.contains(where: { $0.rev == version.rev }) {
+                forks.append(SameDotFork(rev: version.rev, pointer: pointer()))
+                kept.append(version)
+            } else if !clockB.sees(version.rev) {
+                kept.append(version)
+            }
+        }
+        for version in versionsB where !versionsA.contains(where: { $0.isSameWrite(as: version) }) {
+            if !clockA.sees(version.rev) || versionsA.contains(where: { $0.rev == version.rev }) { kept.append(version) }
+        }
+        return Register(ordered: kept)
     }
 
     /// The values of a register present on one side only that the other side has not seen.
@@ -360,13 +358,17 @@ struct RegisterMerge {
     ) -> ItemOutcome {
         let a = fields.0 ?? ItemFields()
         let b = fields.1 ?? ItemFields()
-        var merged = ItemFields()
-        merged.title = merge(a.title, b.title, pointer: "/items/\(id)/title")
-        merged.sortKey = merge(a.sortKey, b.sortKey, pointer: "/items/\(id)/sortKey")
-        merged.start = merge(a.start, b.start, pointer: "/items/\(id)/start")
-        merged.end = merge(a.end, b.end, pointer: "/items/\(id)/end")
-        merged.place = merge(a.place, b.place, pointer: "/items/\(id)/place")
-        merged.note = merge(a.note, b.note, pointer: "/items/\(id)/note")
+        // Read from each side's storage and merged into one new storage, in the order the forks
+        // are recorded (title, sortKey, start, end, place, note, deleted).
+        let x = a.storage
+        let y = b.storage
+        let title = merge(x.title, y.title, pointer: "/items/\(id)/title")
+        let sortKey = merge(x.sortKey, y.sortKey, pointer: "/items/\(id)/sortKey")
+        let start = merge(x.start, y.start, pointer: "/items/\(id)/start")
+        let end = merge(x.end, y.end, pointer: "/items/\(id)/end")
+        let place = merge(x.place, y.place, pointer: "/items/\(id)/place")
+        let note = merge(x.note, y.note, pointer: "/items/\(id)/note")
+        var merged = ItemFields(title: title, sortKey: sortKey, start: start, end: end, place: place, note: note)
         if let mergedDeleted = merge(deleted.0, deleted.1, pointer: "/items/\(id)/deleted") {
             return .deleted(Tombstone(deleted: mergedDeleted, item: merged))
         }

@@ -56,7 +56,8 @@ extension Register where Value: ExactValue {
 }
 
 extension String: ExactValue {
-    func hasSameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+    /// Compared as contiguous bytes (`FastEquality.text`), never by Unicode equivalence.
+    func hasSameBytes(as other: String) -> Bool { FastEquality.text(self, other) }
     func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeText) }
 }
 

@@ -74,6 +74,11 @@ public struct ItemFields: Hashable, Sendable {
                 || !(place?.conflicts.isEmpty ?? true) || !(note?.conflicts.isEmpty ?? true)
         }
 
+        /// Whether all six registers are present, read in place.
+        var isComplete: Bool {
+            title != nil && sortKey != nil && start != nil && end != nil && place != nil && note != nil
+        }
+
         func copy() -> Storage {
             Storage(title: title, sortKey: sortKey, start: start, end: end, place: place, note: note)
         }
@@ -198,9 +203,7 @@ public struct ItemFields: Hashable, Sendable {
     }
 
     /// Whether every field is present (as a live item requires).
-    package var isComplete: Bool {
-        title != nil && sortKey != nil && start != nil && end != nil && place != nil && note != nil
-    }
+    package var isComplete: Bool { storage.isComplete }
 
     /// Whether no field is present.
     public var isEmpty: Bool {
@@ -338,17 +341,15 @@ enum FastEquality {
     /// Two optional registers: same rev, value and conflicts.
     @inline(__always)
     static func same<V>(_ a: Register<V>?, _ b: Register<V>?, _ equal: (V, V) -> Bool) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case (let x?, let y?):
-            guard x.rev == y.rev, x.conflicts.count == y.conflicts.count, equal(x.value, y.value) else { return false }
-            for index in x.conflicts.indices {
-                let cx = x.conflicts[index]
-                let cy = y.conflicts[index]
-                guard cx.rev == cy.rev, equal(cx.value, cy.value) else { return false }
-            }
-            return true
-        default: return false
+        // Unwrapped one by one, not switched over as the pair `(a, b)` (which copies both).
+        guard let x = a else { return b == nil }
+        guard let y = b else { return false }
+        guard x.rev == y.rev, x.conflicts.count == y.conflicts.count, equal(x.value, y.value) else { return false }
+        for index in x.conflicts.indices {
+            let cx = x.conflicts[index]
+            let cy = y.conflicts[index]
+            guard cx.rev == cy.rev, equal(cx.value, cy.value) else { return false }
         }
+        return true
     }
 }

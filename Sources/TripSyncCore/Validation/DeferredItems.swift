@@ -175,13 +175,13 @@ enum DeferredItems {
             switch entry {
             case .decoded(let item):
                 fields.append(item.fields)
-                warnings += item.warnings
+                if !item.warnings.isEmpty { warnings += item.warnings }
             case .shared(let j, let i):
                 guard case .decoded(let item)? = entries.entry(file: j, span: i),
                     limits[j].isEmpty || item.fields.dots(within: limits[j])
                 else { return strict() }
                 fields.append(item.fields)
-                warnings += item.warnings
+                if !item.warnings.isEmpty { warnings += item.warnings }
             }
         }
         var document = file.document
