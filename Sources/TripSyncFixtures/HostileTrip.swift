@@ -8,14 +8,14 @@ import TripSyncCore
 /// Every check that spans two collections (tombstones × devices, values × values, acks × clock
 /// entries) must stay near-linear on these: a hostile file may cost a few times a plain file
 /// of its size, never a hundred.
-public enum HostileTrip {
+package enum HostileTrip {
     /// The counter of the generator's first write (late 2025), far older than any retention.
     static let start: UInt64 = 1_764_000_000_000
 
     /// A document of `tombstones` tombstones with whole bodies, all deleted long ago and
     /// acknowledged by every device but one, `devices` devices in the clock, and `forkedItems`
     /// live items whose title holds `valuesPerRegister` values under one dot.
-    public static func document(
+    package static func document(
         tombstones: Int, devices: Int, forkedItems: Int = 0, valuesPerRegister: Int = 0, seed: UInt64 = 26
     ) -> TripDocument {
         var generator = TripGenerator(seed: seed, deviceCount: max(devices, 2))
@@ -59,7 +59,7 @@ public enum HostileTrip {
 
     /// A plain document of two devices about `bytes` canonical JSON bytes long (at most 100,000
     /// items): live items and as many recent tombstones as `tombstones`, none compactable.
-    public static func plain(bytes: Int, tombstones: Int, seed: UInt64 = 27) -> TripDocument {
+    package static func plain(bytes: Int, tombstones: Int, seed: UInt64 = 27) -> TripDocument {
         var generator = TripGenerator(seed: seed)
         var document = generator.document(itemCount: 0, name: "Plain")
         let writer = generator.devices[0]
@@ -89,7 +89,7 @@ public enum HostileTrip {
 
     /// A second replica's file of `document`: the same state, written by another device that
     /// retitled one item (so a merge has work to do).
-    public static func peer(of document: TripDocument) throws -> TripDocument {
+    package static func peer(of document: TripDocument) throws -> TripDocument {
         var peer = document
         let device = document.clock.entries.keys.sorted()[0]
         peer.deviceID = device

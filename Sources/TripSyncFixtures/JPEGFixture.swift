@@ -3,9 +3,9 @@
 /// directory, a GPS directory, IFD1 with a thumbnail), an optional XMP packet, and frame
 /// segments with entropy-coded data. The image data does not decode to pixels; the structure
 /// around it is what a JPEG's metadata readers walk.
-public struct JPEGFixture: Sendable {
+package struct JPEGFixture: Sendable {
     /// The TIFF byte order of the Exif data.
-    public enum ByteOrder: Sendable {
+    package enum ByteOrder: Sendable {
         /// Intel, "II".
         case little
         /// Motorola, "MM".
@@ -13,27 +13,27 @@ public struct JPEGFixture: Sendable {
     }
 
     /// An unsigned rational, numerator over denominator.
-    public typealias Rational = (numerator: UInt32, denominator: UInt32)
+    package typealias Rational = (numerator: UInt32, denominator: UInt32)
 
     /// The GPS directory's position: refs and degrees, minutes, seconds.
-    public struct GPS: Sendable {
+    package struct GPS: Sendable {
         /// "N" or "S".
-        public var latitudeRef: String
+        package var latitudeRef: String
         /// Degrees, minutes, seconds.
-        public var latitude: [Rational]
+        package var latitude: [Rational]
         /// "E" or "W".
-        public var longitudeRef: String
+        package var longitudeRef: String
         /// Degrees, minutes, seconds.
-        public var longitude: [Rational]
+        package var longitude: [Rational]
         /// Metres above sea level, when recorded.
-        public var altitude: Rational?
+        package var altitude: Rational?
 
         /// Lisbon, Praça do Comércio: 38° 42' 28.44" N, 9° 8' 11.52" W, 7 m.
-        public static let lisbon = GPS(latitudeRef: "N", latitude: [(38, 1), (42, 1), (2844, 100)],
+        package static let lisbon = GPS(latitudeRef: "N", latitude: [(38, 1), (42, 1), (2844, 100)],
                                        longitudeRef: "W", longitude: [(9, 1), (8, 1), (1152, 100)], altitude: (7, 1))
 
         /// Creates a position.
-        public init(latitudeRef: String, latitude: [Rational], longitudeRef: String, longitude: [Rational], altitude: Rational? = nil) {
+        package init(latitudeRef: String, latitude: [Rational], longitudeRef: String, longitude: [Rational], altitude: Rational? = nil) {
             self.latitudeRef = latitudeRef
             self.latitude = latitude
             self.longitudeRef = longitudeRef
@@ -43,44 +43,44 @@ public struct JPEGFixture: Sendable {
     }
 
     /// Where the parts of the TIFF data lie, relative to its header (what hostile tests corrupt).
-    public struct Layout: Sendable {
+    package struct Layout: Sendable {
         /// IFD0's offset.
-        public var ifd0 = 8
+        package var ifd0 = 8
         /// The Exif directory's offset, when there is one.
-        public var exif: Int?
+        package var exif: Int?
         /// The GPS directory's offset, when there is one.
-        public var gps: Int?
+        package var gps: Int?
         /// IFD1's offset, when there is one.
-        public var ifd1: Int?
+        package var ifd1: Int?
         /// The thumbnail's offset, when there is one.
-        public var thumbnail: Int?
+        package var thumbnail: Int?
     }
 
     /// The Exif byte order.
-    public var byteOrder: ByteOrder = .little
+    package var byteOrder: ByteOrder = .little
     /// Orientation (tag 0x0112), when written.
-    public var orientation: UInt16? = 6
+    package var orientation: UInt16? = 6
     /// The camera make (tag 0x010F, stored outside the entry).
-    public var make: String? = "TripSync Camera"
+    package var make: String? = "TripSync Camera"
     /// The capture time in the Exif directory (tag 0x9003), when written.
-    public var dateTimeOriginal: String? = "2027:06:10 12:30:00"
+    package var dateTimeOriginal: String? = "2027:06:10 12:30:00"
     /// The GPS directory, when written.
-    public var gps: GPS? = .lisbon
+    package var gps: GPS? = .lisbon
     /// Whether IFD1 with a small JPEG thumbnail follows IFD0.
-    public var thumbnail = true
+    package var thumbnail = true
     /// Whether the Exif APP1 segment is written at all.
-    public var exif = true
+    package var exif = true
     /// An XMP packet (its text, written after the standard XMP header), when written.
-    public var xmp: String?
+    package var xmp: String?
     /// The entropy-coded data between SOS and EOI (with a stuffed byte and a restart marker).
-    public var scanData: [UInt8] = [0x12, 0x34, 0xFF, 0x00, 0x56, 0xFF, 0xD0, 0x78, 0x9A, 0xBC, 0xDE, 0xF0]
+    package var scanData: [UInt8] = [0x12, 0x34, 0xFF, 0x00, 0x56, 0xFF, 0xD0, 0x78, 0x9A, 0xBC, 0xDE, 0xF0]
 
     /// The default fixture: little-endian Exif with orientation 6, a make, an Exif directory,
     /// the Lisbon GPS directory and a thumbnail.
-    public init() {}
+    package init() {}
 
     /// An XMP packet whose exif:GPSLatitude and exif:GPSLongitude are attributes (like Lightroom's).
-    public static func xmpAttributes(latitude: String = "38,42.474N", longitude: String = "9,8.192W") -> String {
+    package static func xmpAttributes(latitude: String = "38,42.474N", longitude: String = "9,8.192W") -> String {
         """
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -92,7 +92,7 @@ public struct JPEGFixture: Sendable {
     }
 
     /// An XMP packet whose GPS properties are elements.
-    public static func xmpElements(latitude: String = "38,42,28.44N", longitude: String = "9,8,11.52W") -> String {
+    package static func xmpElements(latitude: String = "38,42,28.44N", longitude: String = "9,8,11.52W") -> String {
         """
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -107,7 +107,7 @@ public struct JPEGFixture: Sendable {
     }
 
     /// The whole JPEG.
-    public func bytes() -> [UInt8] {
+    package func bytes() -> [UInt8] {
         var segments: [(UInt8, [UInt8])] = [(0xE0, Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0])]
         if exif { segments.append((0xE1, Array("Exif".utf8) + [0, 0] + tiff().bytes)) }
         if let xmp { segments.append((0xE1, Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(xmp.utf8))) }
@@ -116,7 +116,7 @@ public struct JPEGFixture: Sendable {
 
     /// The GPS values as stored (latitude, longitude and altitude rationals, in this byte order):
     /// what must not be left in a stripped copy.
-    public func gpsValueBytes() -> [[UInt8]] {
+    package func gpsValueBytes() -> [[UInt8]] {
         guard let gps else { return [] }
         let order = Encoder(big: byteOrder == .big)
         return [order.rationals(gps.latitude), order.rationals(gps.longitude)] + (gps.altitude.map { [order.rationals([$0])] } ?? [])
@@ -124,7 +124,7 @@ public struct JPEGFixture: Sendable {
 
     /// A JPEG of `segments` (marker, payload) between SOI and the frame, then the frame header
     /// segments, SOS, `scanData` and EOI.
-    public static func jpeg(segments: [(marker: UInt8, payload: [UInt8])], scanData: [UInt8]) -> [UInt8] {
+    package static func jpeg(segments: [(marker: UInt8, payload: [UInt8])], scanData: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         let frame: [(UInt8, [UInt8])] = [
             (0xDB, [0] + (1...64).map { UInt8($0) }),  // one quantisation table
@@ -140,7 +140,7 @@ public struct JPEGFixture: Sendable {
     }
 
     /// The Exif TIFF data and where its parts lie.
-    public func tiff() -> (bytes: [UInt8], layout: Layout) {
+    package func tiff() -> (bytes: [UInt8], layout: Layout) {
         let order = Encoder(big: byteOrder == .big)
         var layout = Layout()
         // IFD0's entries, with the pointers' values filled in once the sizes are known.

@@ -7,14 +7,14 @@ import TripSyncCore
 ///
 /// So that no file passes the 100,000-item limit, the shared trip holds N − N/100 items and A,
 /// after its adds, exactly N.
-public struct MergeScenario {
+package struct MergeScenario {
     /// Replica A's document.
-    public var a: TripDocument
+    package var a: TripDocument
     /// Replica B's document.
-    public var b: TripDocument
+    package var b: TripDocument
 
     /// Builds the pair for `items` items, deterministically.
-    public init(items: Int, seed: UInt64 = 42) throws {
+    package init(items: Int, seed: UInt64 = 42) throws {
         var generator = TripGenerator(seed: seed)
         let base = generator.document(itemCount: items - items / 100)
         let deviceA = generator.devices[0]

@@ -4,9 +4,9 @@ import CZlib
 /// `JPEGFixture`, for the location tests, the fuzz seeds and the benchmark. The image data does
 /// not decode to pixels; the containers' structure (PNG chunks with their CRCs, RIFF chunks with
 /// the VP8X flags, HEIF boxes with `iinf` and `iloc`) is what metadata readers walk.
-public enum PhotoContainerFixture {
+package enum PhotoContainerFixture {
     /// Which chunk holds a PNG's XMP packet.
-    public enum PNGXMP: Sendable {
+    package enum PNGXMP: Sendable {
         /// An uncompressed `iTXt` chunk (what exiftool and Pillow's `PngInfo.add_itxt` write).
         case iTXt
         /// A compressed `iTXt` chunk (the packet deflated by zlib).
@@ -16,7 +16,7 @@ public enum PhotoContainerFixture {
     }
 
     /// One PNG chunk: length, type, data, CRC (zlib's crc32 over type and data).
-    public static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    package static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         let body = typeBytes + data
         let crc = body.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: crc32(0, $0.baseAddress, uInt($0.count))) }
@@ -25,7 +25,7 @@ public enum PhotoContainerFixture {
 
     /// A 1×1 grey PNG with an `eXIf` chunk holding `exif` (TIFF data, after "Exif\0\0" when
     /// `exifPrefix`) and an XMP packet in the chunk `xmpChunk`, before the image data.
-    public static func png(exif: [UInt8]?, exifPrefix: Bool = false, xmp: String? = nil, xmpChunk: PNGXMP = .iTXt) -> [UInt8] {
+    package static func png(exif: [UInt8]?, exifPrefix: Bool = false, xmp: String? = nil, xmpChunk: PNGXMP = .iTXt) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         out += pngChunk("IHDR", bigEndian(1) + bigEndian(1) + [8, 0, 0, 0, 0])
         if let exif { out += pngChunk("eXIf", (exifPrefix ? Array("Exif".utf8) + [0, 0] : []) + exif) }
@@ -43,14 +43,14 @@ public enum PhotoContainerFixture {
     }
 
     /// One RIFF chunk: type, little-endian size, data, a zero pad byte when the size is odd.
-    public static func riffChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    package static func riffChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         Array(type.utf8) + littleEndian(UInt32(data.count)) + data + (data.count % 2 == 1 ? [0] : [])
     }
 
     /// A WebP (extended format: VP8X with the Exif and XMP flags set for what follows, a VP8L
     /// image chunk, then `EXIF` and `XMP ` chunks); without `vp8x`, the simple format with the
     /// metadata chunks after the image chunk.
-    public static func webp(exif: [UInt8]?, exifPrefix: Bool = false, xmp: String? = nil, vp8x: Bool = true) -> [UInt8] {
+    package static func webp(exif: [UInt8]?, exifPrefix: Bool = false, xmp: String? = nil, vp8x: Bool = true) -> [UInt8] {
         var chunks: [UInt8] = []
         if vp8x {
             let flags: UInt8 = (exif != nil ? 0x08 : 0) | (xmp != nil ? 0x04 : 0)
@@ -63,7 +63,7 @@ public enum PhotoContainerFixture {
     }
 
     /// Where a HEIC fixture keeps its Exif item.
-    public enum HEIFPlace: Sendable {
+    package enum HEIFPlace: Sendable {
         /// One extent in `mdat` (construction method 0).
         case mdat
         /// One extent in `idat` (construction method 1).
@@ -76,7 +76,7 @@ public enum PhotoContainerFixture {
     /// item 2, a "mime" XMP item 3), `iloc` version 1 and, for `.idat`, an `idat` box; then
     /// `mdat` with the image bytes, the Exif item ("Exif\0\0" and its 4-byte offset 6 first,
     /// as cameras write it) and the XMP packet.
-    public static func heic(exif: [UInt8]?, xmp: String? = nil, place: HEIFPlace = .mdat) -> [UInt8] {
+    package static func heic(exif: [UInt8]?, xmp: String? = nil, place: HEIFPlace = .mdat) -> [UInt8] {
         let ftyp = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
         let image: [UInt8] = [0x00, 0x00, 0x00, 0x04, 0x26, 0x01, 0xAF, 0x13]
         let exifItem = exif.map { bigEndian(6) + Array("Exif".utf8) + [0, 0] + $0 }
@@ -123,18 +123,18 @@ public enum PhotoContainerFixture {
     }
 
     /// An ISO base media box.
-    public static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+    package static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
         bigEndian(UInt32(8 + payload.count)) + Array(type.utf8) + payload
     }
 
     /// A full box: version, three bytes of flags, then the payload.
-    public static func fullBox(_ type: String, version: UInt8, _ payload: [UInt8]) -> [UInt8] {
+    package static func fullBox(_ type: String, version: UInt8, _ payload: [UInt8]) -> [UInt8] {
         box(type, [version, 0, 0, 0] + payload)
     }
 
     /// Whether every chunk of the PNG `bytes` has the CRC zlib computes (false when a chunk does
     /// not read).
-    public static func pngCRCsHold(_ bytes: [UInt8]) -> Bool {
+    package static func pngCRCsHold(_ bytes: [UInt8]) -> Bool {
         var position = 8
         while position < bytes.count {
             guard position + 12 <= bytes.count else { return false }
@@ -149,7 +149,7 @@ public enum PhotoContainerFixture {
     }
 
     /// `data` deflated by zlib (a zlib stream, as a compressed iTXt holds).
-    public static func deflate(_ data: [UInt8]) -> [UInt8] {
+    package static func deflate(_ data: [UInt8]) -> [UInt8] {
         var length = compressBound(uLong(data.count))
         var out = [UInt8](repeating: 0, count: Int(length))
         let status = data.withUnsafeBufferPointer { input in compress(&out, &length, input.baseAddress, uLong(input.count)) }

@@ -2,14 +2,14 @@ import TripSync
 import TripSyncCore
 
 /// A small, fast, seedable random number generator (SplitMix64) for repeatable tests and benchmarks.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator from a seed; the same seed gives the same sequence.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -19,9 +19,9 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 }
 
 /// Builds realistic trip documents of any size for tests and benchmarks.
-public struct TripGenerator {
+package struct TripGenerator {
     /// Zones the generated items use.
-    public static let zones = [
+    package static let zones = [
         "Europe/Lisbon", "America/New_York", "Asia/Tokyo", "Australia/Lord_Howe", "Asia/Kathmandu",
         "Pacific/Kiritimati", "Europe/Berlin", "America/Sao_Paulo",
     ]
@@ -42,15 +42,15 @@ public struct TripGenerator {
     ]
 
     /// The devices writing the trip.
-    public var devices: [DeviceID]
+    package var devices: [DeviceID]
     /// The trip id.
-    public var tripID: TripID
+    package var tripID: TripID
     private var random: SeededGenerator
     /// The next counter to stamp (hybrid logical clock milliseconds around 2027).
-    public var counter: UInt64 = 1_764_000_000_000
+    package var counter: UInt64 = 1_764_000_000_000
 
     /// Creates a generator for a trip written by `deviceCount` devices.
-    public init(seed: UInt64, deviceCount: Int = 2) {
+    package init(seed: UInt64, deviceCount: Int = 2) {
         random = SeededGenerator(seed: seed)
         var ids: [DeviceID] = []
         for _ in 0..<max(deviceCount, 1) { ids.append(Identifier.random(using: &random)) }
@@ -59,23 +59,23 @@ public struct TripGenerator {
     }
 
     /// A fresh random identifier from the seeded sequence.
-    public mutating func identifier() -> Identifier { Identifier.random(using: &random) }
+    package mutating func identifier() -> Identifier { Identifier.random(using: &random) }
 
     /// A random element.
-    public mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+    package mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
 
     /// A random integer in `range`.
-    public mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &random) }
+    package mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &random) }
 
     /// The next rev for `device`, advancing the shared counter.
-    public mutating func stamp(_ device: DeviceID) -> Rev {
+    package mutating func stamp(_ device: DeviceID) -> Rev {
         counter += UInt64(int(1..<50))
         return Rev(counter: counter, device: device)
     }
 
     /// A realistic item written by `device`: about one in ten unscheduled, one in ten a whole
     /// day, one in five with an end.
-    public mutating func item(index: Int, by device: DeviceID) -> ItemFields {
+    package mutating func item(index: Int, by device: DeviceID) -> ItemFields {
         let zone = pick(TripGenerator.zones)
         let june = LocalDate(year: 2027, month: 6, day: 1) ?? LocalDate.epoch
         let day = LocalDate(daysSinceEpoch: june.daysSinceEpoch + index % 30) ?? june
@@ -104,7 +104,7 @@ public struct TripGenerator {
     }
 
     /// A document of `itemCount` items written by the generator's devices, with a consistent clock.
-    public mutating func document(itemCount: Int, name: String = "Lisbon & New York 2027") -> TripDocument {
+    package mutating func document(itemCount: Int, name: String = "Lisbon & New York 2027") -> TripDocument {
         let first = devices[0]
         var document = TripDocument(
             tripID: tripID, deviceID: first, clock: VersionVector(),
@@ -123,7 +123,7 @@ public struct TripGenerator {
     }
 
     /// The smallest clock that accounts for every dot of the document.
-    public static func clockCovering(_ document: TripDocument) -> VersionVector {
+    package static func clockCovering(_ document: TripDocument) -> VersionVector {
         var clock = document.clock
         clock.include(document.trip.name.rev)
         for register in document.trip.name.conflicts { clock.include(register.rev) }
