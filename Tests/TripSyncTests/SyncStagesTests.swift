@@ -14,6 +14,25 @@ import Testing
         return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
     }
 
+    /// Two laptops' homes and the shared folder they meet in (made), and how to remove all three.
+    func twoLaptops() throws -> (home: Home, other: Home, shared: String, cleanUp: () -> Void) {
+        let (home, cleanHome) = temporaryHome()
+        let (other, cleanOther) = temporaryHome()
+        let shared = home.path + "-shared"
+        let cleanUp = {
+            cleanHome()
+            cleanOther()
+            try? FileManager.default.removeItem(atPath: shared)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        } catch {
+            cleanUp()
+            throw error
+        }
+        return (home, other, shared, cleanUp)
+    }
+
     /// Paths told by a sync, from its thread.
     final class Reads: @unchecked Sendable {
         private let lock = NSLock()
@@ -25,15 +44,8 @@ import Testing
     /// Another laptop's edit arrives: the sync reads that laptop's file and ours once each (ours
     /// used to be read a second time to compare it with the bytes about to be published).
     @Test func eachFileOfTheFolderIsReadOncePerSync() throws {
-        let (home, cleanHome) = temporaryHome()
-        let (other, cleanOther) = temporaryHome()
-        let shared = home.path + "-shared"
-        defer {
-            cleanHome()
-            cleanOther()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let (home, other, shared, cleanUp) = try twoLaptops()
+        defer { cleanUp() }
         let tripID: TripID
         do {
             let store = try TripStore.create(name: "Lisbon", owned: false, in: home)
@@ -72,15 +84,8 @@ import Testing
     /// Our file unchanged and the trip unchanged but another file new: ours is compared by the
     /// digest of what the scan read, so an unchanged file is not rewritten.
     @Test func anUnchangedOwnFileIsNotRewritten() throws {
-        let (home, cleanHome) = temporaryHome()
-        let (other, cleanOther) = temporaryHome()
-        let shared = home.path + "-shared"
-        defer {
-            cleanHome()
-            cleanOther()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let (home, other, shared, cleanUp) = try twoLaptops()
+        defer { cleanUp() }
         let tripID = try TripStore.create(name: "Porto", owned: false, in: home).tripID
         _ = try FolderSync(home: home, folder: shared).run()
         _ = try FolderSync(home: other, folder: shared).run()
@@ -100,15 +105,8 @@ import Testing
     /// journal reads the replica, the sync goes on with that copy, and the store keeps what the
     /// sync saved (it used to read the replica three times and the identity twice).
     @Test func aStoreSyncReadsTheReplicaAndTheIdentityOnce() throws {
-        let (home, cleanHome) = temporaryHome()
-        let (other, cleanOther) = temporaryHome()
-        let shared = home.path + "-shared"
-        defer {
-            cleanHome()
-            cleanOther()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let (home, other, shared, cleanUp) = try twoLaptops()
+        defer { cleanUp() }
         let tripID = try TripStore.create(name: "Lisbon", owned: false, in: home).tripID
         _ = try FolderSync(home: home, folder: shared).run()
         _ = try FolderSync(home: other, folder: shared).run()
