@@ -5,7 +5,8 @@ import TripSyncHome
 /// `tripsync-bench edit [--items 10000] [--runs 31] [--binary PATH]`: one `add` and one `edit`
 /// on a trip of ITEMS items in a temporary home, each timed end to end (the built binary, from
 /// `posix_spawn` to `wait4`), RUNS times; prints median, p90 and max of each, the journal's size
-/// at the end and how many runs paid a fold (docs/PERFORMANCE.md, "The edit journal"). Next to
+/// at the end, how many runs paid a fold and how many read the trip whole instead of going
+/// quick through its view (docs/PERFORMANCE.md, "The edit journal", "The replica view"). Next to
 /// them, `fingerprint` (a read of the trip and nothing else) is timed as the floor an edit that
 /// reads the trip cannot go below. `--binary` times another build (the one before the journal).
 enum EditBenchmark {
@@ -44,15 +45,22 @@ enum EditBenchmark {
         }
         let replica = Home(path: home).replicaPath(for: trip.document.tripID)
         let journal = String(replica.dropLast(".trip.json.gz".count)) + ".journal"
+        let view = String(replica.dropLast(".trip.json.gz".count)) + ".view"
         var adds: [Double] = []
         var edits: [Double] = []
         var reads: [Double] = []
         var folds = 0
+        // Commands that read the trip whole (and so wrote its view anew): the others were quick
+        // edits (docs/DESIGN.md, "The replica view").
+        var wholeReads = 0
+        var quick: [Double] = []
         // Records in the journal now: each edit appends one; a rewrite of the replica folds them.
         var records = 0
         func timed(_ arguments: [String]) throws -> Double {
             let before = stamp(replica)
+            let viewBefore = stamp(view)
             let run = try ChildProcess.timed(executable: tripsync, arguments: ["--home", home] + arguments, environment: environment)
+            if stamp(view) != viewBefore { wholeReads += 1 } else { quick.append(run.milliseconds) }
             if stamp(replica) != before {
                 folds += 1
                 records = 0
@@ -73,6 +81,7 @@ enum EditBenchmark {
         print("  edit:         \(summary(edits))")
         print("  fingerprint:  \(summary(reads))  (reads the trip, writes nothing)")
         print("  journal at the end: \(records) records, \(journalBytes) bytes; commands that rewrote the replica whole (a fold): \(folds)")
+        print("  commands that read the trip whole and wrote its view: \(wholeReads) of \(runs * 2); the \(quick.count) quick edits: \(quick.isEmpty ? "none" : summary(quick))")
         guard records > 0 else { return }
         // What replaying the journal costs a reader: fingerprint with it, then folded by a sync.
         let fingerprint = ["--home", home, "fingerprint"]

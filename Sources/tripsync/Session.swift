@@ -23,6 +23,35 @@ enum Session {
         return try Failure.during(.saving(store.path), home: store.home) { try store.edit(body) }
     }
 
+    /// Runs `body` as `edit` does, first without decoding every item when the trip's replica
+    /// view allows (`QuickEdit`: `needs` declares the items `body` reads); otherwise on the
+    /// whole trip, after which the view is written anew when it was missing or behind.
+    @discardableResult
+    static func edit<T>(
+        _ global: GlobalOptions, trip selector: String?, needs: QuickEdit.Needs, _ body: (inout TripEditor) throws -> T
+    ) throws -> T {
+        let home = HomeAccess.home(global)
+        // The quick edit (and the home's lock it holds) ends with this closure.
+        let quick: T? = try {
+            switch try QuickEdit.open(home, trip: selector, needs: needs) {
+            case .quick(let quick):
+                return try Failure.during(.saving(quick.path), home: home) { try quick.edit(body) }
+            case .whole(let notices):
+                for notice in notices { Console.warning(notice) }
+                return nil
+            }
+        }()
+        if let quick { return quick }
+        let store = try store(global, trip: selector)
+        let result = try Failure.during(.saving(store.path), home: store.home) { try store.edit(body) }
+        do {
+            try store.refreshView()
+        } catch {
+            Console.warning("\(error)")
+        }
+        return result
+    }
+
     /// The trip for reading only (no lock: a reader sees the last saved state); a home that
     /// does not exist is refused and nothing is created.
     static func read(_ global: GlobalOptions, trip selector: String?) throws -> (trip: LoadedTrip, me: DeviceIdentity) {

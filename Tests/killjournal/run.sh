@@ -135,6 +135,7 @@ if ! strace -qq -e trace=none /bin/true 2>/dev/null; then
     exit 0
 fi
 faults=0
+views=0
 item=$(sed -n "$((ROUNDS + 1))p" "$WORK/ids")
 for kind in add edit; do
     for n in 1 2 3 4 5 6; do
@@ -150,7 +151,17 @@ for kind in add edit; do
                 "$TRIPSYNC" --home "$HOME_DIR" "${args[@]}" >"$WORK/out" 2>"$WORK/err" || status=$?
             if ! grep -q INJECTED "$WORK/strace.log"; then continue; fi  # fewer calls than n: nothing failed
             faults=$((faults + 1))
-            [ "$status" != 0 ] || fail "$label: exit 0 although the fault was injected: $(cat "$WORK/out")"
+            if [ "$status" = 0 ]; then
+                # Only the trip's view may fail with a warning (a cache: the edit itself was saved,
+                # and the next edit reads the trip whole; docs/DESIGN.md, "The replica view").
+                grep -q "\.view: .*edits read the trip whole until it is" "$WORK/err" \
+                    || fail "$label: exit 0 although the fault was injected: $(cat "$WORK/out") $(cat "$WORK/err")"
+                T show --json >"$WORK/after.json" 2>"$WORK/after.err" || fail "$label: the home does not open after the fault: $(cat "$WORK/after.err")"
+                grep -q "\"fault $name $n\"" "$WORK/after.json" || fail "$label: the edit said saved is not there"
+                views=$((views + 1))
+                echo "killjournal: $label: exit 0, the view not written: $(head -c 300 "$WORK/err" | tr '\n' ' ')"
+                continue
+            fi
             grep -Eq "$HOME_DIR/(trips/|device)" "$WORK/err" || fail "$label: the error names no file: $(cat "$WORK/err")"
             T show --json >"$WORK/after.json" 2>"$WORK/after.err" || fail "$label: the home does not open after the fault: $(cat "$WORK/after.err")"
             if grep -q "nothing was changed\|not saved" "$WORK/err"; then
@@ -163,4 +174,4 @@ for kind in add edit; do
     done
 done
 [ "$faults" -ge 8 ] || fail "only $faults faults were injected"
-echo "killjournal: phase 2: $faults injected faults, each an error naming the file, nothing acknowledged lost"
+echo "killjournal: phase 2: $faults injected faults, each an error naming the file ($views of them the view's, a warning), nothing acknowledged lost"

@@ -204,9 +204,13 @@ extension TripStore {
 
     /// Refuses an edit by a device that may not write (docs/DESIGN.md, "Members and roles").
     func checkMayEdit() throws {
-        let document = state.document
-        guard !document.mayEdit(state.identity.deviceID) else { return }
-        let role = document.role(of: state.identity.deviceID)
+        try Self.checkMayEdit(state.document, me: state.identity.deviceID)
+    }
+
+    /// Throws `EditError(.notAllowed)` unless device `me` may change `document`.
+    static func checkMayEdit(_ document: TripDocument, me: DeviceID) throws {
+        guard !document.mayEdit(me) else { return }
+        let role = document.role(of: me)
         let trip = "\"\(document.trip.name.value)\""
         let why: String
         switch role {

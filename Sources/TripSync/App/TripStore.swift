@@ -30,8 +30,8 @@ public final class TripStore: @unchecked Sendable {
     let lock: HomeLock
     private let mutex = NSLock()
     var state: ReplicaState
-    private var unsaved: Bool
-    private var storedNotices: [String]
+    var unsaved: Bool
+    var storedNotices: [String]
     private var storedDefaultZone: String?
     /// Set by `forget()`: the replica is gone from the home, so nothing more is saved.
     var forgotten = false

@@ -149,6 +149,20 @@ struct CanonicalWriter: ~Copyable {
     /// the signature's placeholder is.
     @discardableResult
     mutating func writeTail(_ document: TripDocument, signed: Bool = false) -> Int? {
+        let signatureOffset = writeMiddle(document, signed: signed)
+        var first = true
+        for (id, tombstone) in document.tombstones.sorted(by: { $0.key < $1.key }) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            write(id, tombstone)
+        }
+        writeEnd(document)
+        return signatureOffset
+    }
+
+    /// From the end of `items` to the first tombstone: `},"members":…,"tombstones":{`; when
+    /// `signed`, returns where the signature's placeholder is.
+    mutating func writeMiddle(_ document: TripDocument, signed: Bool) -> Int? {
         out.append("},\"members\":{")
         var first = true
         for (device, grant) in document.members.sorted(by: { $0.key < $1.key }) {
@@ -210,17 +224,21 @@ struct CanonicalWriter: ~Copyable {
             out.append(UInt8(ascii: "}"))
         }
         out.append(",\"tombstones\":{")
-        first = true
-        for (id, tombstone) in document.tombstones.sorted(by: { $0.key < $1.key }) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(identifier: id)
-            out.append(":{\"deleted\":")
-            write(tombstone.deleted, CanonicalWriter.writeDeletion)
-            out.append(",\"item\":")
-            write(tombstone.item)
-            out.append(UInt8(ascii: "}"))
-        }
+        return signatureOffset
+    }
+
+    /// One tombstone as a member of `tombstones`: `"<id>":{"deleted":…,"item":…}`.
+    mutating func write(_ id: ItemID, _ tombstone: Tombstone) {
+        out.append(identifier: id)
+        out.append(":{\"deleted\":")
+        write(tombstone.deleted, CanonicalWriter.writeDeletion)
+        out.append(",\"item\":")
+        write(tombstone.item)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Everything after the last tombstone: `},"trip":…,"tripId":…}` and the trailing newline.
+    mutating func writeEnd(_ document: TripDocument) {
         out.append("},\"trip\":{\"name\":")
         write(document.trip.name, CanonicalWriter.writeText)
         if let zone = document.trip.zone {
@@ -231,7 +249,6 @@ struct CanonicalWriter: ~Copyable {
         out.append(identifier: document.tripID)
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
-        return signatureOffset
     }
 
     mutating func write(_ clock: VersionVector) {

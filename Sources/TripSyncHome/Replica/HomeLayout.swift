@@ -38,6 +38,10 @@ package struct HomeLayout: Hashable, Sendable {
     package func journal(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.journalSuffix }
     /// The suffix of an edit journal (beside a replica of the same name): the journal's own.
     package static let journalSuffix = EditJournal.fileSuffix
+    /// A trip's replica view beside its replica (a cache, `ReplicaView`): `trips/<tripId>.view`.
+    package func view(_ trip: TripID) -> String { trips + "/\(trip)" + HomeLayout.viewSuffix }
+    /// The suffix of a replica view.
+    package static let viewSuffix = ".view"
     /// A file of the trips folder by its name.
     package func tripsFile(_ name: String) -> String { trips + "/" + name }
     /// A trip's local settings (never replicated): `trips/<tripId>.settings.json`.

@@ -149,8 +149,10 @@ extension Home {
         for path in [replicaPath(for: trip), settingsPath(for: trip)] where try FileIO.removeDurably(path) {
             removed.append(path)
         }
-        // The replica's edit journal is part of the replica (its path stands for both).
+        // The replica's edit journal is part of the replica (its path stands for both), and
+        // its view a cache of the two.
         try FileIO.removeDurably(journalPath(for: trip))
+        try FileIO.removeDurably(layout.view(trip))
         return removed
     }
 }

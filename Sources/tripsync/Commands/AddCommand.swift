@@ -43,7 +43,10 @@ enum AddCommand: Command {
         let typedZone = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let typedEndZone = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
         var machineZoneUsed: String?
-        let (id, stored): (ItemID, TripTime?) = try Session.edit(global, trip: parser.value("--trip")) { trip in
+        // What the edit reads besides the trip's small parts: the neighbours of its place.
+        let placement: QuickEdit.Placement = parser.value("--after").map { .after($0) } ?? parser.value("--before").map { .before($0) } ?? .last
+        let (id, stored): (ItemID, TripTime?) = try Session.edit(global, trip: parser.value("--trip"), needs: QuickEdit.Needs(placement: placement)) { trip in
+            machineZoneUsed = nil
             var zone = typedZone ?? trip.suggestedZone
             if zone == nil, parser.value("--at") != nil, let machine = ViewerZone.machine()?.id, ZoneDatabase.isTypeable(machine) {
                 zone = machine

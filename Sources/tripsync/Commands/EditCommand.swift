@@ -43,7 +43,7 @@ enum EditCommand: Command {
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let zoneOption = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let endZoneOption = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
-        let report: EditReport = try Session.edit(global, trip: parser.value("--trip")) { trip in
+        let report: EditReport = try Session.edit(global, trip: parser.value("--trip"), needs: QuickEdit.Needs(items: [selector])) { trip in
             let id = try trip.item(selector)
             guard let item = trip.document.items[id] else { throw CLIError.refused("no item \(selector)") }
             var writes: [FieldWrite] = []
