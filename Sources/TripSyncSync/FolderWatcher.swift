@@ -30,6 +30,16 @@ package final class FolderWatcher {
     /// home's own `.NAME.tmp-…` temp files, never count anywhere).
     package static let homeIgnoredNames: Set<String> = HomeLayout.unwatchedNames
 
+    /// Whether a change to `name` in the home's trips folder never counts: the names above, and
+    /// a trip's view (`<tripId>.view`, a cache of the replica and journal: the edit that wrote
+    /// it changed the journal, which counts).
+    static func isIgnoredInHome(_ name: [UInt8]) -> Bool {
+        homeIgnoredNamesBytes.contains(name) || name.count > viewSuffixBytes.count && Array(name.suffix(viewSuffixBytes.count)) == viewSuffixBytes
+    }
+
+    private static let homeIgnoredNamesBytes = Set(homeIgnoredNames.map { Array($0.utf8) })
+    private static let viewSuffixBytes = Array(HomeLayout.viewSuffix.utf8)
+
     private enum Role { case shared, trip, home }
 
     #if os(Linux)
@@ -166,7 +176,7 @@ package final class FolderWatcher {
             // Names are bytes: one that is not UTF-8 (a Latin-1 conflicted copy) counts like any other.
             for bytes in FolderWatcher.names(in: path) where bytes.first != UInt8(ascii: ".") {
                 let name = PrintableText.escape(bytes: bytes)
-                if role == .home && FolderWatcher.homeIgnoredNames.contains(name) { continue }
+                if role == .home && FolderWatcher.isIgnoredInHome(bytes) { continue }
                 let child = path + "/" + name
                 let childBytes = Array((path + "/").utf8) + bytes
                 if role == .shared, Identifier(name) != nil, FolderWatcher.folderIdentity(child) != nil {
@@ -332,14 +342,13 @@ package final class FolderWatcher {
                 if mask & UInt32(IN_ISDIR) != 0 { needsRefresh = true }
                 return true
             case .home:
-                return !FolderWatcher.homeIgnoredNamesBytes.contains(event.name)
+                return !FolderWatcher.isIgnoredInHome(event.name)
             case .trip:
                 // Our own file written (by our own rounds) does not count; deleted or moved away, it does.
                 return !(ignored.contains(event.name) && mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) != 0)
             }
         }
 
-        private static let homeIgnoredNamesBytes = Set(homeIgnoredNames.map { Array($0.utf8) })
 
         /// Adds a watch on `path` (never through a link); true when it was added.
         private func arm(_ path: String, role: Role) -> Bool {

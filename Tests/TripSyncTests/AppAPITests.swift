@@ -7,13 +7,8 @@ import TripSyncHome
 /// The app API as an app meets it (`TripStore`), and docs/REFERENCE.md's "For app developers", which must
 /// compile and do what it says (the block between the markers is that section's, line for line).
 @Suite struct AppAPITests {
-    private func temporaryHome() -> (Home, cleanUp: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-app-\(UUID().uuidString)").path
-        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
-    }
-
     @Test func readmeExampleRuns() throws {
-        let (made, cleanUp) = temporaryHome()
+        let (made, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let shared = made.path + "-shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
@@ -45,7 +40,7 @@ import TripSyncHome
     }
 
     @Test func anEditIsDurableOnReturnAndStampedWithTheStoresClock() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let store = try TripStore.create(name: "Porto", in: home)
         let first = try store.edit { trip in try trip.addItem(NewItem(title: "Ribeira", sortKey: ""), at: .last) }
@@ -61,7 +56,7 @@ import TripSyncHome
     }
 
     @Test func anEditThatThrowsChangesNothing() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let store = try TripStore.create(name: "Sintra", in: home)
         let id = try store.edit { trip in try trip.addItem(NewItem(title: "Pena", sortKey: ""), at: .last) }
@@ -89,7 +84,7 @@ import TripSyncHome
         ("zzzz", EditError.Kind.noSuchItem), ("ab", .shortItemPrefix),
     ])
     func itemLookupErrorsHaveKinds(text: String, kind: EditError.Kind) throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let store = try TripStore.create(name: "Évora", in: home)
         try store.edit { trip in _ = try trip.addItem(NewItem(title: "Templo", sortKey: ""), at: .last) }
@@ -103,7 +98,7 @@ import TripSyncHome
 
     @Test(arguments: [ConflictChoice.mine, .current, .alternative(1)])
     func resolvingKeepsTheChosenValueAndEndsTheConflict(choice: ConflictChoice) throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let file = home.path + "-other.trip.json"
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -142,7 +137,7 @@ import TripSyncHome
     }
 
     @Test func anImportRefusesWhenTheHomesCopyChangedWhileItWaited() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let file = home.path + "-backup.trip.json"
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -162,7 +157,7 @@ import TripSyncHome
     }
 
     @Test func aSecondStoreOnTheSameHomeIsRefusedWhileTheFirstIsOpen() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
         let first = try TripStore.create(name: "Braga", in: home)
         _ = withExtendedLifetime(first) {

@@ -12,11 +12,6 @@ import TripSyncFixtures
 /// dropped with a warning and cut under the lock; corruption in the middle and newer formats
 /// are refused naming the journal.
 @Suite struct EditJournalTests {
-    private func temporaryHome() -> (Home, cleanUp: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-journal-\(UUID().uuidString)").path
-        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
-    }
-
     private func fileBytes(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
@@ -59,7 +54,7 @@ import TripSyncFixtures
 
     @Test(arguments: [1 as UInt64, 2, 3])
     func aReplayedReplicaIsByteIdenticalToTheWholeRewrite(seed: UInt64) throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         var random = SeededGenerator(seed: seed)
         let store = try TripStore.create(name: "Lisbon", defaultZone: "Europe/Lisbon", in: home)
@@ -90,7 +85,7 @@ import TripSyncFixtures
     }
 
     @Test func replayingIsDeterministicAndIdempotent() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         let store = try TripStore.create(name: "Porto", in: home)
         let base = try TripFileReader(maxFileBytes: 1 << 20).read(bytes: try fileBytes(store.path), file: "replica").document
@@ -108,7 +103,7 @@ import TripSyncFixtures
     }
 
     @Test func anEditAppendsARecordAndLeavesTheReplicaAlone() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         let store = try TripStore.create(name: "Faro", in: home)
         let replica = try fileBytes(store.path)
@@ -127,7 +122,7 @@ import TripSyncFixtures
 
     @Test(arguments: [1, 7, 200])
     func aTornTailIsDroppedWithAWarningAndCutUnderTheLock(cut: Int) throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         var store: TripStore? = try TripStore.create(name: "Evora", in: home)
         let tripID = try #require(store?.tripID)
@@ -155,7 +150,7 @@ import TripSyncFixtures
     }
 
     @Test func zerosPastTheLastRecordAreATornTail() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         let store = try TripStore.create(name: "Braga", in: home)
         let id = try store.edit { trip in try trip.addItem(NewItem(title: "Bom Jesus", sortKey: ""), at: .last) }
@@ -167,7 +162,7 @@ import TripSyncFixtures
     }
 
     @Test func aCorruptRecordInTheMiddleIsAnErrorNamingTheJournalAndOffset() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         var store: TripStore? = try TripStore.create(name: "Tomar", in: home)
         let tripID = try #require(store?.tripID)
@@ -198,7 +193,7 @@ import TripSyncFixtures
     }
 
     @Test func aJournalOfANewerFormatIsRefused() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         var store: TripStore? = try TripStore.create(name: "Viseu", in: home)
         let tripID = try #require(store?.tripID)
@@ -223,7 +218,7 @@ import TripSyncFixtures
     }
 
     @Test func aStaleJournalIsIgnoredAndANewOneStarts() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         var store: TripStore? = try TripStore.create(name: "Leiria", in: home)
         let tripID = try #require(store?.tripID)
@@ -247,7 +242,7 @@ import TripSyncFixtures
     }
 
     @Test func syncFoldsTheJournalAndPublishesOneDocument() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         let shared = home.path + "-shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
@@ -267,7 +262,7 @@ import TripSyncFixtures
     }
 
     @Test func aRecordWhoseValuesDoNotCheckIsRefused() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("journal")
         defer { cleanUp() }
         var store: TripStore? = try TripStore.create(name: "Lagos", in: home)
         let tripID = try #require(store?.tripID)

@@ -6,16 +6,12 @@ import TripSyncFixtures
 @testable import TripSyncPlatform
 @testable import TripSyncCore
 @testable import TripSyncHome
+@testable import TripSyncSync
 
 /// Edits that open the trip from its replica view (docs/DESIGN.md, "The replica view"): each
 /// quick edit must leave the trip exactly as the same edit on the whole trip would, and a view
 /// that is not of the replica and journal on disk, damaged, or too far behind is never used.
 @Suite struct QuickEditTests {
-    private func temporaryHome() -> (Home, cleanUp: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-quick-\(UUID().uuidString)").path
-        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
-    }
-
     /// A trip of `count` items in `home`: order keys with ties, items without a day, timed ones,
     /// some deleted, one with a photo attached; its view written.
     private func makeTrip(in home: Home, count: Int, random: inout SeededGenerator, name: String = "Quick") throws -> TripID {
@@ -88,7 +84,7 @@ import TripSyncFixtures
 
     @Test(arguments: [1 as UInt64, 2, 3])
     func quickEditsLeaveTheTripAsTheWholeTripWould(seed: UInt64) throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("quick")
         defer { cleanUp() }
         var random = SeededGenerator(seed: seed)
         let trip = try makeTrip(in: home, count: 80, random: &random)
@@ -163,7 +159,7 @@ import TripSyncFixtures
     }
 
     @Test func anItemNamedAmbiguouslyOrDeletedIsLeftToAWholeOpen() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("quick")
         defer { cleanUp() }
         var random = SeededGenerator(seed: 11)
         let trip = try makeTrip(in: home, count: 1200, random: &random)
@@ -183,7 +179,7 @@ import TripSyncFixtures
     }
 
     @Test func aViewOfAnotherReplicaOrJournalOrDamagedIsNotUsed() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("quick")
         defer { cleanUp() }
         var random = SeededGenerator(seed: 5)
         let trip = try makeTrip(in: home, count: 40, random: &random)
@@ -246,8 +242,17 @@ import TripSyncFixtures
         #expect(!reread.items.values.contains { $0.title?.value == "one" })
     }
 
+    @Test func aViewWrittenIsNoReasonForAWatchingSyncToRun() {
+        let trip = Identifier.random()
+        // The edit that wrote the view changed the journal, which counts.
+        #expect(FolderWatcher.isIgnoredInHome(Array("\(trip).view".utf8)))
+        #expect(!FolderWatcher.isIgnoredInHome(Array("\(trip).journal".utf8)))
+        #expect(!FolderWatcher.isIgnoredInHome(Array("\(trip).trip.json.gz".utf8)))
+        #expect(!FolderWatcher.isIgnoredInHome(Array(".view".utf8)))
+    }
+
     @Test func aViewLaggingTheJournalHandsOverToAWholeOpen() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("quick")
         defer { cleanUp() }
         var random = SeededGenerator(seed: 9)
         let trip = try makeTrip(in: home, count: 30, random: &random)
@@ -268,7 +273,7 @@ import TripSyncFixtures
     }
 
     @Test func aHomeOfSeveralTripsChoosesAsTheWholeOpenDoes() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("quick")
         defer { cleanUp() }
         var random = SeededGenerator(seed: 3)
         let lisbon = try makeTrip(in: home, count: 10, random: &random, name: "Lisbon 2027")

@@ -42,6 +42,12 @@ func writeScenario(
     return paths
 }
 
+/// A home in a temporary folder named `tripsync-LABEL-<uuid>` (not made yet), and what removes it.
+func temporaryHome(_ label: String) -> (Home, cleanUp: () -> Void) {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-\(label)-\(UUID().uuidString)").path
+    return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
+}
+
 /// A temporary folder removed by the caller.
 func temporaryFolder() -> String {
     let path = NSTemporaryDirectory() + "tripsync-test-" + UUID().uuidString

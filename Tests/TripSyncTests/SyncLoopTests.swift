@@ -10,13 +10,8 @@ import Testing
 /// Sync's policy as library API an app calls: the last folder, and the loop that syncs on
 /// change with backoff, started and stopped.
 @Suite struct SyncLoopTests {
-    func temporaryHome() -> (Home, cleanUp: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-loop-\(UUID().uuidString)").path
-        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
-    }
-
     func homeAndFolder() throws -> (Home, shared: String, cleanUp: () -> Void) {
-        let (home, cleanHome) = temporaryHome()
+        let (home, cleanHome) = temporaryHome("loop")
         let shared = home.path + "-shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         return (home, shared, {
@@ -79,7 +74,7 @@ import Testing
         loop.start()
         #expect(events.eventually { $0.syncedCount >= 1 }, "the first round runs at once")
         // Another home joins the trip through the folder and adds an item: the loop merges it.
-        let (other, cleanOther) = temporaryHome()
+        let (other, cleanOther) = temporaryHome("loop")
         defer { cleanOther() }
         _ = try FolderSync(home: other, folder: shared).run()
         do {

@@ -9,15 +9,10 @@ import Testing
 
 /// The sync as stages (`TripRound`): each file of the shared folder is read once per sync.
 @Suite struct SyncStagesTests {
-    func temporaryHome() -> (Home, cleanUp: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-stages-\(UUID().uuidString)").path
-        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
-    }
-
     /// Two laptops' homes and the shared folder they meet in (made), and how to remove all three.
     func twoLaptops() throws -> (home: Home, other: Home, shared: String, cleanUp: () -> Void) {
-        let (home, cleanHome) = temporaryHome()
-        let (other, cleanOther) = temporaryHome()
+        let (home, cleanHome) = temporaryHome("stages")
+        let (other, cleanOther) = temporaryHome("stages")
         let shared = home.path + "-shared"
         let cleanUp = {
             cleanHome()

@@ -18,14 +18,9 @@ import TripSyncSync
         return try #require(all.first { $0.description.hasPrefix(prefix) })
     }
 
-    func temporaryHome() -> (Home, cleanUp: () -> Void) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tripsync-view-\(UUID().uuidString)").path
-        return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
-    }
-
     /// A new home and an empty shared folder beside it, removed by `cleanUp`.
     func homeAndFolder() throws -> (Home, shared: String, cleanUp: () -> Void) {
-        let (home, cleanHome) = temporaryHome()
+        let (home, cleanHome) = temporaryHome("view")
         let shared = home.path + "-shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         return (home, shared, {
@@ -157,7 +152,7 @@ import TripSyncSync
     // MARK: names, forgetting, the last folder
 
     @Test func tripNamesAreUniqueInAHome() throws {
-        let (home, cleanUp) = temporaryHome()
+        let (home, cleanUp) = temporaryHome("view")
         defer { cleanUp() }
         do { _ = try TripStore.create(name: "Lisbon", owned: false, in: home) }
         #expect(throws: EditError.self) { _ = try TripStore.create(name: "Lisbon", owned: false, in: home) }
@@ -172,8 +167,8 @@ import TripSyncSync
     }
 
     @Test func twoLaptopsRenamingAtOnceGiveAConflict() throws {
-        let (a, cleanA) = temporaryHome()
-        let (b, cleanB) = temporaryHome()
+        let (a, cleanA) = temporaryHome("view")
+        let (b, cleanB) = temporaryHome("view")
         let shared = a.path + "-shared"
         defer {
             cleanA()
