@@ -7,9 +7,9 @@ import TripSyncHome
 enum Session {
     /// The trip chosen by `--trip` (or the only one), open with the home locked; its notices,
     /// warnings and the home's other unreadable files are told on stderr.
-    static func store(_ global: GlobalOptions, trip selector: String?) throws -> TripStore {
+    static func store(_ global: GlobalOptions, trip selector: String?, keepingOthers: Bool = false) throws -> TripStore {
         // A trip that cannot be opened is worded by `Failure` (from `runTool`).
-        let store = try TripStore.open(selector, in: HomeAccess.home(global))
+        let store = try TripStore.open(selector, in: HomeAccess.home(global), keepingOthers: keepingOthers)
         for unreadable in store.skipped { HomeAccess.warn(unreadable) }
         for notice in store.notices { Console.warning(notice) }
         for warning in store.warnings { Console.warning("\(store.path): \(warning)") }
@@ -25,7 +25,8 @@ enum Session {
 
     /// Runs `body` as `edit` does, first without decoding every item when the trip's replica
     /// view allows (`QuickEdit`: `needs` declares the items `body` reads); otherwise on the
-    /// whole trip, after which the view is written anew when it was missing or behind.
+    /// whole trip, after which the view is written anew when it was missing or behind (and the
+    /// home's other trips get one when theirs is missing or not current).
     @discardableResult
     static func edit<T>(
         _ global: GlobalOptions, trip selector: String?, needs: QuickEdit.Needs, _ body: (inout TripEditor) throws -> T
@@ -42,7 +43,8 @@ enum Session {
             }
         }()
         if let quick { return quick }
-        let store = try store(global, trip: selector)
+        // The home's other trips are kept for their views: a quick edit chooses among them all.
+        let store = try store(global, trip: selector, keepingOthers: true)
         let result = try Failure.during(.saving(store.path), home: store.home) { try store.edit(body) }
         do {
             try store.refreshView()

@@ -287,6 +287,18 @@ import TripSyncFixtures
             }
             #expect(quick.state.document.tripID == expected, "\(selector)")
         }
+        // Porto's replica rewritten (a sync, say): its view is not current, so no quick edit
+        // can choose among the trips. The next whole edit (of Lisbon) writes Porto's view too.
+        try TripStore.open("Porto", in: home).edit { trip in try trip.rename(to: "Porto 2027") }
+        try withExtendedLifetime(try TripStore.takeLock(home)) { _ = try home.foldJournal(porto) }
+        #expect(try !QuickEditTests.opens(home, QuickEdit.Needs(placement: .last), trip: "Lisbon 2027"))
+        do {
+            let store = try TripStore.open("Lisbon 2027", in: home, keepingOthers: true)
+            try store.edit { trip in _ = try trip.addItem(NewItem(title: "whole", sortKey: ""), at: .last) }
+            try store.refreshView()
+        }
+        #expect(try QuickEditTests.opens(home, QuickEdit.Needs(placement: .last), trip: "Lisbon 2027"))
+        #expect(try QuickEditTests.opens(home, QuickEdit.Needs(placement: .last), trip: "Porto 2027"))
         // No selector with two trips, a name no trip has: the whole open answers.
         #expect(try !QuickEditTests.opens(home, QuickEdit.Needs(), trip: nil))
         #expect(try !QuickEditTests.opens(home, QuickEdit.Needs(), trip: "Madrid"))

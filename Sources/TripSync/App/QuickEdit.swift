@@ -10,8 +10,8 @@ import TripSyncHome
 /// edit's is. The answer and the record are the same as a whole open would give: the items an
 /// edit reads are declared (`Needs`) and loaded, and whenever anything would make the answer
 /// depend on more (a view that is missing or not of the replica and journal on disk, a torn
-/// journal, an item named ambiguously, a notice or warning to tell, a fold due), `open` or
-/// `edit` answers nil before anything is saved and the caller opens the trip whole.
+/// journal, an item named ambiguously, a notice or warning to tell, a fold due), `open` answers
+/// `.whole` or `edit` answers nil before anything is saved, and the caller opens the trip whole.
 package final class QuickEdit {
     /// How many journal records a view may lag behind before an edit opens the trip whole
     /// (which writes a new view): each is decoded and checked again by every quick edit.
@@ -175,6 +175,7 @@ package final class QuickEdit {
         do {
             defaultZone = try home.defaultZone(for: tripID)
         } catch {
+            // A broken settings file: the whole open says so (a notice) and goes on without it.
             return nil
         }
         return (state, view, defaultZone)

@@ -35,6 +35,8 @@ public final class TripStore: @unchecked Sendable {
     private var storedDefaultZone: String?
     /// Set by `forget()`: the replica is gone from the home, so nothing more is saved.
     var forgotten = false
+    /// The home's other trips as `open(keepingOthers:)` read them, until `refreshView`.
+    var otherTrips: [LoadedTrip] = []
 
     private init(home: Home, lock: HomeLock, state: ReplicaState, warnings: [ValidationIssue], skipped: [HomeTrips.Unreadable], notices: [String]) {
         self.home = home
@@ -58,21 +60,25 @@ public final class TripStore: @unchecked Sendable {
     /// `timeout` seconds for another process or store). Throws `TripStoreError` (no such trip,
     /// several, its replica unreadable, the home busy), `TripFileError` (device.json broken) or
     /// `FileSystemError`.
-    package static func open(_ selector: String? = nil, in home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> TripStore {
-        try open(selector, in: home, holding: takeLock(home, timeout: timeout))
+    package static func open(_ selector: String? = nil, in home: Home, timeout: Double = HomeLock.defaultTimeout, keepingOthers: Bool = false) throws -> TripStore {
+        try open(selector, in: home, holding: takeLock(home, timeout: timeout), keepingOthers: keepingOthers)
     }
 
     /// Opens the trip `selector` names under a lock the caller holds already (`TripHome.open`).
-    package static func open(_ selector: String?, in home: Home, holding lock: HomeLock) throws -> TripStore {
+    /// With `keepingOthers`, the home's other trips read on the way are kept until
+    /// `refreshView` writes their views (the CLI's edits that can go quick).
+    package static func open(_ selector: String?, in home: Home, holding lock: HomeLock, keepingOthers: Bool = false) throws -> TripStore {
         let (identity, notice) = try home.openIdentity()
         let listing = try home.listTrips()
         let loaded = try listing.choose(selector, home: home.path).get()
         var state = ReplicaState(home: home, identity: identity, document: loaded.document)
         // A torn tail of the edit journal is cut away now that the lock is held.
         state.journal = try home.settleJournal(loaded.journal)
-        return TripStore(
+        let store = TripStore(
             home: home, lock: lock, state: state, warnings: loaded.warnings,
             skipped: listing.unreadable, notices: notice.map { [$0] } ?? [])
+        if keepingOthers { store.otherTrips = listing.trips.filter { $0.document.tripID != loaded.document.tripID } }
+        return store
     }
 
     /// Creates a trip named `name` in `home` (made when missing), optionally with the trip's zone
