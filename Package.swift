@@ -59,7 +59,7 @@ let package = Package(
             path: "Sources/CSodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
-        // OpenSSL's libcrypto: SHA-256 of attachments (EVP digests, the CPU's SHA instructions).
+        // OpenSSL's libcrypto: SHA-256 of attachments (its SHA256_* functions, the CPU's SHA instructions).
         .systemLibrary(
             name: "COpenSSL",
             path: "Sources/COpenSSL",
