@@ -86,6 +86,10 @@ package struct ReplicaView: Sendable {
             throw FileSystemError(path: path, message: "a view needs the replica's stamp and digest and the journal's digest")
         }
         let pieces = CanonicalPieces(document)
+        // Offsets are 32-bit: far above what a reader accepts (`TripFileReader.maxFileBytes`).
+        guard pieces.json.count < Int(UInt32.max) / 2 else {
+            throw FileSystemError(path: path, message: "the trip's JSON (\(pieces.json.count) bytes) is too large for a view")
+        }
         var keys: [UInt8] = []
         var entries: [UInt8] = []
         entries.reserveCapacity((pieces.items.count + pieces.tombstones.count) * entrySize)
