@@ -349,7 +349,6 @@ package final class FolderWatcher {
             }
         }
 
-
         /// Adds a watch on `path` (never through a link); true when it was added.
         private func arm(_ path: String, role: Role) -> Bool {
             guard let before = FolderWatcher.folderIdentity(path) else { return false }

@@ -239,10 +239,8 @@ package final class QuickEdit {
         }
         guard contents.torn == nil, contents.position.records > 0,
             contents.position.base == view.replicaDigest, contents.position.length >= view.journalLength,
-            contents.position.records - view.journalRecords < lagLimit
+            contents.position.records - view.journalRecords < lagLimit, view.holdsPrefix(ofJournal: bytes)
         else { return nil }
-        let prefix = bytes.withUnsafeBytes { all in Sodium.blake2b256([UnsafeRawBufferPointer(rebasing: all[0..<view.journalLength])]) }
-        guard prefix == view.journalDigest else { return nil }
         let payloads = contents.payloads.filter { $0.startIndex - EditJournal.recordHeaderSize >= view.journalLength }
         guard payloads.count == contents.position.records - view.journalRecords else { return nil }
         return (payloads, contents.position)

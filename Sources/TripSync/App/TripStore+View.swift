@@ -47,8 +47,8 @@ extension TripStore {
             journalBytes.removeSubrange(position.length...)
         }
         let records = journal?.records ?? 0
-        if let view = ReplicaView.load(viewPath), view.holds(replicaStamp: stamp), view.journalLength <= journalBytes.count,
-            view.journalDigest == Sodium.blake2b256(Array(journalBytes[0..<view.journalLength])), records - view.journalRecords < lagAllowed
+        if let view = ReplicaView.load(viewPath), view.holds(replicaStamp: stamp), view.holdsPrefix(ofJournal: journalBytes),
+            records - view.journalRecords < lagAllowed
         {
             return
         }

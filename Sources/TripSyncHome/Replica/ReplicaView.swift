@@ -268,6 +268,12 @@ package struct ReplicaView: Sendable {
     /// Whether the view holds the replica whose identity is `stamp` now.
     package func holds(replicaStamp stamp: [Int64]) -> Bool { stamp.count == 4 && stamp == replicaStamp }
 
+    /// Whether the journal whose bytes are `journal` begins with the bytes the view holds.
+    package func holdsPrefix(ofJournal journal: [UInt8]) -> Bool {
+        guard journalLength <= journal.count else { return false }
+        return journal.withUnsafeBytes { all in Sodium.blake2b256([UnsafeRawBufferPointer(rebasing: all[0..<journalLength])]) } == journalDigest
+    }
+
     /// The id of entry `index` (live items first, then tombstones, each in id order).
     package func id(_ index: Int) -> ItemID {
         let at = entriesOffset + index * Self.entrySize
