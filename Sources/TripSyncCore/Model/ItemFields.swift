@@ -247,15 +247,32 @@ public struct ItemFields: Hashable, Sendable {
 
 /// A range of a file's bytes that holds one item exactly as the canonical writer writes it,
 /// with the buffer it lies in (kept alive by this reference).
-struct CanonicalBytes: Sendable {
-    /// The file's JSON.
-    let owner: OwnedBytes
+struct CanonicalBytes: @unchecked Sendable {
+    /// What keeps the file's JSON alive while this item holds its bytes.
+    let owner: Keeper
     /// The item's value (`{...}`) within it.
     let range: Range<Int>
+    /// The bytes (valid while `owner` lives). Held apart from `owner` so that writing an item
+    /// reads two words instead of copying the reference (a retain and a release per item).
+    let buffer: UnsafeBufferPointer<UInt8>
 
-    /// The bytes (valid while `owner` lives).
-    var buffer: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: owner.base.map { $0 + range.lowerBound }, count: owner.base == nil ? 0 : range.count)
+    /// `range` of the bytes `owner` keeps.
+    init(owner: Keeper, range: Range<Int>) {
+        self.owner = owner
+        self.range = range
+        let bytes = owner.bytes
+        buffer = UnsafeBufferPointer(start: bytes.base.map { $0 + range.lowerBound }, count: bytes.base == nil ? 0 : range.count)
+    }
+
+    /// A reference to a file's JSON for the items of one run. Each task that decodes a run of
+    /// a file's items makes its own, so the items it decodes retain an object no other thread
+    /// touches; if they all retained the file's `OwnedBytes`, the threads would contend for
+    /// that one reference count at every item.
+    final class Keeper: Sendable {
+        /// The file's JSON.
+        let bytes: OwnedBytes
+
+        init(_ bytes: OwnedBytes) { self.bytes = bytes }
     }
 }
 

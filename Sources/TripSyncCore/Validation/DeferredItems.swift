@@ -113,6 +113,7 @@ enum DeferredItems {
         context.path = [.key("items"), .key("items")]
         var out: [Entry] = []
         out.reserveCapacity(chunk.spans.count)
+        let keeper = CanonicalBytes.Keeper(file.json)
         for index in chunk.spans {
             let span = file.spans[index]
             if chunk.file > 0, let shared = sharedSource(span, base: UnsafePointer(base), before: chunk.file, in: files) {
@@ -122,7 +123,7 @@ enum DeferredItems {
             context.scanner.departsFromCanonical = false
             guard let item = decode(span, &context) else { return nil }
             if keepsBytes && !context.scanner.departsFromCanonical {
-                item.fields.storage.canonicalBytes = CanonicalBytes(owner: file.json, range: span.bytes)
+                item.fields.storage.canonicalBytes = CanonicalBytes(owner: keeper, range: span.bytes)
             }
             out.append(.decoded(item))
         }
