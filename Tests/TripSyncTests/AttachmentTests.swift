@@ -202,6 +202,30 @@ import TripSyncFixtures
         #expect(MergeContribution(before: a, after: result.document) == brought)
     }
 
+    @Test func aMergeCountsTheTripZoneAnInputBringsAsComparingTheDocumentsDoes() throws {
+        // The in-place merge counted the trip's name but not its zone (schema 5), so a merge
+        // that brought only a zone reported that it changed nothing.
+        for concurrent in [false, true] {
+            var (a, b, _, hlcA) = try Self.pair()
+            var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
+            try b.setZoneForTest("Europe/Lisbon", hlc: &hlcB, now: Self.now + 5)
+            if concurrent { try a.setZoneForTest("Europe/Paris", hlc: &hlcA, now: Self.now + 6) }
+            let folder = temporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try Data(a.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/a.trip.json"))
+            try Data(b.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/b.trip.json"))
+            let result = try FileMerger(writer: a.deviceID).merge(files: [folder + "/a.trip.json", folder + "/b.trip.json"], nowMilliseconds: Self.now + 50)
+            let brought = result.inputs[1].brought
+            // Concurrent: the two writes' counters are equal, so the device ids decide the winner.
+            let winnerChanged = (result.document.trip.zone?.value ?? nil) != (a.trip.zone?.value ?? nil)
+            if !concurrent { #expect(winnerChanged, "B's zone is the only write") }
+            #expect(brought.fieldsChanged == (winnerChanged ? 1 : 0), "concurrent: \(concurrent)")
+            #expect(brought.conflictsCreated == (concurrent ? 1 : 0), "concurrent: \(concurrent)")
+            #expect(!brought.isEmpty)
+            #expect(MergeContribution(before: a, after: result.document) == brought)
+        }
+    }
+
     @Test func deletingAnItemHidesItsAttachmentsAndRestoringBringsThemBack() throws {
         var (a, _, item, hlc) = try Self.pair()
         let id = Identifier.random()
@@ -248,5 +272,11 @@ extension TripDocument {
     fileprivate mutating func renameForTest(_ name: String, hlc: inout HybridLogicalClock, now: UInt64) throws {
         let rev = try stamp(&hlc, now: now)
         trip.name.write(name, rev: rev)
+    }
+
+    /// Sets the trip's zone (one register write, or the register made), for merge tests.
+    fileprivate mutating func setZoneForTest(_ zone: String, hlc: inout HybridLogicalClock, now: UInt64) throws {
+        let rev = try stamp(&hlc, now: now)
+        if trip.zone == nil { trip.zone = Register(value: zone, rev: rev) } else { trip.zone?.write(zone, rev: rev) }
     }
 }

@@ -105,11 +105,11 @@ package enum DocumentMerger {
         // on both sides, or on one side only and unseen by the other: those are kept as they are,
         // so the result starts from A's maps and changes only what the merge decides. The
         // changes are collected first (reading A and B only), then applied to A's maps.
-        let changes = changedItems(a, b, context: &context)
-        var brought = MergeContribution()
-        if report {
-            brought = MergeContribution(before: a, changes: changes, mergedTripName: result.trip.name)
-        }
+        // What B brings is counted as each change is found (on the cores that find them).
+        let scan = changedItems(a, b, context: &context, counts: report)
+        let changes = scan.changes
+        var brought = scan.brought
+        if report { brought.countTrip(before: a.trip, after: result.trip) }
         // Acks: pointwise maximum per device.
         result.acks = a.acks
         for (device, vector) in b.acks {
@@ -159,17 +159,30 @@ package enum DocumentMerger {
         return brought
     }
 
-    /// Ids whose merged entry differs from A's, with the outcome, and how many of the visited
-    /// ids A holds.
+    /// Ids whose merged entry differs from A's, with the outcome, how many of the visited ids
+    /// A holds, and (when `counts`) what the changes bring.
     private struct Scan: Sendable {
         var changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] = []
         var matchedA = 0
         var forks: [SameDotFork] = []
+        /// Whether `brought` counts the changes.
+        var counts: Bool
+        var brought = MergeContribution()
+
+        init(counts: Bool) { self.counts = counts }
+
+        /// One id whose merged entry differs from its entry in `a`.
+        @inline(__always)
+        mutating func record(_ id: ItemID, _ outcome: RegisterMerge.ItemOutcome, a: TripDocument) {
+            if counts { brought.count(id, outcome, before: a) }
+            changes.append((id, outcome))
+        }
 
         mutating func append(_ other: Scan) {
             changes += other.changes
             matchedA += other.matchedA
             forks += other.forks
+            brought.add(other.brought)
         }
     }
 
@@ -178,10 +191,8 @@ package enum DocumentMerger {
 
     /// The ids whose entry in the merge differs from A's, with their merged outcome, in the order
     /// the merge visits them (B's items, B's tombstones, then ids only A holds). Reads only.
-    private static func changedItems(
-        _ a: TripDocument, _ b: TripDocument, context: inout RegisterMerge
-    ) -> [(id: ItemID, outcome: RegisterMerge.ItemOutcome)] {
-        var scan = Scan()
+    private static func changedItems(_ a: TripDocument, _ b: TripDocument, context: inout RegisterMerge, counts: Bool) -> Scan {
+        var scan = Scan(counts: counts)
         if b.items.count >= parallelItemThreshold {
             // Each half is read-only work on A and B; the halves join in order.
             let shared = context
@@ -189,7 +200,7 @@ package enum DocumentMerger {
             let halves = ParallelMap.map([b.items.startIndex..<middle, middle..<b.items.endIndex]) { range -> Scan in
                 var context = shared
                 context.forks = []
-                var part = Scan()
+                var part = Scan(counts: counts)
                 for (id, fields) in b.items[range] { visit(id, b: fields, deletedB: nil, a: a, context: &context, into: &part) }
                 part.forks = context.forks
                 return part
@@ -204,21 +215,20 @@ package enum DocumentMerger {
             if b.items.index(forKey: id) != nil { scan.matchedA -= a.items.index(forKey: id) != nil || a.tombstones.index(forKey: id) != nil ? 1 : 0 }
             visit(id, b: tombstone.item, deletedB: tombstone.deleted, a: a, context: &context, into: &scan)
         }
-        var changes = scan.changes
         // Only A has it: keep what B has not seen. (Nothing to look for when B held every id of A.)
         if scan.matchedA < a.items.count + a.tombstones.count {
             for (id, fields) in a.items where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
                 if !context.unseenByB(fields, nil) {
-                    changes.append((id, context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id)))
+                    scan.record(id, context.mergeItem(fields: (fields, nil), deleted: (nil, nil), isLive: (true, false), id: id), a: a)
                 }
             }
             for (id, tombstone) in a.tombstones where b.items.index(forKey: id) == nil && b.tombstones.index(forKey: id) == nil {
                 if !context.unseenByB(tombstone.item, tombstone.deleted) {
-                    changes.append((id, context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id)))
+                    scan.record(id, context.mergeItem(fields: (tombstone.item, nil), deleted: (tombstone.deleted, nil), isLive: (false, false), id: id), a: a)
                 }
             }
         }
-        return changes
+        return scan
     }
 
     /// Merges one id of B's (live when `deletedB` is nil) with A's entry, recording the outcome
@@ -233,7 +243,7 @@ package enum DocumentMerger {
         if liveA == nil && tombA == nil {
             // Only B has it: keep what A has not seen.
             if context.unseenByA(fieldsB, deletedB) {
-                scan.changes.append((id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB)))
+                scan.record(id, deletedB.map { .deleted(Tombstone(deleted: $0, item: fieldsB)) } ?? .live(fieldsB), a: a)
                 return
             }
         } else {
@@ -244,9 +254,9 @@ package enum DocumentMerger {
                 return  // identical tombstones
             }
         }
-        scan.changes.append((id, context.mergeItem(
+        scan.record(id, context.mergeItem(
             fields: (liveA ?? tombA?.item, fieldsB), deleted: (tombA?.deleted, deletedB),
-            isLive: (liveA != nil, deletedB == nil), id: id)))
+            isLive: (liveA != nil, deletedB == nil), id: id), a: a)
     }
 
 }

@@ -26,10 +26,7 @@ public struct MergeContribution: Hashable, Sendable {
             for item in after.items.values where item.hasConflicts {
                 conflictsCreated += Self.newConflicts(ItemFields(), item)
             }
-            if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
-            conflictsCreated += Self.gained(before.trip.name, after.trip.name)
-        if before.trip.zone != after.trip.zone, (before.trip.zone?.value ?? nil) != (after.trip.zone?.value ?? nil) { fieldsChanged += 1 }
-        conflictsCreated += Self.gained(before.trip.zone, after.trip.zone)
+            countTrip(before: before.trip, after: after.trip)
             for attachment in after.attachments.values { count(nil, attachment) }
             return
         }
@@ -48,34 +45,48 @@ public struct MergeContribution: Hashable, Sendable {
         for id in after.tombstones.keys where before.items[id] != nil {
             deletesApplied += 1
         }
-        if before.trip.name.value != after.trip.name.value { fieldsChanged += 1 }
-        conflictsCreated += Self.gained(before.trip.name, after.trip.name)
-        if before.trip.zone != after.trip.zone, (before.trip.zone?.value ?? nil) != (after.trip.zone?.value ?? nil) { fieldsChanged += 1 }
-        conflictsCreated += Self.gained(before.trip.zone, after.trip.zone)
+        countTrip(before: before.trip, after: after.trip)
         for (id, attachment) in after.attachments { count(before.attachments[id], attachment) }
     }
 
-    /// What a merge brought, from the ids it changed in `before` (every other id keeps its
-    /// entry from `before`, so contributes nothing): the same counts as `init(before:after:)`.
-    init(before: TripDocument, changes: [(id: ItemID, outcome: RegisterMerge.ItemOutcome)], mergedTripName: Register<String>) {
-        for (id, outcome) in changes {
-            switch outcome {
-            case .live(let item):
-                if let old = before.items[id] {
-                    fieldsChanged += Self.changedFields(old, item)
-                    conflictsCreated += Self.newConflicts(old, item)
-                } else if before.tombstones.index(forKey: id) != nil {
-                    itemsRestored += 1
-                } else {
-                    itemsAdded += 1
-                    conflictsCreated += Self.newConflicts(ItemFields(), item)
-                }
-            case .deleted:
-                if before.items.index(forKey: id) != nil { deletesApplied += 1 }
+    /// Counts one id a merge changed in `before` (every other id keeps its entry from
+    /// `before`, so contributes nothing): summed over every changed id, with `countTrip`, the
+    /// same counts as `init(before:after:)`. Reads `before` only, so the ids can be counted on
+    /// several threads, each into its own contribution (`add`).
+    mutating func count(_ id: ItemID, _ outcome: RegisterMerge.ItemOutcome, before: TripDocument) {
+        switch outcome {
+        case .live(let item):
+            if let old = before.items[id] {
+                fieldsChanged += Self.changedFields(old, item)
+                conflictsCreated += Self.newConflicts(old, item)
+            } else if before.tombstones.index(forKey: id) != nil {
+                itemsRestored += 1
+            } else {
+                itemsAdded += 1
+                conflictsCreated += Self.newConflicts(ItemFields(), item)
             }
+        case .deleted:
+            if before.items.index(forKey: id) != nil { deletesApplied += 1 }
         }
-        if before.trip.name.value != mergedTripName.value { fieldsChanged += 1 }
-        conflictsCreated += Self.gained(before.trip.name, mergedTripName)
+    }
+
+    /// Counts what merging changed about the trip's own registers (its name and zone).
+    mutating func countTrip(before: TripInfo, after: TripInfo) {
+        if before.name.value != after.name.value { fieldsChanged += 1 }
+        conflictsCreated += Self.gained(before.name, after.name)
+        if before.zone != after.zone, (before.zone?.value ?? nil) != (after.zone?.value ?? nil) { fieldsChanged += 1 }
+        conflictsCreated += Self.gained(before.zone, after.zone)
+    }
+
+    /// Adds the counts of `other` (another part of the same merge).
+    mutating func add(_ other: MergeContribution) {
+        itemsAdded += other.itemsAdded
+        fieldsChanged += other.fieldsChanged
+        deletesApplied += other.deletesApplied
+        conflictsCreated += other.conflictsCreated
+        itemsRestored += other.itemsRestored
+        attachmentsAdded += other.attachmentsAdded
+        attachmentsChanged += other.attachmentsChanged
     }
 
     /// Counts what merging changed about one attachment (`old` nil: not known before).
