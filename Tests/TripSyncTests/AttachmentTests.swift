@@ -180,6 +180,16 @@ import TripSyncFixtures
         #expect(TeamMetrics(a, me: a.deviceID, now: now).oldestUnpublishedChange != nil)
     }
 
+    /// `a` and `b` written as files and merged by `FileMerger` as `a`'s device, as `tripsync
+    /// merge` does.
+    static func mergedFiles(_ a: TripDocument, _ b: TripDocument) throws -> FileMergeResult {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(a.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/a.trip.json"))
+        try Data(b.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/b.trip.json"))
+        return try FileMerger(writer: a.deviceID).merge(files: [folder + "/a.trip.json", folder + "/b.trip.json"], nowMilliseconds: now + 50)
+    }
+
     @Test func aMergeReportsTheAttachmentsAnInputBrings() throws {
         var (a, b, id, hlcA) = try Self.attachedPair()
         var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
@@ -188,11 +198,7 @@ import TripSyncFixtures
         try a.setCaption(id, to: "from A", hlc: &hlcA, now: Self.now + 42)
         try b.renameForTest("Lisboa", hlc: &hlcB, now: Self.now + 43)
         try a.renameForTest("Lisbon", hlc: &hlcA, now: Self.now + 44)
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(a.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/a.trip.json"))
-        try Data(b.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/b.trip.json"))
-        let result = try FileMerger(writer: a.deviceID).merge(files: [folder + "/a.trip.json", folder + "/b.trip.json"], nowMilliseconds: Self.now + 50)
+        let result = try Self.mergedFiles(a, b)
         let brought = result.inputs[1].brought
         #expect(brought.attachmentsAdded == 1)  // the ticket
         #expect(brought.attachmentsChanged == 1)  // the photo's caption, now B's or in conflict with it
@@ -210,11 +216,7 @@ import TripSyncFixtures
             var hlcB = HybridLogicalClock(highWater: b.clock.maxCounter)
             try b.setZoneForTest("Europe/Lisbon", hlc: &hlcB, now: Self.now + 5)
             if concurrent { try a.setZoneForTest("Europe/Paris", hlc: &hlcA, now: Self.now + 6) }
-            let folder = temporaryFolder()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            try Data(a.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/a.trip.json"))
-            try Data(b.canonicalJSON()).write(to: URL(fileURLWithPath: folder + "/b.trip.json"))
-            let result = try FileMerger(writer: a.deviceID).merge(files: [folder + "/a.trip.json", folder + "/b.trip.json"], nowMilliseconds: Self.now + 50)
+            let result = try Self.mergedFiles(a, b)
             let brought = result.inputs[1].brought
             // Concurrent: the two writes' counters are equal, so the device ids decide the winner.
             let winnerChanged = (result.document.trip.zone?.value ?? nil) != (a.trip.zone?.value ?? nil)
