@@ -250,16 +250,14 @@ public struct ItemFields: Hashable, Sendable {
 struct CanonicalBytes: @unchecked Sendable {
     /// What keeps the file's JSON alive while this item holds its bytes.
     let owner: Keeper
-    /// The item's value (`{...}`) within it.
-    let range: Range<Int>
-    /// The bytes (valid while `owner` lives). Held apart from `owner` so that writing an item
-    /// reads two words instead of copying the reference (a retain and a release per item).
+    /// The item's value (`{...}`) within the file's JSON (valid while `owner` lives). Held
+    /// apart from `owner` so that writing an item reads two words instead of copying the
+    /// reference (a retain and a release per item).
     let buffer: UnsafeBufferPointer<UInt8>
 
     /// `range` of the bytes `owner` keeps.
     init(owner: Keeper, range: Range<Int>) {
         self.owner = owner
-        self.range = range
         let bytes = owner.bytes
         buffer = UnsafeBufferPointer(start: bytes.base.map { $0 + range.lowerBound }, count: bytes.base == nil ? 0 : range.count)
     }
