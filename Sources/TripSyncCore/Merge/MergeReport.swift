@@ -31,16 +31,9 @@ public struct MergeContribution: Hashable, Sendable {
             return
         }
         for (id, item) in after.items {
-            if let old = before.items[id] {
-                if old.isIdentical(to: item) { continue }
-                fieldsChanged += Self.changedFields(old, item)
-                conflictsCreated += Self.newConflicts(old, item)
-            } else if before.tombstones[id] != nil {
-                itemsRestored += 1
-            } else {
-                itemsAdded += 1
-                conflictsCreated += Self.newConflicts(ItemFields(), item)
-            }
+            let old = before.items[id]
+            if let old, old.isIdentical(to: item) { continue }
+            countLive(item, old: old, wasDeleted: before.tombstones.index(forKey: id) != nil)
         }
         for id in after.tombstones.keys where before.items[id] != nil {
             deletesApplied += 1
@@ -56,17 +49,23 @@ public struct MergeContribution: Hashable, Sendable {
     mutating func count(_ id: ItemID, _ outcome: RegisterMerge.ItemOutcome, before: TripDocument) {
         switch outcome {
         case .live(let item):
-            if let old = before.items[id] {
-                fieldsChanged += Self.changedFields(old, item)
-                conflictsCreated += Self.newConflicts(old, item)
-            } else if before.tombstones.index(forKey: id) != nil {
-                itemsRestored += 1
-            } else {
-                itemsAdded += 1
-                conflictsCreated += Self.newConflicts(ItemFields(), item)
-            }
+            countLive(item, old: before.items[id], wasDeleted: before.tombstones.index(forKey: id) != nil)
         case .deleted:
             if before.items.index(forKey: id) != nil { deletesApplied += 1 }
+        }
+    }
+
+    /// Counts a live item of the result against its entry before: `old` when it was live,
+    /// restored when it was deleted, added when it was unknown.
+    private mutating func countLive(_ item: ItemFields, old: ItemFields?, wasDeleted: @autoclosure () -> Bool) {
+        if let old {
+            fieldsChanged += Self.changedFields(old, item)
+            conflictsCreated += Self.newConflicts(old, item)
+        } else if wasDeleted() {
+            itemsRestored += 1
+        } else {
+            itemsAdded += 1
+            conflictsCreated += Self.newConflicts(ItemFields(), item)
         }
     }
 
