@@ -1,5 +1,6 @@
 import Foundation
 import TripSyncCore
+import TripSyncPlatform
 
 /// A zone a person reads times in beside each time's own ("your time" in `show --in`, "yours" on
 /// the itinerary page's switch), while each item stays under its own date: the page's switch
@@ -44,7 +45,7 @@ package struct ViewerZone: Sendable {
 
     /// This machine's zone: `TZ` when it names a zone known here (`:Europe/Lisbon` too), else
     /// Foundation's current zone; nil when neither is known (a time is then shown in UTC).
-    package static func machine(environment: [String: String] = ProcessInfo.processInfo.environment, rules: ZoneRules = ZoneRules()) -> ViewerZone? {
+    package static func machine(environment: ProcessEnvironment = .process, rules: ZoneRules = ZoneRules()) -> ViewerZone? {
         if var id = environment["TZ"], !id.isEmpty {
             if id.hasPrefix(":") { id.removeFirst() }
             if let zone = ViewerZone(id, rules: rules) { return zone }

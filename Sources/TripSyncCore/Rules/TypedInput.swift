@@ -6,11 +6,22 @@ import Foundation
 package enum TypedInput {
     static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
+    /// `text` without the spaces and tabs around it: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode's space separators and U+0009),
+    /// without its bridge through NSString, which cost a quick `add` more than its own edit
+    /// (docs/PERFORMANCE.md, "The replica view").
+    static func trimmed(_ text: some StringProtocol) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
     /// The date `text` names, or nil when it names none. A day without a year takes the year
     /// that puts it nearest after `reference` minus 180 days (so "10 Jun" typed in December
     /// for a trip next summer is next June, and a trip's earlier days stay in its year).
     package static func day(_ text: String, reference: LocalDate) -> LocalDate? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmed(text)
         if let date = LocalDateParsing.date(trimmed) { return date }
         let words = trimmed.lowercased().replacingOccurrences(of: ",", with: " ").split(separator: " ").map(String.init)
         guard words.count == 2 || words.count == 3 else { return nil }
@@ -43,11 +54,11 @@ package enum TypedInput {
 
     /// The time of day `text` names (`9:30`, `09:30`, `9`, `9.30`, `9:30pm`, `12am`), or nil.
     package static func time(_ text: String) -> (hour: Int, minute: Int)? {
-        var rest = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var rest = Self.trimmed(text).lowercased()
         var meridiem: String?
         for suffix in ["am", "pm", "a.m.", "p.m."] where rest.hasSuffix(suffix) {
             meridiem = String(suffix.prefix(1))
-            rest = String(rest.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            rest = Self.trimmed(rest.dropLast(suffix.count))
             break
         }
         let parts = rest.split(separator: ":", omittingEmptySubsequences: false).count == 2
@@ -67,7 +78,7 @@ package enum TypedInput {
 
     /// The zone of this machine's time zone database `text` names (an IANA id), or nil.
     package static func zone(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmed(text)
         guard ZoneID.isWellFormed(trimmed), ZoneDatabase.isTypeable(trimmed) else { return nil }
         return trimmed
     }
@@ -86,8 +97,8 @@ package enum TypedInput {
     /// A start from a typed day, time and zone: nil without a day; a whole day without a time.
     /// Throws `EditError(.invalidValue)` in words for what cannot be read.
     package static func start(day: String, time: String, zone: String?, reference: LocalDate) throws(EditError) -> TripTime? {
-        let dayText = day.trimmingCharacters(in: .whitespaces)
-        let timeText = time.trimmingCharacters(in: .whitespaces)
+        let dayText = Self.trimmed(day)
+        let timeText = Self.trimmed(time)
         guard !dayText.isEmpty else {
             if !timeText.isEmpty { throw EditError(.invalidValue, "a time needs a day: fill in Day too") }
             return nil
@@ -106,7 +117,7 @@ package enum TypedInput {
     /// An end from what was typed in Ends: a time (`13:00`, on the start's day), a day (`12 Jun`,
     /// a whole day), or both (`12 Jun 13:00`); nil when empty.
     package static func end(_ text: String, start: TripTime?, zone: String?, reference: LocalDate) throws(EditError) -> TripTime? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
         if let local = LocalDateParsing.dateTime(trimmed) {
             guard let zone else { throw EditError(.invalidValue, "Ends: a time needs a zone: choose one in Zone") }

@@ -21,7 +21,7 @@ package struct TZifAbbreviations: Sendable {
     let types: [LocalTimeType]
 
     /// The folders searched for a zone's file: `TZDIR` first when set, then the usual places.
-    static func folders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    static func folders(environment: ProcessEnvironment = .process) -> [String] {
         var result: [String] = []
         if let custom = environment["TZDIR"], !custom.isEmpty { result.append(custom) }
         result += ["/usr/share/zoneinfo", "/var/db/timezone/zoneinfo", "/usr/lib/zoneinfo"]

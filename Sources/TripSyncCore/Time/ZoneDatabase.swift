@@ -18,8 +18,8 @@ package enum ZoneDatabase {
         let components = id.split(separator: "/").map(String.init)
         guard let first = components.first, !notZones.contains(first) else { return false }
         let folders = TZifAbbreviations.folders().filter { folder in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
+            var info = stat()
+            return stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
         }
         guard !folders.isEmpty else { return id.contains("/") || id == "UTC" }
         return cache.answer(id) { folders.contains { isZoneFile(id, components: components, in: $0) } }
@@ -36,7 +36,7 @@ package enum ZoneDatabase {
         var path = folder
         do {
             for component in components {
-                guard try FileManager.default.contentsOfDirectory(atPath: path).contains(component) else { return false }
+                guard let names = try FileIO.folderNames(path, what: "the time zone folder"), names.contains(Array(component.utf8)) else { return false }
                 path += "/" + component
             }
             return TZifAbbreviations.parse(try FileIO.readFile(path, maxBytes: TZifAbbreviations.maxFileBytes)) != nil

@@ -23,7 +23,7 @@ package struct Home: Sendable {
     }
 
     /// The home chosen by `--home`, else `$TRIPSYNC_HOME`, else `~/.tripsync`.
-    package static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
+    package static func resolve(option: String?, environment: ProcessEnvironment = .process) -> Home {
         if let option { return Home(path: option) }
         if let env = environment["TRIPSYNC_HOME"], !env.isEmpty { return Home(path: env) }
         let base = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -151,11 +151,16 @@ package struct Home: Sendable {
                 // Missing or unreadable: this system keeps no machine id there.
                 continue
             }
-            // Trimmed by hand: Foundation's trimming bridges through NSString, a cost every
-            // command paid at start (docs/PERFORMANCE.md, "The replica view").
-            let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C]
-            let trimmed = bytes.drop(while: blank.contains).reversed().drop(while: blank.contains).reversed()
-            let text = String(decoding: trimmed, as: UTF8.self)
+            // Trimmed by index: Foundation's trimming bridges through NSString, and a chain of
+            // lazy wrappers (reversed, drop(while:)) makes the runtime build their generic types
+            // at first use; either is a cost every command paid at start (docs/PERFORMANCE.md,
+            // "The replica view").
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+            var start = bytes.startIndex
+            var end = bytes.endIndex
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
             if !text.isEmpty { return text }
         }
         return nil

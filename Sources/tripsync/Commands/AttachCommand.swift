@@ -50,7 +50,7 @@ enum AttachCommand: Command {
 /// The limit per attachment: `TRIPSYNC_ATTACHMENT_LIMIT_MB` (whole MiB), else 100 MiB.
 enum AttachmentLimit {
     static func fromEnvironment() throws -> Int64 {
-        guard let text = ProcessInfo.processInfo.environment["TRIPSYNC_ATTACHMENT_LIMIT_MB"] else { return BlobStore.defaultLimit }
+        guard let text = ProcessEnvironment.process["TRIPSYNC_ATTACHMENT_LIMIT_MB"] else { return BlobStore.defaultLimit }
         guard let megabytes = Int64(text), (1...1_000_000).contains(megabytes) else {
             throw CLIError.refused("TRIPSYNC_ATTACHMENT_LIMIT_MB is \"\(text.prefix(20))\", expected whole MiB from 1 to 1000000")
         }

@@ -63,7 +63,7 @@ enum ExportCommand: Command {
     /// Now, or `SOURCE_DATE_EPOCH` (whole seconds since 1970, the reproducible-builds convention)
     /// when it is set, so a page can be made again byte for byte.
     static func madeAt() throws -> UTCTimestamp {
-        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return .now }
+        guard let text = ProcessEnvironment.process["SOURCE_DATE_EPOCH"], !text.isEmpty else { return .now }
         guard let seconds = Int64(text), seconds >= 0, seconds < 253_402_300_800 else {
             throw CLIError.usage("SOURCE_DATE_EPOCH must be whole seconds since 1970, got \"\(text)\"", command: name)
         }
