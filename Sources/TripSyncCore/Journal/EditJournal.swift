@@ -1,4 +1,3 @@
-import CZlib
 import TripSyncPlatform
 
 #if canImport(Glibc)
@@ -104,11 +103,9 @@ package struct EditJournal: Sendable {
         package var offset: Int?
     }
 
-    /// The CRC-32 (zlib) of a record's four length bytes followed by its payload.
+    /// The CRC-32 (zlib's) of a record's four length bytes followed by its payload.
     package static func checksum(lengthBytes: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt32 {
-        var crc = lengthBytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-        crc = payload.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
-        return UInt32(truncatingIfNeeded: crc)
+        CRC32.checksum(payload, continuing: CRC32.checksum(lengthBytes))
     }
 
     package static func littleEndian(_ value: UInt32) -> [UInt8] {

@@ -1,4 +1,3 @@
-import CZlib
 import TripSyncPlatform
 import TripSyncCore
 
@@ -176,9 +175,9 @@ package struct ReplicaView: Sendable {
         return EditJournal.littleEndian(value)
     }
 
-    /// The CRC-32 (zlib) of `bytes`, continuing `previous`.
+    /// The CRC-32 (zlib's) of `bytes`, continuing `previous`.
     static func crc(_ bytes: ArraySlice<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
-        bytes.withUnsafeBufferPointer { UInt32(truncatingIfNeeded: crc32(uLong(previous), $0.baseAddress, uInt($0.count))) }
+        CRC32.checksum(bytes, continuing: previous)
     }
 
     private static func append64(_ out: inout [UInt8], _ value: UInt64) {
