@@ -149,7 +149,7 @@ fi
 faults=0
 views=0
 item=$(sed -n "$((ROUNDS + 1))p" "$WORK/ids")
-# `add` and `edit` go quick (three fsyncs: the identity's file and folder, the journal); the
+# `add` and `edit` go quick (three fsyncs: the counter ledger's file and folder, the journal); the
 # `whole-` runs have their view removed first, so they read the trip whole and write the view
 # (the journal's folder, the view's file and folder: a failure there is a warning, the edit saved).
 for kind in add edit whole-add whole-edit; do

@@ -19,14 +19,18 @@ package struct IssuedCounters: Hashable, Sendable {
     }
 
     /// Whether `counter` was issued here.
-    package func contains(_ counter: UInt64) -> Bool {
+    package func contains(_ counter: UInt64) -> Bool { containsAll(counter...counter) }
+
+    /// Whether every counter of `range` was issued here.
+    package func containsAll(_ range: ClosedRange<UInt64>) -> Bool {
+        // The first range that ends at or after the range's start: the only one that can hold it.
         var low = 0
         var high = ranges.count
         while low < high {
             let middle = (low + high) / 2
-            if ranges[middle].upperBound < counter { low = middle + 1 } else { high = middle }
+            if ranges[middle].upperBound < range.lowerBound { low = middle + 1 } else { high = middle }
         }
-        return low < ranges.count && ranges[low].contains(counter)
+        return low < ranges.count && ranges[low].lowerBound <= range.lowerBound && range.upperBound <= ranges[low].upperBound
     }
 
     /// Records one counter.

@@ -66,6 +66,8 @@ package struct Home: Sendable {
             throw TripFileError(.notJSON, file: identityPath, issues: error.issues)
         }
         var identity = try DeviceIdentity(json: json, file: identityPath)
+        // The counters issued since device.json was written (docs/DESIGN.md, "The counter ledger").
+        try IssuedLedger(path: layout.issuedLedger).apply(to: &identity)
         // A clock that ran ahead (wrong, then fixed): nothing could be written under this id
         // again, so the home takes a new one now (`ForkCheck`, the one place that decides).
         if let reason = ForkCheck.clockRanAhead(identity, now: now) {
@@ -166,9 +168,38 @@ package struct Home: Sendable {
         return nil
     }
 
-    /// Writes the identity durably, creating the home when needed.
+    /// Writes the identity durably, creating the home when needed, then removes the counter
+    /// ledger (its records are in the identity: it was opened with them, `openIdentity`).
     package func save(_ identity: DeviceIdentity) throws {
         try FileIO.makeFolder(tripsPath)
         try FileIO.writeAtomically(Array((identity.json.text + "\n").utf8), to: identityPath, mode: 0o600)
+        do {
+            try IssuedLedger(path: layout.issuedLedger).remove()
+        } catch {
+            throw FileSystemError(
+                path: error.path, message: "the identity was saved in \(identityPath), but \(error.message) (it holds nothing device.json does not)",
+                code: error.code, inPlace: true)
+        }
+    }
+
+    /// Records durably the counters `identity` issued beyond `durable` (the identity as
+    /// `device.json` and the ledger hold it), as the next records of the counter ledger
+    /// instead of rewriting `device.json`. Nothing is written when there is nothing new; when
+    /// more than counters changed, `device.json` is written whole. Returns whether the ledger
+    /// is due to be folded (`IssuedLedger.foldRecords` records: `save` folds it).
+    package func recordIssued(_ identity: DeviceIdentity, beyond durable: DeviceIdentity) throws -> Bool {
+        guard identity.deviceID == durable.deviceID, identity.name == durable.name, identity.binding == durable.binding,
+            identity.formerIDs == durable.formerIDs
+        else {
+            // More than counters changed: only device.json says that.
+            try save(identity)
+            return false
+        }
+        let fresh = identity.issued.ranges.filter { !durable.issued.containsAll($0) }
+        guard !fresh.isEmpty || identity.highWater > durable.highWater else { return false }
+        let entries = fresh.isEmpty
+            ? [IssuedLedger.Entry(device: identity.deviceID, highWater: identity.highWater, range: nil)]
+            : fresh.map { IssuedLedger.Entry(device: identity.deviceID, highWater: identity.highWater, range: $0) }
+        return try IssuedLedger(path: layout.issuedLedger).append(entries) >= IssuedLedger.foldRecords
     }
 }

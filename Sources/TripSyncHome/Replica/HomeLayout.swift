@@ -6,6 +6,7 @@ import TripSyncCore
 ///
 /// ```
 /// device.json            this installation's identity      device.key   its signing key (0600)
+/// device.issued          counters issued since device.json was written (IssuedLedger)
 /// lock                   the home's lock                   sync-state.json  what sync last saw
 /// trips/<tripId>.trip.json.gz   a replica                  trips/<tripId>.settings.json  local settings
 /// trips/<tripId>.journal  its edit journal
@@ -23,6 +24,8 @@ package struct HomeLayout: Hashable, Sendable {
 
     /// `device.json`: the device id and name.
     package var identity: String { root + "/device.json" }
+    /// `device.issued`: the counters issued since `device.json` was written (`IssuedLedger`).
+    package var issuedLedger: String { root + "/device.issued" }
     /// `device.key`: this installation's signing key (mode 0600).
     package var deviceKey: String { root + "/device.key" }
     /// `lock`: the home's lock file.

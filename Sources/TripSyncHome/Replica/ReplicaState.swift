@@ -11,6 +11,9 @@ package struct ReplicaState: Sendable {
     let home: Home
     /// This installation.
     package private(set) var identity: DeviceIdentity
+    /// The identity as `device.json` and the counter ledger hold it: what `saveEdit` records
+    /// counters beyond.
+    private var durableIdentity: DeviceIdentity
     /// The trip.
     package var document: TripDocument
     /// The clock that stamps this device's writes.
@@ -31,6 +34,7 @@ package struct ReplicaState: Sendable {
     /// own hands that id's seat to the current one (`keepSeat`).
     package init(home: Home, identity: DeviceIdentity, document: TripDocument, now: UInt64 = FileMerger.wallClockMilliseconds()) {
         self.home = home
+        durableIdentity = identity
         var identity = identity
         var document = document
         var notices: [String] = []
@@ -109,12 +113,17 @@ package struct ReplicaState: Sendable {
     /// say, and after the append once the journal is past `EditJournal.foldBytes` or
     /// `foldRecords`. Returns a notice when only that fold failed (the edit is saved).
     package mutating func saveEdit(from previous: TripDocument) throws -> String? {
-        try saveIdentity()
-        document.deviceID = identity.deviceID
         guard FileManager.default.fileExists(atPath: path), let delta = JournalDelta(from: previous, to: document) else {
+            try saveIdentity()
             try writeWhole()
             return nil
         }
+        // The counters first, as a record of the counter ledger (docs/DESIGN.md, "The counter
+        // ledger"): a crash between the two leaves an identity that has seen every counter.
+        raiseIdentity()
+        let foldLedger = try home.recordIssued(identity, beyond: durableIdentity)
+        durableIdentity = identity
+        document.deviceID = identity.deviceID
         let file = EditJournal(path: home.journalPath(for: document.tripID))
         // A replica replaced since the journal was known (a whole save that failed only to
         // remove it) has a stale journal beside it: a new one starts.
@@ -132,20 +141,36 @@ package struct ReplicaState: Sendable {
         var position = try file.append(delta.payload, at: known, base: base)
         position.replica = stamp
         journal = position
-        guard position.length >= EditJournal.foldBytes || position.records >= EditJournal.foldRecords else { return nil }
-        do {
-            try writeWhole()
-        } catch {
-            return "the edit was saved in \(file.path), but folding that journal into \(path) failed (\(error)); the next edit or sync tries again"
+        var notices: [String] = []
+        if foldLedger {
+            do {
+                try home.save(identity)
+            } catch {
+                notices.append("the edit was saved, but folding the counter ledger into \(home.identityPath) failed (\(error)); the next edit tries again")
+            }
         }
-        return nil
+        if position.length >= EditJournal.foldBytes || position.records >= EditJournal.foldRecords {
+            do {
+                try writeWhole()
+            } catch {
+                notices.append("the edit was saved in \(file.path), but folding that journal into \(path) failed (\(error)); the next edit or sync tries again")
+            }
+        }
+        return notices.isEmpty ? nil : notices.joined(separator: "; ")
     }
 
-    /// Raises the identity's high-water mark to every counter issued, durably.
-    private mutating func saveIdentity() throws {
+    /// Raises the identity's high-water mark to every counter issued (in memory).
+    private mutating func raiseIdentity() {
         identity.highWater = max(identity.highWater, clock.highWater, document.clock[identity.deviceID])
         identity.issued.formUnion(clock.issued)
+    }
+
+    /// Raises the identity's high-water mark to every counter issued, durably (`device.json`
+    /// written whole, the counter ledger folded in).
+    private mutating func saveIdentity() throws {
+        raiseIdentity()
         try home.save(identity)
+        durableIdentity = identity
     }
 
     /// The trip written whole (the journal's records are in it), then the journal removed.
