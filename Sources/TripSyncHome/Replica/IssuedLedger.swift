@@ -196,14 +196,16 @@ package struct IssuedLedger: Sendable {
         // The folder too, every time, not only when this process made the file: its maker may
         // have been killed before flushing the folder. When the folder is already on the disk
         // this costs little (0.05 ms here). The edit is not written yet, so a failure here is
-        // an edit not saved (the records stay: counters recorded as issued and never used).
+        // an edit not saved, and the records are cut away again (best effort, as above).
         let folderPath = FileIO.directoryName(of: path)
         do throws(FileSystemError) {
             let folder = try FileIO.openFolder(folderPath, for: path)
             defer { close(folder) }
             try FileIO.synchronizeFolder(folder, folderPath: folderPath, for: path, done: "the edit's counters were written to the counter ledger")
         } catch {
-            throw FileSystemError(path: path, message: "\(error.message) (the edit was not saved)", code: error.code)
+            _ = ftruncate(fd, off_t(start))
+            _ = fsync(fd)
+            throw FileSystemError(path: path, message: "\(error.message) (the edit was not saved, and its counters were taken out again)", code: error.code)
         }
         return held.count + entries.count
     }
