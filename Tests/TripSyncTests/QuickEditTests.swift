@@ -178,6 +178,42 @@ import TripSyncFixtures
         #expect(throws: EditError.self) { try store.edit { trip in try trip.set(.note, of: try trip.item(deleted.description), to: .text("x")) } }
     }
 
+    /// The paged area is checked a page at a time, as it is read: a damaged page is found by the
+    /// first lookup that reads it (its answer is zeros, the view is no longer sound, no document
+    /// comes from it), while lookups in other pages answer as before.
+    @Test func aDamagedPageIsFoundByTheLookupThatReadsIt() throws {
+        let (home, cleanUp) = temporaryHome("quick")
+        defer { cleanUp() }
+        var random = SeededGenerator(seed: 11)
+        let trip = try makeTrip(in: home, count: 300, random: &random)
+        let viewPath = home.layout.view(trip)
+        let good = Array(try Data(contentsOf: URL(fileURLWithPath: viewPath)))
+        let sound = try #require(ReplicaView.load(viewPath))
+        // Entry 150's id lies in the second page (150 * 40 bytes past the area's start).
+        #expect(sound.itemCount > 150 && 150 * ReplicaView.entrySize / ReplicaView.pageSize == 1)
+        let ids = [0: sound.id(0), 101: sound.id(101), 150: sound.id(150)]
+        #expect(sound.isSound)
+        let metaLength = Int(ReplicaView.word32(good, 12))
+        let paged = ReplicaView.headerSize + metaLength
+        var damaged = good
+        damaged[paged + 150 * ReplicaView.entrySize + 3] ^= 0x10
+        try Data(damaged).write(to: URL(fileURLWithPath: viewPath))
+        // The metadata read at once is intact, so the view loads; the first page reads as before.
+        let view = try #require(ReplicaView.load(viewPath))
+        #expect(view.id(0) == ids[0] && view.id(101) == ids[101])
+        #expect(view.isSound)
+        #expect(view.document(items: [0], tombstones: []) != nil)
+        // The damaged page: zeros, and the view is unsound from then on.
+        #expect(view.id(150) != ids[150])
+        #expect(!view.isSound)
+        #expect(view.document(items: [0], tombstones: []) == nil)
+        // An edit that needs the item goes to the whole trip, which writes the view anew.
+        let name = try #require(ids[150]).description
+        #expect(try !Self.opens(home, QuickEdit.Needs(items: [name])))
+        try Data(good).write(to: URL(fileURLWithPath: viewPath))
+        #expect(try Self.opens(home, QuickEdit.Needs(items: [name])))
+    }
+
     @Test func aViewOfAnotherReplicaOrJournalOrDamagedIsNotUsed() throws {
         let (home, cleanUp) = temporaryHome("quick")
         defer { cleanUp() }

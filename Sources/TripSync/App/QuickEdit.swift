@@ -89,6 +89,8 @@ package final class QuickEdit {
         for id in editor.document.items.keys where before.items[id] == nil && before.tombstones[id] == nil {
             if view.entry(id, deleted: false) != nil || view.entry(id, deleted: true) != nil { return nil }
         }
+        // A page of the view that failed its check answered zeros: the whole trip decides.
+        guard view.isSound else { return nil }
         guard let delta = JournalDelta(from: before, to: editor.document) else { return nil }
         // A fold rewrites the replica whole: that needs the whole trip.
         let length = (state.journal?.length ?? EditJournal.headerSize) + EditJournal.recordHeaderSize + delta.payload.count
@@ -149,6 +151,8 @@ package final class QuickEdit {
         // Each member read is the one its entry names (a damaged view is never trusted).
         for index in items where loaded.document.items[view.id(index)] == nil { return nil }
         for index in tombstones where loaded.document.tombstones[view.id(index)] == nil { return nil }
+        // Every page the lookups read passed its check (a failed one answers zeros).
+        guard view.isSound else { return nil }
         var document = loaded.document
         let validator = DocumentValidator(zones: zones)
         for delta in deltas {

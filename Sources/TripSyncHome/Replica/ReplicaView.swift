@@ -1,3 +1,4 @@
+import Foundation
 import TripSyncPlatform
 import TripSyncCore
 
@@ -16,22 +17,31 @@ import TripSyncCore
 /// and the BLAKE2b-256 the edit journal names as its base) and the first `journalLength` bytes
 /// of the journal (their BLAKE2b-256). The replica and the journal stay the truth: a view whose
 /// replica or journal prefix is not the one on disk, or whose bytes fail a checksum, is not
-/// used (`load` answers nil) and the next edit that reads the trip whole writes a new one.
+/// used (`load` answers nil, or `isSound` turns false) and the next edit that reads the trip
+/// whole writes a new one.
 ///
-/// The file: `magic`, the format version (UInt32), the length of the metadata, the CRC-32 of
-/// the metadata and of the JSON outside the members, then the metadata (little-endian
-/// integers), then the JSON. Each member's bytes are checked by their CRC-32 when they are used.
+/// The file: `magic`, the format version (UInt32), the length of the metadata read at once, the
+/// CRC-32 of that metadata and of the JSON outside the members, then that metadata
+/// (little-endian integers: the fixed part, the entries an attachment names, the CRC-32 of each
+/// page of the paged area), then the paged area (the entries, the order, the order keys) in
+/// pages of `pageSize` bytes, then the JSON. A quick edit reads the pages it touches, each
+/// checked by its CRC-32 when first read (a binary search reads about 14 of a 10,000-item
+/// trip's 120), instead of reading and checking all 480 KB (docs/PERFORMANCE.md, "The paged
+/// view"); each member's bytes are checked by their CRC-32 when they are used.
 package struct ReplicaView: Sendable {
     /// The first eight bytes of every view.
     package static let magic: [UInt8] = Array("TSVIEW01".utf8)
-    /// The format this build writes and reads.
-    static let version: UInt32 = 1
+    /// The format this build writes and reads (1: the metadata read and checked whole).
+    static let version: UInt32 = 2
     /// Magic, version, metadata length, checksum.
     static let headerSize = 8 + 4 + 4 + 4
     /// The bytes of one member's entry.
     static let entrySize = 40
-    /// Metadata before the entries.
-    static let fixedMetaSize = 32 + 32 + 8 + 8 + 32 + 8 * 5 + 4 * 5
+    /// Metadata before the named entries: the replica's stamp and digest, the journal's length,
+    /// records and digest, the JSON's length and parts, five counts, the paged area's length.
+    static let fixedMetaSize = 32 + 32 + 8 + 8 + 32 + 8 * 5 + 4 * 5 + 8
+    /// The bytes of one page of the paged area (the last one may be shorter).
+    package static let pageSize = 4096
     /// An entry's flag: an attachment names the item (so a document of some items holds it).
     package static let namedByAttachment: UInt32 = 1
     /// An entry's flag: the live item has an order key (`sortKey`), so it is in the order.
@@ -53,24 +63,28 @@ package struct ReplicaView: Sendable {
     package let itemCount: Int
     /// The number of tombstones.
     package let tombstoneCount: Int
-    private let meta: [UInt8]
     private let jsonOffset: Int
     private let headEnd: Int
     private let middle: Range<Int>
     private let end: Range<Int>
     private let orderCount: Int
-    private let entriesOffset: Int
     private let orderOffset: Int
     private let keysOffset: Int
     /// The entries an attachment names (`namedByAttachment`), in order.
     package let namedEntries: [Int]
     /// Where live items' and tombstones' members lie in the JSON.
     private let memberAreas: (items: Range<Int>, tombstones: Range<Int>)
-    /// Where the key area ends in the metadata.
+    /// Where the key area ends in the paged area.
     private let keysEnd: Int
     private let head: [UInt8]
     private let middleBytes: [UInt8]
     private let endBytes: [UInt8]
+    /// The open file and the pages read from it.
+    private let pages: Pages
+
+    /// Whether every page and member read so far passed its check. A view that fails one
+    /// answers zeros from then on, and a caller that used it must not trust what it answered.
+    package var isSound: Bool { pages.isSound }
 
     // MARK: Writing
 
@@ -116,8 +130,11 @@ package struct ReplicaView: Sendable {
             let (x, y) = (keys[a.key], keys[b.key])
             return x == y ? a.id < b.id : x.lexicographicallyPrecedes(y)
         }
+        var paged = entries
+        paged.reserveCapacity(entries.count + ordered.count * 4 + keys.count)
+        for entry in ordered { append32(&paged, entry.index) }
+        paged += keys
         var meta: [UInt8] = []
-        meta.reserveCapacity(fixedMetaSize + entries.count + ordered.count * 4 + keys.count)
         for value in stamp { append64(&meta, UInt64(bitPattern: value)) }
         meta += digest
         append64(&meta, UInt64(journalLength))
@@ -134,21 +151,25 @@ package struct ReplicaView: Sendable {
         append32(&meta, UInt32(keys.count))
         let namedIndexes = (pieces.items.map(\.id) + pieces.tombstones.map(\.id)).enumerated().filter { named.contains($0.element) }.map(\.offset)
         append32(&meta, UInt32(namedIndexes.count))
-        meta += entries
-        for entry in ordered { append32(&meta, entry.index) }
-        meta += keys
+        append64(&meta, UInt64(paged.count))
         for index in namedIndexes { append32(&meta, UInt32(index)) }
+        for start in stride(from: 0, to: paged.count, by: pageSize) {
+            append32(&meta, crc(paged[start..<min(start + pageSize, paged.count)]))
+        }
         let checksum = Self.checksum(
             meta: meta, head: pieces.json[0..<pieces.headEnd], middle: pieces.json[pieces.middle], end: pieces.json[pieces.end])
         var header = magic
         append32(&header, version)
         append32(&header, UInt32(meta.count))
         header += checksum
-        try withExtendedLifetime((header, meta, pieces.json)) {
+        try withExtendedLifetime((header, meta, paged, pieces.json)) {
             try header.withUnsafeBufferPointer { h in
                 try meta.withUnsafeBufferPointer { m in
-                    try pieces.json.withUnsafeBufferPointer { j in
-                        try FileIO.writeAtomically(chunks: [OwnedBytes.View(h), OwnedBytes.View(m), OwnedBytes.View(j)], to: path, mode: 0o600)
+                    try paged.withUnsafeBufferPointer { p in
+                        try pieces.json.withUnsafeBufferPointer { j in
+                            try FileIO.writeAtomically(
+                                chunks: [OwnedBytes.View(h), OwnedBytes.View(m), OwnedBytes.View(p), OwnedBytes.View(j)], to: path, mode: 0o600)
+                        }
                     }
                 }
             }
@@ -191,11 +212,13 @@ package struct ReplicaView: Sendable {
     // MARK: Reading
 
     /// The view at `path`, nil when there is none or it is not one this build wrote whole (torn,
-    /// corrupt, another format): a cache that is not usable is rebuilt, never trusted.
+    /// corrupt, another format): a cache that is not usable is rebuilt, never trusted. Only the
+    /// metadata read at once is checked here; each page is checked when first read.
     package static func load(_ path: String) -> ReplicaView? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        // The file stays open for the pages and members read later (`Pages` closes it).
+        let pages = Pages(fd: fd)
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
@@ -204,12 +227,12 @@ package struct ReplicaView: Sendable {
         else { return nil }
         let metaLength = Int(word32(header, 12))
         guard metaLength >= fixedMetaSize, headerSize + metaLength <= size, let meta = readBytes(fd, at: headerSize, count: metaLength) else { return nil }
-        return ReplicaView(path: path, fd: fd, size: size, checksum: Array(header[16..<20]), meta: meta)
+        return ReplicaView(path: path, pages: pages, size: size, checksum: Array(header[16..<20]), meta: meta)
     }
 
-    private init?(path: String, fd: Int32, size: Int, checksum: [UInt8], meta: [UInt8]) {
+    private init?(path: String, pages: Pages, size: Int, checksum: [UInt8], meta: [UInt8]) {
         self.path = path
-        self.meta = meta
+        self.pages = pages
         var offset = 0
         func next64() -> UInt64 {
             defer { offset += 8 }
@@ -236,25 +259,31 @@ package struct ReplicaView: Sendable {
         orderCount = Int(next32())
         let keysLength = Int(next32())
         let namedCount = Int(next32())
-        entriesOffset = offset
-        orderOffset = entriesOffset + (itemCount + tombstoneCount) * Self.entrySize
+        let pagedLength = Int(clamping: next64())
+        let namedOffset = offset
+        let pageCount = (pagedLength + Self.pageSize - 1) / Self.pageSize
+        let entriesLength = (itemCount + tombstoneCount) * Self.entrySize
+        orderOffset = entriesLength
         keysOffset = orderOffset + orderCount * 4
-        let namedOffset = keysOffset + keysLength
-        keysEnd = namedOffset
-        jsonOffset = Self.headerSize + meta.count
-        guard namedOffset + namedCount * 4 == meta.count, orderCount <= itemCount, jsonOffset + jsonLength == size,
-            headEnd <= middleStart, middleStart <= middleEnd, middleEnd <= endStart, endStart <= jsonLength
+        keysEnd = keysOffset + keysLength
+        let pagedOffset = Self.headerSize + meta.count
+        jsonOffset = pagedOffset + pagedLength
+        guard namedOffset + namedCount * 4 + pageCount * 4 == meta.count, keysEnd == pagedLength, orderCount <= itemCount,
+            jsonOffset + jsonLength == size, headEnd <= middleStart, middleStart <= middleEnd, middleEnd <= endStart, endStart <= jsonLength
         else { return nil }
         middle = middleStart..<middleEnd
         end = endStart..<jsonLength
-        guard let head = Self.readBytes(fd, at: jsonOffset, count: headEnd),
-            let middleBytes = Self.readBytes(fd, at: jsonOffset + middleStart, count: middle.count),
-            let endBytes = Self.readBytes(fd, at: jsonOffset + endStart, count: end.count)
+        guard let head = Self.readBytes(pages.fd, at: jsonOffset, count: headEnd),
+            let middleBytes = Self.readBytes(pages.fd, at: jsonOffset + middleStart, count: middle.count),
+            let endBytes = Self.readBytes(pages.fd, at: jsonOffset + endStart, count: end.count)
         else { return nil }
         self.head = head
         self.middleBytes = middleBytes
         self.endBytes = endBytes
         guard Self.checksum(meta: meta, head: head[...], middle: middleBytes[...], end: endBytes[...]) == checksum else { return nil }
+        let pageTable = namedOffset + namedCount * 4
+        pages.layout(
+            offset: pagedOffset, length: pagedLength, checksums: (0..<pageCount).map { Self.word32(meta, pageTable + $0 * 4) })
         // Each member's range, key and order position is checked where it is used (a view's
         // metadata passed its CRC, but a check costs less than a trap).
         let named = (0..<namedCount).map { Int(Self.word32(meta, namedOffset + $0 * 4)) }
@@ -275,37 +304,37 @@ package struct ReplicaView: Sendable {
 
     /// The id of entry `index` (live items first, then tombstones, each in id order).
     package func id(_ index: Int) -> ItemID {
-        let at = entriesOffset + index * Self.entrySize
-        return ItemID(high: Self.word64(meta, at), low: Self.word64(meta, at + 8))
+        let at = index * Self.entrySize
+        return ItemID(high: pages.word64(at), low: pages.word64(at + 8))
     }
 
     /// Whether live item `index` has an order key (and so a place in the order).
     package func hasSortKey(_ index: Int) -> Bool {
-        Self.word32(meta, entriesOffset + index * Self.entrySize + 36) & Self.orderKeyed != 0
+        pages.word32(index * Self.entrySize + 36) & Self.orderKeyed != 0
     }
 
-    /// Where entry `index`'s member lies in the JSON; nil when outside its part.
-    private func entryRange(_ index: Int) -> Range<Int>? {
-        let at = entriesOffset + index * Self.entrySize
-        let start = Int(Self.word32(meta, at + 16))
-        let range = start..<(start + Int(Self.word32(meta, at + 20)))
+    /// Where entry `index`'s member lies in the JSON, and its CRC-32; nil when outside its part.
+    private func entryRange(_ index: Int) -> (range: Range<Int>, crc: UInt32)? {
+        let at = index * Self.entrySize
+        let start = Int(pages.word32(at + 16))
+        let range = start..<(start + Int(pages.word32(at + 20)))
         let area = index < itemCount ? memberAreas.items : memberAreas.tombstones
-        return range.lowerBound >= area.lowerBound && range.upperBound <= area.upperBound ? range : nil
+        return range.lowerBound >= area.lowerBound && range.upperBound <= area.upperBound ? (range, pages.word32(at + 24)) : nil
     }
 
     /// The order key of live item `index` (`sortKey`'s value; empty bytes when it has none or
     /// its bounds are outside the key area).
     package func sortKey(_ index: Int) -> ArraySlice<UInt8> {
-        let at = entriesOffset + index * Self.entrySize
-        let start = keysOffset + Int(Self.word32(meta, at + 28))
-        let end = start + Int(Self.word32(meta, at + 32))
-        return end <= keysEnd ? meta[start..<end] : []
+        let at = index * Self.entrySize
+        let start = keysOffset + Int(pages.word32(at + 28))
+        let end = start + Int(pages.word32(at + 32))
+        return end <= keysEnd ? pages.bytes(start..<end) : []
     }
 
     /// The live item at position `position` of the order (by order key, then id); an index out
     /// of range (only in a view made to pass its CRC) reads as item 0 rather than trapping.
     package func ordered(_ position: Int) -> Int {
-        let index = Int(Self.word32(meta, orderOffset + position * 4))
+        let index = Int(pages.word32(orderOffset + position * 4))
         return index < itemCount ? index : 0
     }
 
@@ -352,14 +381,11 @@ package struct ReplicaView: Sendable {
 
     /// The canonical JSON of the trip holding only the live items `items` and the tombstones
     /// `tombstones` (entry indexes, each list in id order), every member checked against its
-    /// CRC-32; nil when the file cannot be read or a member fails its check.
+    /// CRC-32; nil when the file cannot be read, a member or a page fails its check.
     package func document(items: [Int], tombstones: [Int]) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
         func member(_ index: Int) -> ArraySlice<UInt8>? {
-            guard let range = entryRange(index), let bytes = Self.readBytes(fd, at: jsonOffset + range.lowerBound, count: range.count),
-                Self.crc(bytes[...]) == Self.word32(meta, entriesOffset + index * Self.entrySize + 24)
+            guard let (range, crc) = entryRange(index), let bytes = Self.readBytes(pages.fd, at: jsonOffset + range.lowerBound, count: range.count),
+                Self.crc(bytes[...]) == crc
             else { return nil }
             return bytes[...]
         }
@@ -373,7 +399,76 @@ package struct ReplicaView: Sendable {
             guard let bytes = member(index) else { return nil }
             tombstoneBytes.append(bytes)
         }
+        guard isSound else { return nil }
         return CanonicalPieces.assemble(head: head[...], items: itemBytes, middle: middleBytes[...], tombstones: tombstoneBytes, end: endBytes[...])
+    }
+
+    /// The view's open file and the pages of its paged area read so far, each checked against
+    /// its CRC-32 when read. A page that cannot be read or fails its check reads as zeros and
+    /// makes the view unsound (`isSound`). Locked: a view is `Sendable`.
+    private final class Pages: @unchecked Sendable {
+        let fd: Int32
+        private let lock = NSLock()
+        private var offset = 0
+        private var length = 0
+        private var checksums: [UInt32] = []
+        private var read: [Int: [UInt8]] = [:]
+        private var failed = false
+
+        init(fd: Int32) { self.fd = fd }
+
+        deinit { close(fd) }
+
+        func layout(offset: Int, length: Int, checksums: [UInt32]) {
+            self.offset = offset
+            self.length = length
+            self.checksums = checksums
+        }
+
+        var isSound: Bool { lock.withLock { !failed } }
+
+        /// Page `number`'s bytes, read and checked at first use.
+        private func page(_ number: Int) -> [UInt8]? {
+            if let known = read[number] { return known }
+            guard number >= 0, number < checksums.count else { return nil }
+            let start = number * ReplicaView.pageSize
+            guard let bytes = ReplicaView.readBytes(fd, at: offset + start, count: min(ReplicaView.pageSize, length - start)),
+                ReplicaView.crc(bytes[...]) == checksums[number]
+            else { return nil }
+            read[number] = bytes
+            return bytes
+        }
+
+        /// The paged area's bytes `range` (zeros past its end or in a page that fails).
+        func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            lock.withLock {
+                var out: [UInt8] = []
+                out.reserveCapacity(range.count)
+                var at = range.lowerBound
+                while at < range.upperBound {
+                    let number = at / ReplicaView.pageSize
+                    let within = at - number * ReplicaView.pageSize
+                    let take = min(range.upperBound - at, ReplicaView.pageSize - within)
+                    if at >= 0, let page = page(number), within + take <= page.count {
+                        out += page[within..<(within + take)]
+                    } else {
+                        failed = true
+                        out += repeatElement(0, count: take)
+                    }
+                    at += take
+                }
+                return out[...]
+            }
+        }
+
+        func word32(_ at: Int) -> UInt32 {
+            let bytes = Array(self.bytes(at..<(at + 4)))
+            return ReplicaView.word32(bytes, 0)
+        }
+
+        func word64(_ at: Int) -> UInt64 {
+            UInt64(word32(at)) | UInt64(word32(at + 4)) << 32
+        }
     }
 
     private static func readBytes(_ fd: Int32, at offset: Int, count: Int) -> [UInt8]? {
