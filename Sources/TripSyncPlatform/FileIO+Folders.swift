@@ -34,6 +34,31 @@ extension FileIO {
         return names.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
+    /// Whether the folder `path` holds an entry named exactly `name` (byte for byte: on a
+    /// case-insensitive file system a lookup by name would also find another spelling); false
+    /// when nothing is at `path`. Read with `readdir` and nothing kept, for a folder of hundreds
+    /// of names (the time zone database) that one command looks into once.
+    package static func folderHolds(_ path: String, name: String, what: String) throws(FileSystemError) -> Bool {
+        guard let stream = opendir(path) else {
+            let code = errno
+            if code == ENOENT { return false }
+            throw accessError(path, code, what: what)
+        }
+        defer { closedir(stream) }
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                let code = errno
+                if code != 0 { throw accessError(path, code, what: what) }
+                return false
+            }
+            let same = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                raw.withMemoryRebound(to: CChar.self) { chars in chars.baseAddress.map { strcmp($0, name) == 0 } ?? false }
+            }
+            if same { return true }
+        }
+    }
+
     /// The names of `folderNames` that are valid UTF-8 (every name the home itself writes is);
     /// an empty list when nothing is at `path`.
     package static func folderTextNames(_ path: String, what: String) throws(FileSystemError) -> [String] {

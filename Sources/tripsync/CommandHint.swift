@@ -3,9 +3,9 @@
 /// "run tripsync --home /tmp/alex sync FOLDER", so the command it names works when pasted.
 ///
 /// The one place this happens is `Console.out`/`Console.err` (every human line passes there), so
-/// the hints the library words (which cannot know the options) get them too. The searches are the
-/// standard library's (`firstRange(of:)`), not Foundation's `range(of:)`, which bridges each line
-/// through NSString (docs/PERFORMANCE.md, "The replica view").
+/// the hints the library words (which cannot know the options) get them too. The searches are
+/// byte by byte (`find`), not Foundation's `range(of:)`, which bridges each line through
+/// NSString (docs/PERFORMANCE.md, "The counter ledger and the start-up work").
 enum CommandHint {
     /// `--home DIR` as given (not `$TRIPSYNC_HOME`, which the next command sees as well).
     nonisolated(unsafe) static var home: String?
@@ -34,11 +34,11 @@ enum CommandHint {
     /// command that takes one and where the hint names no trip itself) after each `tripsync` that starts a command, outside double
     /// quotes (a quoted title or name is shown as it is).
     static func complete(_ line: String) -> String {
-        guard home != nil || trip != nil, line.firstRange(of: "tripsync ") != nil else { return line }
+        guard home != nil || trip != nil, find("tripsync ", in: line[...]) != nil else { return line }
         var result = ""
         var rest = Substring(line)
         var quoted = false
-        while let range = rest.firstRange(of: "tripsync ") {
+        while let range = find("tripsync ", in: rest) {
             let before = rest[..<range.lowerBound]
             quoted = before.reduce(quoted) { $1 == "\"" ? !$0 : $0 }
             result += before
@@ -48,10 +48,10 @@ enum CommandHint {
             let word = String(rest.prefix { $0.isLetter })
             let precededByWord = before.last.map { $0.isLetter || $0.isNumber || $0 == "-" } ?? false
             guard !quoted, !precededByWord, word != "help", !addressesTheOwner(result), let command = command(named: word) else { continue }
-            let next = rest.firstRange(of: "tripsync ").map { rest[..<$0.lowerBound] } ?? rest
+            let next = find("tripsync ", in: rest).map { rest[..<$0.lowerBound] } ?? rest
             var options: [String] = []
-            if let home, next.firstRange(of: "--home") == nil { options += ["--home", shellWord(home)] }
-            if let trip, command.spec.option("--trip") != nil, next.firstRange(of: "--trip") == nil { options += ["--trip", shellWord(trip)] }
+            if let home, find("--home", in: next) == nil { options += ["--home", shellWord(home)] }
+            if let trip, command.spec.option("--trip") != nil, find("--trip", in: next) == nil { options += ["--trip", shellWord(trip)] }
             if !options.isEmpty { result += options.joined(separator: " ") + " " }
         }
         return result + rest
@@ -63,9 +63,35 @@ enum CommandHint {
     /// this laptop's `--home` would name the wrong home, so such a command is left bare.
     static func addressesTheOwner(_ textBefore: String) -> Bool {
         var clause = Substring(textBefore.dropLast("tripsync ".count))
-        if let previous = clause.ranges(of: "tripsync ").last { clause = clause[previous.upperBound...] }
+        while let previous = find("tripsync ", in: clause) { clause = clause[previous.upperBound...] }
         if let boundary = clause.lastIndex(where: { $0 == ";" || $0 == "." }) { clause = clause[clause.index(after: boundary)...] }
-        return clause.lowercased().firstRange(of: "the owner") != nil
+        return find("the owner", in: clause.lowercased()[...]) != nil
+    }
+
+    /// The first range of `text` spelling the ASCII `word`, compared byte by byte on the UTF-8
+    /// (an ASCII byte is never part of a longer character's encoding, so a match starts and ends
+    /// on character boundaries unless a combining mark follows it, which these words never meet
+    /// in a hint). Not Foundation's `range(of:)` (a bridge through NSString) nor the standard
+    /// library's generic `firstRange(of:)`, which every command paid for at start.
+    static func find(_ word: StaticString, in text: Substring) -> Range<Substring.Index>? {
+        let pattern = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard let first = pattern.first else { return nil }
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        while let at = bytes[start...].firstIndex(of: first) {
+            var probe = at
+            var matched = true
+            for byte in pattern {
+                guard probe < bytes.endIndex, bytes[probe] == byte else {
+                    matched = false
+                    break
+                }
+                probe = bytes.index(after: probe)
+            }
+            if matched { return at..<probe }
+            start = bytes.index(after: at)
+        }
+        return nil
     }
 
     /// `text` as one shell word: as it is when it holds only safe characters, else in single quotes.

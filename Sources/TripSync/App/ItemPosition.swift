@@ -17,9 +17,14 @@ public enum ItemPosition: Hashable, Sendable {
     /// live item, `.invalidValue` for placing an item next to itself, and `.noRoom` when no key
     /// fits (a neighbour's key is at the edge of the key space).
     public func sortKey(in document: TripDocument, moving: ItemID? = nil) throws(EditError) -> String {
-        let ordered = document.items.filter { $0.key != moving }
-            .compactMap { entry in entry.value.sortKey.map { (id: entry.key, key: $0.value) } }
-            .sorted { $0.key == $1.key ? $0.id < $1.id : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        // Keys compared as their UTF-8 bytes (the order the view and every replica keep),
+        // copied into arrays once rather than walked as `String.UTF8View` at each comparison.
+        var keyed: [(id: ItemID, key: String, bytes: [UInt8])] = []
+        keyed.reserveCapacity(document.items.count)
+        for (id, item) in document.items where id != moving {
+            if let key = item.sortKey?.value { keyed.append((id, key, Array(key.utf8))) }
+        }
+        let ordered = keyed.sorted { $0.bytes == $1.bytes ? $0.id < $1.id : $0.bytes.lexicographicallyPrecedes($1.bytes) }
         func index(of id: ItemID, _ relation: String) throws(EditError) -> Int {
             if id == moving { throw EditError("cannot place an item \(relation) itself") }
             guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw EditError(.noSuchItem, "no item \(id)") }

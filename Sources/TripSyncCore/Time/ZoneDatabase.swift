@@ -36,7 +36,7 @@ package enum ZoneDatabase {
         var path = folder
         do {
             for component in components {
-                guard let names = try FileIO.folderNames(path, what: "the time zone folder"), names.contains(Array(component.utf8)) else { return false }
+                guard try FileIO.folderHolds(path, name: component, what: "the time zone folder") else { return false }
                 path += "/" + component
             }
             return TZifAbbreviations.parse(try FileIO.readFile(path, maxBytes: TZifAbbreviations.maxFileBytes)) != nil
