@@ -92,6 +92,35 @@ extension FileIO {
         try synchronizeFolder(folder, folderPath: folderPath, for: display, done: "the new content was renamed into place")
     }
 
+    /// Appends `bytes` to the open file `fd` at `start` (where its last good record ends):
+    /// anything past `start` (a torn tail) is cut first, then the bytes are written and the
+    /// file fsynced, each step checked. When one fails, the file is cut back to `start` (best
+    /// effort: whatever reached it goes, so an append reported as not saved never reappears)
+    /// and the error names `path`, called `what` ("the edit journal") in its words; `doing`
+    /// says what the write was for. The edit journal's and the counter ledger's appends.
+    package static func appendDurably(_ fd: Int32, _ bytes: [UInt8], at start: Int, path: String, what: String, doing: String) throws(FileSystemError) {
+        do throws(FileSystemError) {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw systemError(path, "cannot stat \(what) (nothing was saved)") }
+            if Int(info.st_size) != start, ftruncate(fd, off_t(start)) != 0 {
+                throw systemError(path, "cannot cut \(what)'s torn tail at byte \(start) (nothing was saved)")
+            }
+            guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw systemError(path, "cannot seek in \(what) (nothing was saved)") }
+            do throws(FileSystemError) {
+                try writeAll(fd, bytes, path: path)
+            } catch {
+                throw FileSystemError(path: path, message: "\(error.message) (\(doing); nothing was saved)", code: error.code)
+            }
+            while fsync(fd) != 0 {
+                if errno == EINTR { continue }
+                throw systemError(path, "cannot fsync \(what) (the edit was not saved)")
+            }
+        } catch {
+            _ = ftruncate(fd, off_t(start))
+            throw error
+        }
+    }
+
     /// Calls `body` with `name` as a NUL-terminated C string.
     package static func withCName<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         var bytes = name.map { CChar(bitPattern: $0) }

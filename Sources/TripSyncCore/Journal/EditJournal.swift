@@ -225,27 +225,10 @@ package struct EditJournal: Sendable {
         let start = position?.length ?? 0
         let bytes = creating ? EditJournal.header(base: base) + record : record
         do throws(FileSystemError) {
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw FileIO.systemError(path, "cannot stat the edit journal (nothing was saved)") }
-            if Int(info.st_size) != start, ftruncate(fd, off_t(start)) != 0 {
-                throw FileIO.systemError(path, "cannot cut the edit journal's torn tail at byte \(start) (nothing was saved)")
-            }
-            guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else {
-                throw FileIO.systemError(path, "cannot seek in the edit journal (nothing was saved)")
-            }
-            do throws(FileSystemError) {
-                try FileIO.writeAll(fd, bytes, path: path)
-            } catch {
-                throw FileSystemError(path: path, message: "\(error.message) (appending the edit to the edit journal; nothing was saved)", code: error.code)
-            }
-            while fsync(fd) != 0 {
-                if errno == EINTR { continue }
-                throw FileIO.systemError(path, "cannot fsync the edit journal (the edit was not saved)")
-            }
+            try FileIO.appendDurably(fd, bytes, at: start, path: path, what: "the edit journal", doing: "appending the edit to the edit journal")
         } catch {
-            // Whatever reached the file is cut away: an edit reported as not saved never
-            // reappears (a new journal goes entirely).
-            if creating { unlink(path) } else { _ = ftruncate(fd, off_t(start)) }
+            // A new journal goes entirely (the append cut it back to nothing).
+            if creating { unlink(path) }
             throw error
         }
         if creating || !(position?.nameDurable ?? false) {

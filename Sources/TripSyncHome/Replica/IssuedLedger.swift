@@ -169,30 +169,9 @@ package struct IssuedLedger: Sendable {
         var bytes = length < Self.headerSize ? Self.header : []
         let start = length < Self.headerSize ? 0 : length
         for entry in entries { bytes += Self.encode(entry) }
-        do throws(FileSystemError) {
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw FileIO.systemError(path, "cannot look at the counter ledger (nothing was saved)") }
-            if Int(info.st_size) != start, ftruncate(fd, off_t(start)) != 0 {
-                throw FileIO.systemError(path, "cannot cut the counter ledger's torn tail at byte \(start) (nothing was saved)")
-            }
-            guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else {
-                throw FileIO.systemError(path, "cannot seek in the counter ledger (nothing was saved)")
-            }
-            do throws(FileSystemError) {
-                try FileIO.writeAll(fd, bytes, path: path)
-            } catch {
-                throw FileSystemError(path: path, message: "\(error.message) (recording the counters of the edit; nothing was saved)", code: error.code)
-            }
-            while fsync(fd) != 0 {
-                if errno == EINTR { continue }
-                throw FileIO.systemError(path, "cannot fsync the counter ledger (the edit was not saved)")
-            }
-        } catch {
-            // What reached the file is cut away: counters of an edit reported as not saved
-            // are not kept as issued.
-            _ = ftruncate(fd, off_t(start))
-            throw error
-        }
+        // What reached the file is cut away when a step fails: counters of an edit reported
+        // as not saved are not kept as issued.
+        try FileIO.appendDurably(fd, bytes, at: start, path: path, what: "the counter ledger", doing: "recording the counters of the edit")
         // The folder too, every time, not only when this process made the file: its maker may
         // have been killed before flushing the folder. When the folder is already on the disk
         // this costs little (0.05 ms here). The edit is not written yet, so a failure here is
