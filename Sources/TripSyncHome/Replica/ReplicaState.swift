@@ -106,12 +106,15 @@ package struct ReplicaState: Sendable {
         try writeWhole()
     }
 
-    /// Saves an edit made to `previous` (the trip as it was saved): the identity, then one
-    /// record of the edit's effect appended to the trip's edit journal and fsynced, instead of
-    /// the whole replica (docs/DESIGN.md, "The edit journal"). The replica is rewritten whole
-    /// (`save`) instead when there is none yet or the edit removed something a record cannot
-    /// say, and after the append once the journal is past `EditJournal.foldBytes` or
-    /// `foldRecords`. Returns a notice when only that fold failed (the edit is saved).
+    /// Saves an edit made to `previous` (the trip as it was saved): the counters it issued (as
+    /// records of the counter ledger, `Home.recordIssued`), then one record of the edit's
+    /// effect appended to the trip's edit journal and fsynced, instead of the whole replica
+    /// (docs/DESIGN.md, "The edit journal", "The counter ledger"). The replica is rewritten
+    /// whole (`save`) instead when there is none yet or the edit removed something a record
+    /// cannot say, and after the append once the journal is past `EditJournal.foldBytes` or
+    /// `foldRecords`; the ledger is folded into `device.json` once it holds
+    /// `IssuedLedger.foldRecords` records. Returns a notice when only a fold failed (the edit
+    /// is saved).
     package mutating func saveEdit(from previous: TripDocument) throws -> String? {
         guard FileManager.default.fileExists(atPath: path), let delta = JournalDelta(from: previous, to: document) else {
             try saveIdentity()
