@@ -188,6 +188,34 @@ import TripSyncCore
         #expect(merged.tombstones[world.itemID] == nil)
     }
 
+    /// A note typed on one laptop while another deleted and then restored the item, in every
+    /// order of the three writes: the restore rewrites the item's fields, so the note and the
+    /// restore's empty note are two values of one register. Whichever rev is greater wins and the
+    /// other shows as a conflict; the item is live, nothing is "edited while deleted", and the
+    /// typed note is never lost without a sign, whichever side merges.
+    @Test(arguments: [0, 1, 2]) func aNoteTypedAgainstADeleteAndRestoreStaysWithASign(order: Int) throws {
+        var world = try World()
+        let typed = "Bring the tickets"
+        if order == 0 { try world.set(1, .note, .text(typed)) }
+        try world.delete(0)
+        if order == 1 { try world.set(1, .note, .text(typed)) }
+        try world.restore(0)
+        if order == 2 { try world.set(1, .note, .text(typed)) }
+        let merged = try world.merged(0, 1)
+        #expect(try world.merged(1, 0).items == merged.items)
+        let note = try #require(merged.items[world.itemID]?.note, "the restore holds: the item is live")
+        #expect(merged.tombstones[world.itemID] == nil)
+        #expect(merged.editedWhileDeleted(world.itemID).isEmpty)
+        // The later write wins: the restore in orders 0 and 1, the typed note in order 2.
+        if order == 2 {
+            #expect(note.value == typed)
+            #expect(note.visibleConflicts.map(\.value) == [nil])
+        } else {
+            #expect(note.value == nil)
+            #expect(note.visibleConflicts.map(\.value) == [typed])
+        }
+    }
+
     @Test func aStaleCopyNeverBringsADeletedItemBack() throws {
         var world = try World()
         let stale = world.replicas[1]  // a backup taken before the delete
