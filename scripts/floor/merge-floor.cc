@@ -52,7 +52,11 @@ static std::vector<unsigned char> readFile(const char *path) {
     off_t size = lseek(fd, 0, SEEK_END);
     lseek(fd, 0, SEEK_SET);
     std::vector<unsigned char> bytes(size);
-    if (read(fd, bytes.data(), size) != size) die("read");
+    for (off_t done = 0; done < size;) {
+        ssize_t got = read(fd, bytes.data() + done, size - done);
+        if (got <= 0) die("read");
+        done += got;
+    }
     close(fd);
     return bytes;
 }
