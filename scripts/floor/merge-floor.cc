@@ -19,8 +19,7 @@
 //
 // Build and run (`tripsync-bench compare --floor PATH` runs it beside `tripsync merge`):
 //   apt-get install -y g++ libsimdjson-dev libdeflate-dev   # and libisal-dev for -DFLOOR_ISAL
-//   g++ -O2 -march=native -std=c++17 scripts/floor/merge-floor.cc -o /tmp/merge-floor \
-//       -lsimdjson -ldeflate -lpthread
+//   g++ -O2 -march=native -std=c++17 scripts/floor/merge-floor.cc -o /tmp/merge-floor -lsimdjson -ldeflate -lpthread
 //   /tmp/merge-floor [--parse=MODE] [--compressor=libdeflate|isal] A.trip.json.gz B.trip.json.gz OUT.trip.json.gz
 // It prints the items it read and, on standard error, the time of each phase.
 #include <libdeflate.h>
@@ -151,7 +150,7 @@ static Inflated readTrip(const char *path, bool parses) {
 }
 
 int main(int argc, char **argv) {
-    bool isal = false;
+    [[maybe_unused]] bool isal = false;
     while (argc > 4) {
         std::string option = argv[1];
         if (option == "--parse=none") parseMode = Parse::none;
