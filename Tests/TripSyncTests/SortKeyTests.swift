@@ -46,18 +46,70 @@ import TripSyncCore
         }
     }
 
-    @Test func appendingAtTheEndGrowsSlowly() throws {
+    /// Every `add` puts its item last, so a trip's last key is the end of a long run of
+    /// appends. The keys used to grow by one digit per 61 appends and ran out of the 128 digits
+    /// after about 7,800 items ("no order key fits there"); they now grow with the logarithm.
+    @Test func appendingAHundredThousandKeysInARowStaysSortedAndShort() throws {
+        var keys: [String] = []
         var key: String? = nil
-        var longest = 0
-        for _ in 0..<1000 {
-            key = try #require(SortKey.between(key, nil))
-            longest = max(longest, key?.count ?? 0)
+        for _ in 0..<100_000 {
+            key = try #require(SortKey.between(key, nil), "append \(keys.count + 1)")
+            keys.append(key ?? "")
         }
-        #expect(longest <= 40)
-        var first: String? = nil
-        for _ in 0..<200 {
-            first = try #require(SortKey.between(nil, first))
+        #expect(keys.allSatisfy(SortKeyRules.isValid))
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { precedes($0, $1) })
+        #expect(keys.map(\.count).max() == 5)
+        #expect(keys[0] == "1" && keys[1] == "2" && keys[60] == "z" && keys[61] == "z01")
+    }
+
+    @Test func prependingAHundredThousandKeysInARowStaysSortedAndShort() throws {
+        var keys: [String] = []
+        var key: String? = nil
+        for _ in 0..<100_000 {
+            key = try #require(SortKey.between(nil, key), "prepend \(keys.count + 1)")
+            keys.append(key ?? "")
         }
-        #expect((first?.count ?? 0) <= 128)
+        #expect(keys.allSatisfy(SortKeyRules.isValid))
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { precedes($1, $0) })
+        #expect(keys.map(\.count).max() == 5)
+        #expect(keys[0] == "1" && keys[1] == "0zz")
+    }
+
+    /// Keys written by the old rule (or by anyone) near the limit still get a neighbour when one
+    /// fits in 128 digits, and nil only at the true edge of the key space.
+    @Test func longNeighboursAtTheEdgeOfTheKeySpace() throws {
+        let z = String(repeating: "z", count: 120) + "1"
+        let next = try #require(SortKey.between(z, nil))
+        #expect(precedes(z, next) && SortKeyRules.isValid(next))
+        #expect(SortKey.between(String(repeating: "z", count: 128), nil) == nil)
+        let zeros = String(repeating: "0", count: 126) + "1"
+        let below = try #require(SortKey.between(nil, zeros))
+        #expect(precedes(below, zeros) && SortKeyRules.isValid(below))
+        #expect(SortKey.between(nil, String(repeating: "0", count: 127) + "1") == nil)
+        // Between a long run of appends and the next key written by the old rule.
+        var key = "zzz"
+        for _ in 0..<10_000 { key = try #require(SortKey.between(key, nil)) }
+        #expect(key.count <= 7)
+    }
+
+    /// Appends and prepends mixed at random with inserts between: every key strictly between
+    /// its neighbours, all of them short.
+    @Test func openEndsMixedWithInsertsStaySorted() throws {
+        for seed in 0..<50 as Range<UInt64> {
+            var random = SeededGenerator(seed: seed)
+            var keys: [String] = []
+            for _ in 0..<2_000 {
+                let roll = Int.random(in: 0..<10, using: &random)
+                let position = roll < 4 ? keys.count : roll < 7 ? 0 : Int.random(in: 0...keys.count, using: &random)
+                let before = position > 0 ? keys[position - 1] : nil
+                let after = position < keys.count ? keys[position] : nil
+                let key = try #require(SortKey.between(before, after), "seed \(seed)")
+                if let before { #expect(precedes(before, key)) }
+                if let after { #expect(precedes(key, after)) }
+                keys.insert(key, at: position)
+            }
+            #expect(keys.allSatisfy(SortKeyRules.isValid))
+            #expect((keys.map(\.count).max() ?? 0) <= 24, "seed \(seed)")
+        }
     }
 }

@@ -15,37 +15,44 @@ public enum ItemPosition: Hashable, Sendable {
     /// The order key for this position among the live items of `document`, leaving out
     /// `moving` (the item being placed). Throws `.noSuchItem` for a neighbour that is not a
     /// live item, `.invalidValue` for placing an item next to itself, and `.noRoom` when no key
-    /// fits (a neighbour's key is at the edge of the key space).
+    /// fits (the neighbours' keys leave no room within the longest key, or one is invalid).
     public func sortKey(in document: TripDocument, moving: ItemID? = nil) throws(EditError) -> String {
-        // Keys compared as their UTF-8 bytes (the order the view and every replica keep),
-        // copied into arrays once rather than walked as `String.UTF8View` at each comparison.
-        var keyed: [(id: ItemID, key: String, bytes: [UInt8])] = []
-        keyed.reserveCapacity(document.items.count)
-        for (id, item) in document.items where id != moving {
-            if let key = item.sortKey?.value { keyed.append((id, key, Array(key.utf8))) }
+        // One pass over the items and no sort: the bounds are the nearest keys on either side of
+        // the neighbour's (or the greatest and least), compared as their UTF-8 bytes, the order
+        // the view and every replica keep. Keys equal to the neighbour's are passed over.
+        func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+        /// The greatest key below `bound` (or of all), or the least above it, of the items but `moving`.
+        func nearest(greatest: Bool, beyond bound: String?) -> String? {
+            var best: String?
+            for (id, item) in document.items where id != moving {
+                guard let key = item.sortKey?.value else { continue }
+                if let bound, greatest ? !precedes(key, bound) : !precedes(bound, key) { continue }
+                if let current = best, greatest ? !precedes(current, key) : !precedes(key, current) { continue }
+                best = key
+            }
+            return best
         }
-        let ordered = keyed.sorted { $0.bytes == $1.bytes ? $0.id < $1.id : $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        func index(of id: ItemID, _ relation: String) throws(EditError) -> Int {
+        func neighbour(_ id: ItemID, _ relation: String) throws(EditError) -> String {
             if id == moving { throw EditError("cannot place an item \(relation) itself") }
-            guard let index = ordered.firstIndex(where: { $0.id == id }) else { throw EditError(.noSuchItem, "no item \(id)") }
-            return index
+            guard let key = document.items[id]?.sortKey?.value else { throw EditError(.noSuchItem, "no item \(id)") }
+            return key
         }
         var lower: String?
         var upper: String?
         switch self {
         case .after(let id):
-            let at = try index(of: id, "after")
-            lower = ordered[at].key
-            upper = ordered[(at + 1)...].first(where: { $0.key != lower })?.key
+            lower = try neighbour(id, "after")
+            upper = nearest(greatest: false, beyond: lower)
         case .before(let id):
-            let at = try index(of: id, "before")
-            upper = ordered[at].key
-            lower = ordered[..<at].last(where: { $0.key != upper })?.key
-        case .first: upper = ordered.first?.key
-        case .last: lower = ordered.last?.key
+            upper = try neighbour(id, "before")
+            lower = nearest(greatest: true, beyond: upper)
+        case .first: upper = nearest(greatest: false, beyond: nil)
+        case .last: lower = nearest(greatest: true, beyond: nil)
         }
         guard let key = SortKey.between(lower, upper) else {
-            throw EditError(.noRoom, "no order key fits there (a neighbour's key is invalid); move a neighbour first")
+            throw EditError(
+                .noRoom,
+                "no order key fits there: the neighbours' keys leave no room within \(SortKeyRules.maxLength) digits, or one is not a valid key; move a neighbour first")
         }
         return key
     }
