@@ -90,7 +90,7 @@ struct ItemForm {
 extension TripDocument {
     /// The day a typed "10 Jun" is read near: the trip's first dated item, else today (UTC).
     var typingReference: LocalDate {
-        if let first = Itinerary(self).days.first?.date { return first }
+        if let first = Itinerary.firstDate(of: self) { return first }
         return LocalDate(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400)) ?? LocalDate.epoch
     }
 

@@ -86,6 +86,19 @@ public struct Itinerary: Sendable {
         self.unscheduled = unscheduled.sorted(by: Itinerary.order)
     }
 
+    /// The date of the itinerary's first day (`days.first?.date`) without building the
+    /// itinerary: the least local date a live item starts on, each in its own zone, so no zone
+    /// is looked up and nothing is sorted. Nil when no item has a start.
+    package static func firstDate(of document: TripDocument) -> LocalDate? {
+        var first: LocalDate?
+        for fields in document.items.values {
+            guard let date = fields.start?.value?.localDate else { continue }
+            if let current = first, !(date < current) { continue }
+            first = date
+        }
+        return first
+    }
+
     /// A stored time as a person reads it: its instant, its zone's abbreviation then, its DST note.
     package static func shownTime(_ time: TripTime, _ zones: ZoneRules = ZoneRules()) -> ShownTime {
         show(time, zones)
