@@ -43,7 +43,8 @@ package enum SortKey {
     /// anything: the key is `z`×k and the counter plus one, without trailing `0`s. The counter's
     /// first digit is below `z` (it ends the run), so adding one never carries into the run.
     /// When a counter is used up its first digit has become `z`, and the keys after it count
-    /// with one digit more: 62^(k+1) keys before the next run. Nil when `a` is `z`×128.
+    /// with one digit more: about 62^(k+1) keys before the next run (fewer when 128 digits cut
+    /// the counter short). Nil when `a` is `z`×128.
     static func after(_ a: [UInt8]) -> [UInt8]? {
         let top = digits[61]
         var run = 0
@@ -67,9 +68,9 @@ package enum SortKey {
 
     /// The key one unit below valid key `b`, with nothing below it to stay above: `after`
     /// mirrored, reading `b` as `0`×k (never all of it: a key does not end in `0`) and a
-    /// counter of k + 1 digits whose first is not `0`. Below the counter's smallest value
-    /// (`b` is `0`×k then `1`, which only `1` itself can be when k is 0) it goes on below
-    /// with one `0` more: `0zz`.
+    /// counter of k + 1 digits whose first is not `0`. When one unit less would leave nothing
+    /// (the counter is the one digit `1`: `b` has no leading `0` and starts with `1`), it goes
+    /// on with one `0` more: `0zz`.
     static func before(_ b: [UInt8]) -> [UInt8]? {
         let bottom = digits[0]
         var run = 0
