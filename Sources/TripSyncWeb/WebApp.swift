@@ -73,7 +73,7 @@ package final class WebApp: @unchecked Sendable {
     /// The trip `text` names by its full id, read as the CLI's readers read it (no lock).
     func loaded(_ text: String) throws -> LoadedTrip {
         guard let id = TripID(text) else { throw WebFailure.notFound }
-        let listing = try home.listTrips()
+        let listing = try home.listTrip(id)  // only this trip's replica: a request is about one trip
         guard let trip = listing.trip(id) else {
             if let unreadable = listing.unreadable(id) { throw WebFailure.message(unreadable.description) }
             throw WebFailure.notFound
@@ -83,8 +83,8 @@ package final class WebApp: @unchecked Sendable {
 
     /// Opens the trip for one change: the store (and the home's lock) ends with `body`.
     func withStore<T>(_ trip: String, _ body: (TripStore) throws -> T) throws -> T {
-        guard TripID(trip) != nil else { throw WebFailure.notFound }
-        let store = try TripStore.open(trip, in: home)
+        guard let id = TripID(trip) else { throw WebFailure.notFound }
+        let store = try TripStore.open(trip: id, in: home)
         return try body(store)
     }
 

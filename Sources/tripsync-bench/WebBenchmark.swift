@@ -8,21 +8,24 @@ import TripSyncWeb
     import FoundationNetworking
 #endif
 
-/// `tripsync-bench web [--items 500] [--repeat 50]`: the `tripsync open` server (issue 28) on a
-/// trip of ITEMS items in a temporary home, started in this process through `TripSyncWeb`
+/// `tripsync-bench web [--items 500] [--repeat 50] [--other-trips 0]`: the `tripsync open` server
+/// (issue 28) on a trip of ITEMS items in a temporary home (beside OTHER-TRIPS more trips of
+/// ITEMS items each, as a home keeps past trips), started in this process through `TripSyncWeb`
 /// exactly as the CLI starts it, and asked over loopback by a URLSession client holding the
 /// session cookie: the itinerary page rendered (GET), and a write's round trip (the Add form
 /// POSTed with its anti-forgery token and Origin → 303 → GET of the page it leads to). Each is
 /// repeated REPEAT times after warm-up requests; median and 90th percentile are printed.
 enum WebBenchmark {
-    static let usage = "usage: tripsync-bench web [--items N] [--repeat R]"
+    static let usage = "usage: tripsync-bench web [--items N] [--repeat R] [--other-trips N]"
 
     static func run(_ arguments: [String]) throws {
         var parser = ArgumentParser(arguments, usage: usage)
         var items = 500
         var repeats = 50
+        var otherTrips = 0
         while let option = parser.nextOption() {
             switch option {
+            case "--other-trips": otherTrips = try parser.positiveInt(for: option)
             case "--items": items = try parser.positiveInt(for: option)
             case "--repeat": repeats = try parser.positiveInt(for: option)
             default: throw UsageError(message: "unknown option \(option)", usage: usage)
@@ -31,6 +34,7 @@ enum WebBenchmark {
         let root = NSTemporaryDirectory() + "tripsync-web-bench-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let home = Home(path: root + "/home")
+        for number in 0..<otherTrips { try makeTrip(in: home, items: items, name: "Past trip \(number + 1)") }
         try makeTrip(in: home, items: items)
 
         let server = try WebServer(app: WebApp(home: home), port: 0)
@@ -65,8 +69,9 @@ enum WebBenchmark {
             }
             if round >= 3 { writes.append(milliseconds) }
         }
-        let itemsNow = try TripStore.open(nil, in: home, timeout: 30).document.items.count
-        print("tripsync open: a \(items)-item trip (\(page.body.utf8.count / 1024) KiB itinerary page), loopback, one client, \(ProcessInfo.processInfo.activeProcessorCount) cores; \(repeats) runs each after 3 warm-up")
+        let itemsNow = try TripStore.open(tripName, in: home, timeout: 30).document.items.count
+        let others = otherTrips == 0 ? "" : " beside \(otherTrips) other trip\(otherTrips == 1 ? "" : "s") of as many items"
+        print("tripsync open: a \(items)-item trip\(others) (\(page.body.utf8.count / 1024) KiB itinerary page), loopback, one client, \(ProcessInfo.processInfo.activeProcessorCount) cores; \(repeats) runs each after 3 warm-up")
         print("  page render (GET itinerary, 200):            median \(format(Stats.median(render))) ms, p90 \(format(percentile(render, 0.9))) ms")
         print("  write round trip (POST Add → 303 → GET):     median \(format(Stats.median(writes))) ms, p90 \(format(percentile(writes, 0.9))) ms")
         print("  (the trip held \(itemsNow) items after the writes)")
@@ -76,8 +81,8 @@ enum WebBenchmark {
 
     /// A trip of `items` timed items over 10 days, made through the app API and saved; the
     /// store (and the home's lock) is released before the server starts.
-    static func makeTrip(in home: Home, items: Int) throws {
-        let store = try TripStore.create(name: tripName, defaultZone: "Europe/Lisbon", owned: true, in: home)
+    static func makeTrip(in home: Home, items: Int, name: String = tripName) throws {
+        let store = try TripStore.create(name: name, defaultZone: "Europe/Lisbon", owned: true, in: home)
         try store.edit { trip in
             for number in 0..<items {
                 guard let date = LocalDate(year: 2027, month: 6, day: 1 + number % 10),

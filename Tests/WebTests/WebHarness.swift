@@ -32,11 +32,19 @@ final class WebHarness {
     var host: String { "127.0.0.1:\(port)" }
     var origin: String { "http://127.0.0.1:\(port)" }
 
-    init(tripName: String = "Lisbon 2027", zone: String = "Europe/Lisbon") throws {
+    /// A home with one trip, served. `otherTrips` are made in the same home first; `onRead` is
+    /// told every replica and identity file the server's home reads.
+    init(
+        tripName: String = "Lisbon 2027", zone: String = "Europe/Lisbon", otherTrips: [String] = [],
+        onRead: (@Sendable (String) -> Void)? = nil
+    ) throws {
         folder = FileManager.default.temporaryDirectory.path + "/tripsync-web-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        home = Home(path: folder + "/home")
+        var home = Home(path: folder + "/home")
+        for name in otherTrips { _ = try TripStore.create(name: name, in: home) }
         trip = try TripStore.create(name: tripName, defaultZone: zone, in: home).tripID
+        home.onRead = onRead
+        self.home = home
         server = try WebServer(app: WebApp(home: home))
     }
 

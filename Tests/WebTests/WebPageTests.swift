@@ -26,6 +26,32 @@ struct WebPageTests {
         #expect(page.contains("<button type=\"submit\">Sync now</button>"))
     }
 
+    /// A request about one trip reads that trip's replica only: a home keeps every past trip,
+    /// and the page and each Add used to read them all. The trips list still reads every one.
+    @Test func aTripsPageAndItsAddReadThatTripOnly() throws {
+        final class Reads: @unchecked Sendable {
+            private let lock = NSLock()
+            private var paths: [String] = []
+            func add(_ path: String) { lock.withLock { paths.append(path) } }
+            func take() -> [String] { lock.withLock { defer { paths = [] }; return paths } }
+        }
+        let reads = Reads()
+        let web = try WebHarness(otherTrips: ["Porto 2025", "Rome 2026"], onRead: { reads.add($0) })
+        let cookie = try web.signIn()
+        let replicas = { (paths: [String]) in paths.filter { $0.hasSuffix(".trip.json.gz") } }
+        _ = reads.take()
+        #expect(try web.get("/trips/\(web.trip)", cookie: cookie).status == 200)
+        #expect(replicas(reads.take()) == [web.home.replicaPath(for: web.trip)])
+        let response = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", try web.csrf(cookie: cookie)), ("title", "Castelo"), ("day", "10 Jun 2027")])
+        #expect(response.status == 303)
+        #expect(Set(replicas(reads.take())) == [web.home.replicaPath(for: web.trip)])
+        #expect(try web.document.items.values.contains { $0.title?.value == "Castelo" })
+        _ = try web.get("/", cookie: cookie)
+        #expect(replicas(reads.take()).count == 3)
+    }
+
     @Test("Add takes a day and time as people type them", arguments: [
         ("10 Jun 2027", "9:30", "2027-06-10T09:30"), ("2027-06-10", "21:05", "2027-06-10T21:05"), ("Jun 10 2027", "9:30pm", "2027-06-10T21:30"),
     ])

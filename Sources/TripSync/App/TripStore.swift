@@ -69,7 +69,26 @@ public final class TripStore: @unchecked Sendable {
     /// `refreshView` writes their views (the CLI's edits that can go quick).
     package static func open(_ selector: String?, in home: Home, holding lock: HomeLock, keepingOthers: Bool = false) throws -> TripStore {
         let (identity, notice) = try home.openIdentity()
-        let listing = try home.listTrips()
+        return try open(listing: home.listTrips(), selector, in: home, holding: lock, identity: identity, notice: notice, keepingOthers: keepingOthers)
+    }
+
+    /// Opens the trip with id `trip`, reading only its replica (`Home.listTrip`), not the
+    /// home's other trips: what the browser app does for each change it saves. Throws
+    /// `.noMatch` when the home has no such trip.
+    package static func open(trip: TripID, in home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> TripStore {
+        let lock = try takeLock(home, timeout: timeout)
+        let (identity, notice) = try home.openIdentity()
+        let listing = try home.listTrip(trip)
+        if listing.trips.isEmpty && listing.unreadable.isEmpty { throw TripStoreError.noMatch(trip.description) }
+        return try open(listing: listing, trip.description, in: home, holding: lock, identity: identity, notice: notice, keepingOthers: false)
+    }
+
+    /// The store of the trip `selector` chooses in `listing`, under `lock`, with the home's
+    /// identity opened already.
+    private static func open(
+        listing: HomeTrips, _ selector: String?, in home: Home, holding lock: HomeLock, identity: DeviceIdentity,
+        notice: String?, keepingOthers: Bool
+    ) throws -> TripStore {
         let loaded = try listing.choose(selector, home: home.path).get()
         var state = ReplicaState(home: home, identity: identity, document: loaded.document)
         // A torn tail of the edit journal is cut away now that the lock is held.

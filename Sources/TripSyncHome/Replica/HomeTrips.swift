@@ -90,7 +90,23 @@ extension Home {
     /// a `trips` folder holds no trips; a `trips` folder that cannot be listed throws.
     package func listTrips(reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
         let names = try FileIO.folderTextNames(tripsPath, what: "this home's trips folder")
-        let files = names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted()
+        return readTrips(names.filter { $0.hasSuffix(Home.tripFileSuffix) && !$0.hasPrefix(".") }.sorted(), reader: reader)
+    }
+
+    /// `listTrips` for one trip: only `trips/<tripId>.trip.json.gz` is read, with the same checks;
+    /// the listing holds that trip, its refusal, or nothing when the folder has no such file. What
+    /// a request about one trip needs (the browser app reads its trip on every request), without
+    /// reading every other trip of the home.
+    package func listTrip(_ trip: TripID, reader: TripFileReader = TripFileReader()) throws(FileSystemError) -> HomeTrips {
+        let file = trip.description + Home.tripFileSuffix
+        guard try FileIO.folderHolds(tripsPath, name: file, what: "this home's trips folder") else {
+            return HomeTrips(trips: [], unreadable: [])
+        }
+        return readTrips([file], reader: reader)
+    }
+
+    /// The listing of the replicas `files` (names in the trips folder).
+    private func readTrips(_ files: [String], reader: TripFileReader) -> HomeTrips {
         let paths = files.map(layout.tripsFile)
         var listing = HomeTrips(trips: [], unreadable: [])
         if let onRead { paths.forEach(onRead) }
