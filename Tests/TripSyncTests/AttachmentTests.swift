@@ -135,7 +135,7 @@ import TripSyncFixtures
         let later = UTCTimestamp(secondsSinceEpoch: detachedAt + 91 * 86_400)
         merged.acks = [a.deviceID: merged.clock]
         #expect(merged.compactableAttachments(now: later).isEmpty, "the other laptop has not acknowledged the detach")
-        for device in merged.clock.entries.keys { merged.acks[device] = merged.clock }
+        CompactionRuleTests.acknowledgeAll(&merged, reaching: later)
         #expect(merged.compactableAttachments(now: UTCTimestamp(secondsSinceEpoch: detachedAt + 89 * 86_400)).isEmpty, "retention not passed")
         #expect(merged.compactableAttachments(now: later) == [id])
         // status warns in the last two weeks before the attachment may go.

@@ -13,8 +13,14 @@ import TripSyncFixtures
 @Suite struct CompactionRuleTests {
     typealias World = MergeRuleTests.World
 
-    /// Every device in the clock acknowledges the whole document.
-    static func acknowledgeAll(_ document: inout TripDocument) {
+    /// Every device in the clock acknowledges the whole document; with `reaching`, after a
+    /// later write of the document's own device at that time, which every device then saw (the
+    /// trip's age measured by acknowledgements: compaction waits for it).
+    static func acknowledgeAll(_ document: inout TripDocument, reaching: UTCTimestamp? = nil) {
+        if let reaching {
+            let later = UInt64(reaching.secondsSinceEpoch) * 1000
+            document.clock[document.deviceID] = max(document.clock[document.deviceID], later)
+        }
         for device in document.clock.entries.keys { document.acks[device] = document.clock }
     }
 
@@ -43,13 +49,49 @@ import TripSyncFixtures
         var decided = world.replicas[0]
         #expect(decided.editedWhileDeleted(world.itemID).isEmpty)
         #expect(decided.tombstones[world.itemID]?.deleted.conflicts.isEmpty == true, "the new delete replaces the old one")
-        Self.acknowledgeAll(&decided)
+        Self.acknowledgeAll(&decided, reaching: Self.day(world, 91))
         #expect(decided.compactableTombstones(now: Self.day(world, 89)).isEmpty, "the retention counts from the new delete")
         #expect(decided.compactableTombstones(now: Self.day(world, 91)) == [world.itemID])
         // The other laptop takes the decision: its own edit is seen, the item stays deleted.
         try world.send(0, to: 1)
         #expect(world.replicas[1].items[world.itemID] == nil)
         #expect(world.replicas[1].editedWhileDeleted(world.itemID).isEmpty)
+    }
+
+    /// Issue 40: a laptop whose clock runs ten years ahead decided alone that 90 days had
+    /// passed and compacted a delete made the day before; the stub reached everyone and a
+    /// restore brought back an empty item. The age is measured by every device's own
+    /// acknowledged counters, so one fast clock moves only its own entry.
+    @Test func aClockYearsAheadCompactsNothingUntilEveryDeviceHasReachedTheRetention() throws {
+        var world = try World()
+        try world.set(1, .place, .text("Rua Augusta"))  // device 1 is in the clock
+        try world.send(1, to: 0)
+        try world.delete(0)
+        let deleted = world.now
+        let tenYears: UInt64 = 3650 * 86_400_000
+        var document = world.replicas[0]
+        // Every device acknowledged the delete; device 0's own clock says ten years later.
+        for device in document.clock.entries.keys { document.acks[device] = document.clock }
+        document.clock[world.devices[0]] = deleted + tenYears
+        document.acks[world.devices[0]] = document.clock
+        let fastWallClock = UTCTimestamp(millisecondsSinceEpoch: deleted + tenYears)
+        #expect(document.compactableTombstones(now: fastWallClock).isEmpty, "device 1 has reached only the day of the delete")
+        #expect(document.compact(now: fastWallClock) == 0)
+        #expect(document.tombstones[world.itemID]?.item.isEmpty == false)
+        // Device 1 publishes 89 days later: still within the retention by its time. (It never
+        // took device 0's counters from ten years ahead: every reader refuses those.)
+        var seenBy1 = try #require(document.acks[world.devices[1]])
+        seenBy1[world.devices[1]] = deleted + 89 * 86_400_000
+        document.clock[world.devices[1]] = seenBy1[world.devices[1]]
+        document.acks[world.devices[1]] = seenBy1
+        #expect(document.compactableTombstones(now: fastWallClock).isEmpty)
+        // And 91 days later: every device has reached the end of the retention.
+        seenBy1[world.devices[1]] = deleted + 91 * 86_400_000
+        document.clock[world.devices[1]] = seenBy1[world.devices[1]]
+        document.acks[world.devices[1]] = seenBy1
+        #expect(document.compactableTombstones(now: fastWallClock) == [world.itemID])
+        // A wall clock behind the end still keeps the body (either measure keeps it).
+        #expect(document.compactableTombstones(now: UTCTimestamp(millisecondsSinceEpoch: deleted + 86_400_000)).isEmpty)
     }
 
     @Test func aDeleteAgainOfAnItemWithoutEditsIsStillRefused() throws {
@@ -67,7 +109,7 @@ import TripSyncFixtures
         #expect(world.replicas[0].items[world.itemID]?.note?.value == "tickets booked, ref 4711")
         try world.delete(0)
         var document = world.replicas[0]
-        Self.acknowledgeAll(&document)
+        Self.acknowledgeAll(&document, reaching: Self.day(world, 91))
         #expect(document.compactableTombstones(now: Self.day(world, 91)) == [world.itemID])
     }
 
@@ -80,7 +122,7 @@ import TripSyncFixtures
         var merged = try DocumentMerger.merge(world.replicas[0], world.replicas[2], writer: world.devices[0])
         #expect(merged.tombstones[world.itemID]?.deleted.versions.count == 2)
         #expect(merged.editedWhileDeleted(world.itemID).isEmpty)
-        Self.acknowledgeAll(&merged)
+        Self.acknowledgeAll(&merged, reaching: Self.day(world, 91))
         #expect(merged.compactableTombstones(now: Self.day(world, 91)) == [world.itemID])
     }
 
@@ -102,7 +144,7 @@ import TripSyncFixtures
         try merged.restoreAttachment(id, hlc: &hlcA, now: AttachmentTests.now + 30)
         let again: Int64 = detachedAt + 500 * 86_400
         try merged.detach(id, at: UTCTimestamp(secondsSinceEpoch: again), hlc: &hlcA, now: AttachmentTests.now + 31)
-        Self.acknowledgeAll(&merged)
+        Self.acknowledgeAll(&merged, reaching: UTCTimestamp(secondsSinceEpoch: again + 91 * 86_400))
         #expect(merged.compactableAttachments(now: UTCTimestamp(secondsSinceEpoch: again + 89 * 86_400)).isEmpty)
         #expect(merged.compactableAttachments(now: UTCTimestamp(secondsSinceEpoch: again + 91 * 86_400)) == [id])
     }
@@ -138,7 +180,11 @@ import TripSyncFixtures
         #expect(document.clock.entries.count == 10_000)
         #expect(document.compactableTombstones(now: UTCTimestamp(secondsSinceEpoch: 1_900_000_000)).isEmpty)
         var acked = document
-        acked.acks[document.clock.entries.keys.first { document.acks[$0] == nil } ?? document.deviceID] = document.clock
+        // Every device acknowledges, and has reached a point past the retention by a later write.
+        let later = UInt64(1_900_000_000) * 1000
+        acked.clock[document.deviceID] = later
+        for device in document.acks.keys { acked.acks[device]?[document.deviceID] = later }
+        acked.acks[document.clock.entries.keys.first { document.acks[$0] == nil } ?? document.deviceID] = acked.clock
         #expect(acked.compactableTombstones(now: UTCTimestamp(secondsSinceEpoch: 1_900_000_000)).count == 10_000)
     }
 

@@ -223,8 +223,8 @@ import TripSyncCore
         var merged = try DocumentMerger.merge(world.replicas[0], stale, writer: world.devices[0])
         #expect(merged.items[world.itemID] == nil)
         // Even after compaction, whatever the backup's age.
-        merged.acks = [world.devices[0]: merged.clock, world.devices[1]: merged.clock]
         let farFuture = UTCTimestamp(secondsSinceEpoch: Int64(world.now / 1000) + 400 * 86_400)
+        CompactionRuleTests.acknowledgeAll(&merged, reaching: farFuture)
         #expect(merged.compact(now: farFuture) == 1)
         #expect(merged.tombstones[world.itemID]?.item.isEmpty == true)
         let again = try DocumentMerger.merge(merged, stale, writer: world.devices[0])
@@ -240,7 +240,7 @@ import TripSyncCore
         document.acks = [world.devices[0]: document.clock]
         let later = UTCTimestamp(secondsSinceEpoch: deletedAt + 100 * 86_400)
         #expect(document.compactableTombstones(now: later).isEmpty, "device 1 has not acknowledged")
-        document.acks[world.devices[1]] = document.clock
+        CompactionRuleTests.acknowledgeAll(&document, reaching: later)
         let early = UTCTimestamp(secondsSinceEpoch: deletedAt + 89 * 86_400)
         #expect(document.compactableTombstones(now: early).isEmpty, "retention not passed")
         #expect(document.compactableTombstones(now: early, policy: RetentionPolicy(retentionDays: 30)) == [world.itemID])
@@ -254,8 +254,10 @@ import TripSyncCore
         oldCopy.deviceID = stranger
         try world.delete(0)
         var document = world.replicas[0]
-        document.acks = [world.devices[0]: document.clock, world.devices[1]: document.clock]
-        document.compact(now: UTCTimestamp(secondsSinceEpoch: Int64(world.now / 1000) + 100 * 86_400))
+        let later = UTCTimestamp(secondsSinceEpoch: Int64(world.now / 1000) + 100 * 86_400)
+        CompactionRuleTests.acknowledgeAll(&document, reaching: later)
+        document.compact(now: later)
+        world.now = UInt64(later.secondsSinceEpoch) * 1000  // the old copy's edit comes later still
         var strangerClock = HybridLogicalClock(highWater: oldCopy.clock.maxCounter)
         try oldCopy.set(.note, of: world.itemID, to: .text("Late note"), hlc: &strangerClock, now: world.tick())
         let merged = try DocumentMerger.merge(document, oldCopy, writer: world.devices[0])

@@ -182,24 +182,28 @@ import TripSyncCore
                 try replicas[device].set(.title, of: id, to: .text(keep), force: true, hlc: &clocks[device], now: now)
                 record(device, before: before)
             case 52..<56:
-                // Compaction far past the retention: only bodies every device acknowledged go.
+                // Compaction far past the retention: only bodies every device acknowledged go. The
+                // histories span minutes, and the age is measured by every device's acknowledged
+                // counters, so the policy here is no retention at all: what matters is which dots
+                // every device acknowledged and whether a surviving delete had seen them.
                 operations["compact", default: 0] += 1
                 let now = UTCTimestamp(secondsSinceEpoch: Int64(tick(device) / 1000) + 100 * 86_400)
-                let ids = replicas[device].compactableTombstones(now: now)
+                let policy = RetentionPolicy(retentionDays: 0)
+                let ids = replicas[device].compactableTombstones(now: now, policy: policy)
                 for id in ids {
                     guard let tombstone = replicas[device].tombstones[id] else { continue }
                     let dots = tombstone.item.dots.map { (field: $0.field.rawValue, rev: $0.rev) }
                     checkNoTypedWork(dots, of: id, deletes: tombstone.deleted, field: "deleted")
                     for dot in dots { compacted.insert(dot.rev) }
                 }
-                for id in replicas[device].compactableAttachments(now: now) {
+                for id in replicas[device].compactableAttachments(now: now, policy: policy) {
                     operations["compact attachment", default: 0] += 1
                     guard let attachment = replicas[device].attachments[id], let deleted = attachment.deleted else { continue }
                     let dots = attachment.dots.filter { $0.field != "deleted" }
                     checkNoTypedWork(dots, of: id, deletes: deleted, field: "attachment.deleted")
                     for dot in dots { compacted.insert(dot.rev) }
                 }
-                replicas[device].compact(now: now)
+                replicas[device].compact(now: now, policy: policy)
             case 66..<70 where !liveIDs.isEmpty:
                 // Two people attaching at once never conflict: each attachment has its own id.
                 operations["attach", default: 0] += 1

@@ -52,11 +52,16 @@ extension TripDocument {
     }
 
     /// The one compaction rule: no typed work, the retention has passed since the latest
-    /// delete in `deleted`, and every device in `clock` has acknowledged every one of `dots`.
+    /// delete in `deleted` both by this laptop's wall clock and by every device's own
+    /// acknowledged counters (a laptop whose clock runs years ahead decides nothing alone:
+    /// docs/DESIGN.md, "Compaction waits for every laptop's time"), and every device in `clock`
+    /// has acknowledged every one of `dots`.
     private func mayCompact(
         deleted: Register<Deletion>, dots: [Rev], holdsTypedWork: Bool, now: UTCTimestamp, policy: RetentionPolicy, floor: AckFloor
     ) -> Bool {
         guard let end = retentionEnd(of: deleted, holdsTypedWork: holdsTypedWork, policy: policy), now >= end else { return false }
+        let latestDelete = deleted.versions.map(\.rev.counter).max() ?? 0
+        guard floor.allReached(latestDelete, plus: UInt64(max(policy.retentionSeconds, 0)) * 1000) else { return false }
         return dots.allSatisfy(floor.sees)
     }
 
