@@ -83,7 +83,7 @@ package enum Rekey {
                     var counter = version.rev.counter
                     if !moved.insert(counter).inserted {
                         guard let fresh = clock.next(nowMilliseconds: now) else {
-                            throw EditError(.clockAhead, "this replica's clock has run more than 24 hours ahead of the wall clock")
+                            throw EditError(.clockAhead, "this laptop's counter has reached the largest a rev can hold (its clock was once set hundreds of thousands of years ahead); set the date and time right and run the command again")
                         }
                         counter = fresh
                     }

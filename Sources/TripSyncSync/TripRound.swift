@@ -208,12 +208,22 @@ struct TripRound {
                 continue
             }
             if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
-                if earlierIDs.contains(input.deviceID), local != nil {
+                let ours = input.deviceID == identity.deviceID || earlierIDs.contains(input.deviceID)
+                if ours, skew <= ClockGuard.recoveryLeadMilliseconds {
+                    // Our own file from a clock that ran ahead a little: merged like any file of
+                    // ours (counters go on from it, never backwards). A restored home's only copy
+                    // of what it typed then may be this file (issue 40).
+                } else if ours, earlierIDs.contains(input.deviceID), local != nil, state.files[path]?.stamp == stamp {
+                    // Ours from far ahead, merged here before (the stamp this home recorded):
+                    // its values are in the replica, re-stamped, and the file goes once they
+                    // are published. A file this home never merged (a restored home) stays.
                     ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                    continue
                 } else {
-                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+                    let name = local?.members[device]?.name ?? local?.selfWrittenName(of: device)
+                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew, name: name)))
+                    continue
                 }
-                continue
             }
             // Only our own files' digests are needed (to remove them later); no file's bytes are
             // kept while the others are read.

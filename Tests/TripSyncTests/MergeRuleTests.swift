@@ -333,12 +333,62 @@ import TripSyncCore
         let found = try #require(ClockGuard.futureDevice(in: future, nowMilliseconds: now))
         #expect(found.device == world.devices[1])
         #expect(found.skewMilliseconds == 30 * 3_600_000)
-        #expect(ClockGuard.describe(device: found.device, skewMilliseconds: found.skewMilliseconds).contains("30.0 hours ahead"))
+        #expect(ClockGuard.describe(device: found.device, skewMilliseconds: found.skewMilliseconds).contains("30 hours ahead"))
+        #expect(ClockGuard.describe(device: found.device, skewMilliseconds: found.skewMilliseconds, name: "Sam's laptop").contains("Sam's laptop must set its clock right"))
         #expect(ClockGuard.futureDevice(in: world.replicas[1], nowMilliseconds: now) == nil)
-        // Our own counter never jumps past the bound either.
+        // Issue 40: our own counter never goes backwards, whatever the wall clock says: a write
+        // after the clock was set back still sorts after the writes before it.
         var clock = HybridLogicalClock(highWater: ahead)
-        #expect(clock.next(nowMilliseconds: now) == nil)
-        #expect(clock.next(nowMilliseconds: now + 7 * 3_600_000) != nil)
+        #expect(clock.next(nowMilliseconds: now) == ahead + 1)
+        #expect(clock.next(nowMilliseconds: now + 7 * 3_600_000) == ahead + 2)
+        #expect(clock.next(nowMilliseconds: ahead + 1000) == ahead + 1000)
+    }
+
+    /// Issue 40: a register built from its versions (a recovery, a re-key, a merge) orders two
+    /// values under one rev by their canonical bytes, as every reader expects; ordered by rev
+    /// alone, the replica was written in an order its own reader refused, and the owner's every
+    /// command failed ("this trip's replica cannot be read").
+    @Test func twoValuesUnderOneRevAreOrderedAsReadersExpectWhateverTheInputOrder() throws {
+        let rev = Rev(counter: 1_764_400_000_000, device: Identifier(high: 7, low: 7))
+        let versions: [Versioned<String?>] = [Versioned(value: "Lunch", rev: rev), Versioned(value: nil, rev: rev), Versioned(value: "Zoo", rev: rev)]
+        for order in [versions, versions.reversed(), [versions[1], versions[0], versions[2]]] {
+            let register = try #require(Register(versions: order))
+            #expect(register.versions.map(\.value) == [nil, "Zoo", "Lunch"], "null sorts after any quoted text")
+        }
+        let seenA = VersionVector([rev.device: 1]), seenB = VersionVector([rev.device: 2])
+        let deletes = [Versioned(value: Deletion(at: UTCTimestamp(secondsSinceEpoch: 0), seen: seenA), rev: rev), Versioned(value: Deletion(at: UTCTimestamp(secondsSinceEpoch: 0), seen: seenB), rev: rev)]
+        let one = try #require(Register(versions: deletes)), other = try #require(Register(versions: deletes.reversed()))
+        #expect(one == other)
+        // Written and read back: the reader takes the replica, both values kept.
+        var document = try World().replicas[0]
+        let id = try #require(document.items.keys.first)
+        document.items[id]?.note = try #require(Register(versions: versions.reversed()))
+        document.clock.include(rev)
+        let reread = try TripFileReader().read(bytes: document.canonicalJSON(), file: "replica").document
+        #expect(reread.items[id]?.note?.versions.count == 3)
+    }
+
+    /// Issue 40: what a laptop's wall clock says against a trip's counters decides what it does:
+    /// behind the other devices (its clock is wrong now: it keeps its id and counts on), ahead by
+    /// its own counters a little (it counts on from them) or far (a new id and a re-stamp).
+    @Test func aClockIsReadAgainstTheOtherDevicesCounters() throws {
+        let world = try World()
+        let now = world.now
+        let me = world.devices[0]
+        let hour: UInt64 = 3_600_000
+        var document = world.replicas[0]
+        #expect(ClockGuard.reading(of: document, ours: [me], highWater: now, now: now) == .right)
+        // Another device wrote three days past this laptop's clock: this clock is behind.
+        document.clock[world.devices[1]] = now + 72 * hour
+        #expect(ClockGuard.reading(of: document, ours: [me], highWater: now, now: now) == .behind(device: world.devices[1], milliseconds: 72 * hour))
+        // Only this home's own counters are ahead: it ran ahead, a little or far.
+        document = world.replicas[0]
+        #expect(ClockGuard.reading(of: document, ours: [me], highWater: now + 30 * hour, now: now) == .ranAhead(milliseconds: 30 * hour))
+        document.clock[me] = now + 400 * 24 * hour
+        #expect(ClockGuard.reading(of: document, ours: [me], highWater: now, now: now) == .ranFarAhead(milliseconds: 400 * 24 * hour))
+        #expect(ClockGuard.span(30 * hour) == "30 hours")
+        #expect(ClockGuard.span(72 * hour) == "3 days")
+        #expect(ClockGuard.span(3650 * 24 * hour) == "10 years")
     }
 }
 

@@ -125,7 +125,7 @@ public final class TripStore: @unchecked Sendable {
         let tripID = ownerKey.map { TripOwner.derivedTripID(for: $0.publicKey) } ?? Identifier.random()
         var clock = HybridLogicalClock(highWater: identity.highWater)
         guard let counter = clock.next(nowMilliseconds: FileMerger.wallClockMilliseconds()) else {
-            throw EditError(.clockAhead, "this device's clock has run more than 24 hours ahead of the wall clock")
+            throw EditError(.clockAhead, "this laptop's counter has reached the largest a rev can hold (its clock was once set hundreds of thousands of years ahead); set the date and time right and run the command again")
         }
         let rev = Rev(counter: counter, device: identity.deviceID)
         let document = TripDocument(

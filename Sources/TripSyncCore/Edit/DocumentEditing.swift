@@ -86,7 +86,7 @@ extension TripDocument {
     static func stamp(_ hlc: inout HybridLogicalClock, _ clock: inout VersionVector, device: DeviceID, now: UInt64) throws(EditError) -> Rev {
         hlc.observe(clock.maxCounter)
         guard let counter = hlc.next(nowMilliseconds: now) else {
-            throw EditError(.clockAhead, "this replica's clock has run more than 24 hours ahead of the wall clock; refusing to write so one bad clock cannot poison the trip")
+            throw EditError(.clockAhead, "this laptop's counter has reached the largest a rev can hold (its clock was once set hundreds of thousands of years ahead); set the date and time right and run the command again")
         }
         let rev = Rev(counter: counter, device: device)
         clock.include(rev)

@@ -1,5 +1,11 @@
 /// The hybrid logical clock that stamps this replica's writes:
-/// `max(now in ms, largest counter seen + 1)`, never past `now + maxSkew`.
+/// `max(now in ms, largest counter seen + 1)`. It never goes backwards, whatever the wall clock
+/// does (issue 40): a later write of a device always sorts after its earlier ones, so a value
+/// replaced after a clock was set back is never undone by the value it replaced. What keeps one
+/// bad clock from poisoning the trip is on the way in: readers refuse an input more than 24
+/// hours ahead of their wall clock (`ClockGuard`), so this clock follows nobody's far-future
+/// counter; a home whose own counters ran far ahead takes a new device id instead
+/// (docs/DESIGN.md, "Clocks you cannot trust").
 package struct HybridLogicalClock: Hashable, Sendable {
     /// How far ahead of the wall clock a counter may run (24 hours, in ms).
     package static let maxSkewMilliseconds = ClockGuard.maxSkewMilliseconds
@@ -26,11 +32,12 @@ package struct HybridLogicalClock: Hashable, Sendable {
         issued.insert(counter)
     }
 
-    /// The next counter at wall-clock time `nowMilliseconds`; nil when issuing one would run
-    /// more than 24 hours ahead of the wall clock (a poisoned clock is refused, not followed).
+    /// The next counter at wall-clock time `nowMilliseconds`, after every counter issued or seen;
+    /// nil only past the largest counter a rev holds (`Rev.maxCounter`, 2^53 ms: a clock set
+    /// some 285,000 years ahead).
     package mutating func next(nowMilliseconds: UInt64) -> UInt64? {
         let candidate = max(nowMilliseconds, highWater + 1)
-        guard candidate <= nowMilliseconds + HybridLogicalClock.maxSkewMilliseconds, candidate <= Rev.maxCounter else { return nil }
+        guard candidate <= Rev.maxCounter else { return nil }
         highWater = candidate
         issued.insert(candidate)
         return candidate

@@ -4,12 +4,24 @@
 /// compare equal although their bytes (and so the canonical file, the fingerprint) differ. The
 /// merge must never treat two different byte strings as one value, or its result would depend
 /// on which input came first.
-protocol ExactValue {
+protocol ExactValue: CanonicallyOrdered {
     /// Whether `self` and `other` are the same value, byte for byte.
     func hasSameBytes(as other: Self) -> Bool
-    /// The value as the canonical writer writes it: the order of two values under one dot
-    /// (a forked device) is the order of these bytes (docs/DESIGN.md, "Forks").
+}
+
+/// A value with canonical bytes: the order of two values under one dot (a forked device) is
+/// the order of these bytes (docs/DESIGN.md, "Forks"), wherever a register is built.
+protocol CanonicallyOrdered {
+    /// The value as the canonical writer writes it.
     func canonicalBytes() -> [UInt8]
+}
+
+extension CanonicallyOrdered {
+    /// The canonical bytes of `value` when it is of this type (a value of a generic register,
+    /// checked by type, not by casting the value: an optional is never unwrapped on the way).
+    static func canonicalBytes(of value: Any) -> [UInt8]? {
+        (value as? Self)?.canonicalBytes()
+    }
 }
 
 extension ExactValue {
@@ -60,6 +72,8 @@ extension String: ExactValue {
     func hasSameBytes(as other: String) -> Bool { FastEquality.text(self, other) }
     func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeText) }
 }
+
+extension Optional: CanonicallyOrdered where Wrapped: ExactValue {}
 
 extension Optional: ExactValue where Wrapped: ExactValue {
     func hasSameBytes(as other: Wrapped?) -> Bool {

@@ -37,10 +37,21 @@ public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     package init?(versions: [Versioned<Value>]) {
         guard !versions.isEmpty else { return nil }
         var sorted = versions
-        if sorted.count > 1 { sorted.sort { $0.rev > $1.rev } }
+        if sorted.count > 1 { sorted.sort(by: Self.greater) }
         value = sorted[0].value
         rev = sorted[0].rev
         conflicts = Array(sorted.dropFirst())
+    }
+
+    /// The order of a register's versions, greatest first: by rev, and two values under one rev
+    /// (a forked device) by their canonical bytes, as every reader expects them (a register
+    /// built any other way was written in an order readers refuse, and a replica holding one
+    /// could not be opened again: issue 40).
+    static func greater(_ x: Versioned<Value>, _ y: Versioned<Value>) -> Bool {
+        if x.rev != y.rev { return x.rev > y.rev }
+        guard let ordered = Value.self as? any CanonicallyOrdered.Type, let a = ordered.canonicalBytes(of: x.value), let b = ordered.canonicalBytes(of: y.value)
+        else { return false }
+        return b.lexicographicallyPrecedes(a)
     }
 
     /// Every surviving version, winner first.

@@ -12,15 +12,15 @@ enum ClockRecovery {
     struct Outcome {
         /// Values moved to new dots.
         var moved = 0
-        /// Owner-signed grants that had to be signed again (this home holds the owner key) or,
-        /// when it does not, dropped: their dots were from the future too.
+        /// Owner-signed grants from the future signed again (this home holds the owner key), and
+        /// those kept as the owner signed them (it does not): a signed grant is never dropped.
         var regranted = 0
-        var dropped = 0
+        var kept = 0
     }
 
     /// Moves the values of `ours` above `now + 24 h` in `document` to new dots of `device`
     /// issued by `clock` (which must not itself be past the bound). Grants written from the
-    /// future are signed again with `ownerKey` when given, else dropped.
+    /// future are signed again with `ownerKey` when given, else kept as they are.
     static func recover(
         _ document: inout TripDocument, ours: Set<DeviceID>, to device: DeviceID, clock: inout HybridLogicalClock, ownerKey: SigningKey?, now: UInt64
     ) -> Outcome {
@@ -44,7 +44,10 @@ enum ClockRecovery {
             return result
         }
         document.mapRegisterVersions { rev in mapping[rev] ?? rev }
-        document.mapDeletions { deletion in Deletion(at: deletion.at, seen: moved(deletion.seen)) }
+        // Only our own deletes are rewritten (their dots are ours, moved above): a value under
+        // another device's dot is never changed here, or two replicas would hold two values
+        // under one rev (issue 40).
+        document.mapDeletions { rev, deletion in ours.contains(rev.device) ? Deletion(at: deletion.at, seen: moved(deletion.seen)) : deletion }
         for (id, ack) in document.acks { document.acks[id] = moved(ack) }
         for new in mapping.values { document.clock.include(new) }
         // The old ids' entries fall back to their greatest dot left (none is past the bound now).
@@ -53,9 +56,19 @@ enum ClockRecovery {
         for rev in document.allDots() + grantDots where ours.contains(rev.device) { left[rev.device] = max(left[rev.device] ?? 0, rev.counter) }
         // Vectors that saw a counter within the bound keep it (an overwritten dot leaves none).
         var vectors: [VersionVector] = Array(document.acks.values) + document.members.values.compactMap(\.seen)
-        for tombstone in document.tombstones.values { vectors += tombstone.deleted.versions.map(\.value.seen) }
+        var othersDeletes: [VersionVector] = []
+        for tombstone in document.tombstones.values {
+            for version in tombstone.deleted.versions {
+                if ours.contains(version.rev.device) { vectors.append(version.value.seen) } else { othersDeletes.append(version.value.seen) }
+            }
+        }
         for vector in vectors {
             for (id, counter) in vector.entries where ours.contains(id) && counter <= bound { left[id] = max(left[id] ?? 0, counter) }
+        }
+        // Another device's delete keeps what it had seen, whatever its counter: the clock stays
+        // at or above it (a document's `seen` never runs past its clock).
+        for vector in othersDeletes {
+            for (id, counter) in vector.entries where ours.contains(id) { left[id] = max(left[id] ?? 0, counter) }
         }
         for (id, counter) in document.clock.entries where ours.contains(id) && counter > bound { document.clock[id] = left[id] ?? 0 }
         let limit = document.clock
@@ -64,22 +77,26 @@ enum ClockRecovery {
             for (id, counter) in vector.entries where counter > limit[id] { result[id] = limit[id] }
             return result
         }
-        document.mapDeletions { deletion in Deletion(at: deletion.at, seen: clamped(deletion.seen)) }
+        document.mapDeletions { rev, deletion in ours.contains(rev.device) ? Deletion(at: deletion.at, seen: clamped(deletion.seen)) : deletion }
         for (id, ack) in document.acks { document.acks[id] = clamped(ack) }
-        // Grants written from the future: signed again at the present counter, or dropped.
+        // Grants written from the future: signed again at the present counter when this home
+        // holds the owner key. Otherwise they stay as the owner signed them: a signed grant is
+        // valid whatever its stamp says, and dropping one took a laptop's seat (issue 40).
         for (member, grant) in grantsAhead.sorted(by: { $0.key < $1.key }) {
-            document.members[member] = nil
-            if let ownerKey, document.owner?.key == ownerKey.publicKey {
-                var hlc = clock
-                do {
-                    try document.grant(member, key: grant.key, role: grant.role, name: grant.name, ownerKey: ownerKey, hlc: &hlc, now: now)
-                    clock = hlc
-                    outcome.regranted += 1
-                } catch {
-                    outcome.dropped += 1
-                }
-            } else {
-                outcome.dropped += 1
+            guard let ownerKey, document.owner?.key == ownerKey.publicKey else {
+                outcome.kept += 1
+                continue
+            }
+            var regranted = document
+            var hlc = clock
+            regranted.members[member] = nil
+            do {
+                try regranted.grant(member, key: grant.key, role: grant.role, name: grant.name, ownerKey: ownerKey, hlc: &hlc, now: now)
+                document = regranted
+                clock = hlc
+                outcome.regranted += 1
+            } catch {
+                outcome.kept += 1
             }
         }
         return outcome
@@ -103,10 +120,10 @@ extension TripDocument {
         }
     }
 
-    /// Replaces every delete's value by `transform`'s.
-    mutating func mapDeletions(_ transform: (Deletion) -> Deletion) {
+    /// Replaces every delete's value by `transform`'s (given the delete's dot and value).
+    mutating func mapDeletions(_ transform: (Rev, Deletion) -> Deletion) {
         for (id, tombstone) in tombstones {
-            let versions = tombstone.deleted.versions.map { Versioned(value: transform($0.value), rev: $0.rev) }
+            let versions = tombstone.deleted.versions.map { Versioned(value: transform($0.rev, $0.value), rev: $0.rev) }
             if let deleted = Register(versions: versions) { tombstones[id] = Tombstone(deleted: deleted, item: tombstone.item) }
         }
     }

@@ -16,14 +16,17 @@ package enum ForkCheck {
         case refuse(String)
     }
 
-    /// The reason this home's clock ran ahead: its high-water mark is more than 24 hours past
-    /// the wall clock `now` (a clock that was wrong, then fixed). Nil when it did not.
-    package static func clockRanAhead(_ identity: DeviceIdentity, now: UInt64) -> String? {
-        guard identity.highWater > now + ClockGuard.maxSkewMilliseconds else { return nil }
-        let hours = Double(identity.highWater - now) / 3_600_000
-        let days = (hours / 24).rounded()
-        let lead = days >= 2 ? "\(Int(days)) days" : "\(Int(hours.rounded())) hours"
-        return "this laptop's clock was \(lead) ahead of the real time when it last wrote (device \(identity.deviceID))"
+    /// The reason this home's clock ran far ahead: its high-water mark is more than
+    /// `ClockGuard.recoveryLeadMilliseconds` past the wall clock `now` (a clock that was wrong,
+    /// then fixed), and the trips `others` (the greatest counter of any other device in each of
+    /// this home's replicas) do not show this clock behind instead: when another device's
+    /// counters run ahead too, it is this clock that is wrong now, and nothing is re-keyed
+    /// (`ClockReading.behind`). A smaller lead is no reason either: counters go on from the
+    /// home's own, never backwards. Nil when there is no reason.
+    package static func clockRanAhead(_ identity: DeviceIdentity, now: UInt64, others: () -> UInt64) -> String? {
+        guard identity.highWater > now + ClockGuard.recoveryLeadMilliseconds else { return nil }
+        guard others() <= now + ClockGuard.maxSkewMilliseconds else { return nil }
+        return "this laptop's clock was \(ClockGuard.span(identity.highWater - now)) ahead of the real time when it last wrote (device \(identity.deviceID))"
     }
 
     /// The reason to re-key when the home's own replica holds writes of our id above what the

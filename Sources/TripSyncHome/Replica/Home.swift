@@ -70,7 +70,19 @@ package struct Home: Sendable {
         try IssuedLedger(path: layout.issuedLedger).apply(to: &identity)
         // A clock that ran ahead (wrong, then fixed): nothing could be written under this id
         // again, so the home takes a new one now (`ForkCheck`, the one place that decides).
-        if let reason = ForkCheck.clockRanAhead(identity, now: now) {
+        let me = Set([identity.deviceID] + identity.formerIDs)
+        let others = { [self] () -> UInt64 in
+            // Read only when the high-water mark is far ahead (rare): the greatest counter of any
+            // other device in this home's replicas; a replica that cannot be read shows nothing.
+            let trips: [LoadedTrip]
+            do {
+                trips = try self.listTrips().trips
+            } catch {
+                return 0  // no replica to testify: the high-water mark decides alone, as before
+            }
+            return trips.flatMap { $0.document.clock.entries.filter { !me.contains($0.key) }.map(\.value) }.max() ?? 0
+        }
+        if let reason = ForkCheck.clockRanAhead(identity, now: now, others: others) {
             identity = identity.successor(binding: try binding() ?? identity.binding, clockRanAhead: true)
             try save(identity)
             let notice =

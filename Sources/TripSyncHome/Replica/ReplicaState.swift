@@ -46,25 +46,47 @@ package struct ReplicaState: Sendable {
                 "\(reason): it looks copied or restored, so this installation now writes as a new device \(identity.deviceID) (device \(old) is never written as here again)")
         }
         document.deviceID = identity.deviceID
-        // The clock starts from what is not from the future: a replica written while this
-        // laptop's clock ran ahead is recovered first.
+        // What this laptop's wall clock says against the trip (docs/DESIGN.md, "Clocks you
+        // cannot trust"): counters never go backwards on a device, so unless this home's own
+        // counters ran far ahead (then it takes a new id and re-stamps), the clock goes on from
+        // every counter the trip and the identity hold.
+        let ours = Set([identity.deviceID] + identity.formerIDs)
         let bound = now + ClockGuard.maxSkewMilliseconds
-        let sane = document.clock.entries.values.filter { $0 <= bound }.max() ?? 0
-        var clock = HybridLogicalClock(highWater: max(identity.highWater <= bound ? identity.highWater : 0, sane))
-        if document.clock.maxCounter > bound {
-            let ours = Set([identity.deviceID] + identity.formerIDs)
+        var clock = HybridLogicalClock(highWater: max(identity.highWater, document.clock.maxCounter))
+        switch ClockGuard.reading(of: document, ours: ours, highWater: identity.highWater, now: now) {
+        case .right:
+            break
+        case .behind(let device, let lag):
+            let who = document.members[device]?.name ?? document.selfWrittenName(of: device) ?? "device \(device.description.prefix(8))"
+            notices.append(
+                "this laptop's clock is about \(ClockGuard.span(lag)) behind: \(who) has written \"\(document.trip.name.value)\" at a time this laptop's clock has not reached. Set this laptop's date and time right (automatic date and time); until then what this laptop writes still sorts after everything it has seen, but it takes no newer file from the others")
+        case .ranAhead(let lead):
+            let wait = lead > ClockGuard.maxSkewMilliseconds ? lead - ClockGuard.maxSkewMilliseconds : 0
+            notices.append(
+                "this laptop's clock ran \(ClockGuard.span(lead)) ahead when it last wrote \"\(document.trip.name.value)\"; its counters go on from there, so what it writes now still replaces what it wrote then. The other laptops take its changes once their clocks pass those counters less 24 hours, in about \(ClockGuard.span(wait))")
+        case .ranFarAhead:
+            if document.clock[identity.deviceID] > bound || identity.highWater > bound {
+                // Nothing more may be written under this id at the present time without going
+                // backwards: a new id (the identity's open does this first for the whole home).
+                let old = identity.deviceID
+                identity = identity.successor(binding: identity.binding, clockRanAhead: true)
+                document.deviceID = identity.deviceID
+                notices.append("this laptop's clock ran far ahead under device \(old): it now writes as a new device \(identity.deviceID)")
+            }
+            let sane = document.clock.entries.values.filter { $0 <= bound }.max() ?? 0
+            clock = HybridLogicalClock(highWater: max(identity.highWater <= bound ? identity.highWater : 0, sane))
             var ownerKey: SigningKey?
             do {
                 ownerKey = try TripAccess.load(home, document.tripID).ownerKey
             } catch {
                 notices.append("\(error) (the trip's values from a clock that ran ahead may stay stuck)")
             }
-            let outcome = ClockRecovery.recover(&document, ours: ours, to: identity.deviceID, clock: &clock, ownerKey: ownerKey, now: now)
-            if outcome.moved > 0 || outcome.regranted > 0 || outcome.dropped > 0 {
+            let outcome = ClockRecovery.recover(&document, ours: Set([identity.deviceID] + identity.formerIDs), to: identity.deviceID, clock: &clock, ownerKey: ownerKey, now: now)
+            if outcome.moved > 0 || outcome.regranted > 0 || outcome.kept > 0 {
                 var line =
                     "\(outcome.moved == 1 ? "1 value" : "\(outcome.moved) values") of \"\(document.trip.name.value)\" typed while this laptop's clock ran ahead reached nobody until now (every other laptop refuses writes from the future): re-stamped at the right time under device \(identity.deviceID), they reach the others with the next sync"
                 if outcome.regranted > 0 { line += "; \(outcome.regranted) role change(s) signed again" }
-                if outcome.dropped > 0 { line += "; \(outcome.dropped) role change(s) from the future dropped (this home does not hold the owner key)" }
+                if outcome.kept > 0 { line += "; \(outcome.kept) role change(s) stamped in the future kept as the owner signed them" }
                 notices.append(line)
             }
         }
