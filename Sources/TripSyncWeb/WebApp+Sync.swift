@@ -52,7 +52,7 @@ extension WebApp {
         guard let remedy else { return what }
         switch remedy {
         case .ownerApproves(let device):
-            return what + "; the owner can admit it (Members, Asking to join: Approve device \(device.description.prefix(8)))"
+            return what + "; once the owner's sync has read this laptop's file, the owner can admit it (Members, Asking to join: Approve device \(device.description.prefix(8)))"
         case .approveOrDecline(let device):
             return what + "; approve or decline device \(device.description.prefix(8)) under Members, Asking to join"
         case .joinWithInvite, .claimOrJoin:

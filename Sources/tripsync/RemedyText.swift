@@ -13,7 +13,7 @@ enum RemedyText {
     static func words(_ remedy: MembershipRemedy) -> String {
         switch remedy {
         case .ownerApproves(let device):
-            return "the owner can admit it: tripsync members approve \(device.description.prefix(8))"
+            return "once the owner's sync has read this laptop's file, the owner can admit it: tripsync members approve \(device.description.prefix(8))"
         case .approveOrDecline(let device):
             let short = device.description.prefix(8)
             return "tripsync members approve \(short) admits it, tripsync members decline \(short) refuses it"

@@ -82,3 +82,38 @@ import Testing
         #expect(try !laptops.run("sam", day: 495, ["show", "--deleted"]).stdout.contains("Train to Sintra 10:15"))
     }
 }
+
+/// Issue 40: `gc --folder` removes a blob no trip file names only once the retention has passed
+/// by this laptop's wall clock and by every device's acknowledged counters: a blob nothing names
+/// yet may be on its way (its attachment is published after it), and a laptop whose clock runs
+/// ten years ahead used to remove it at once.
+@Suite struct FolderBlobClockTests {
+    @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)))
+    func aClockYearsAheadRemovesNoFolderBlobAlone() throws {
+        let laptops = CompactionCommandTests.Laptops()
+        defer { laptops.cleanUp() }
+        try FileManager.default.createDirectory(atPath: laptops.folder, withIntermediateDirectories: true)
+        _ = try laptops.run("alex", day: 0, ["init", "--device-name", "Alex's laptop"])
+        let trip = try laptops.run("alex", day: 0, ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let item = try laptops.run("alex", day: 0, ["add", "Museum", "--day", "2027-06-08"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.sync("alex", day: 0)
+        // A blob nothing names yet, as if another laptop had just put it there (written now).
+        let bytes = Array("photo bytes on their way".utf8)
+        let blobs = laptops.folder + "/" + trip + "/blobs"
+        try FileManager.default.createDirectory(atPath: blobs, withIntermediateDirectories: true)
+        let blob = blobs + "/" + AttachmentFiles.sha256(bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: blob))
+        // Ten years ahead by this laptop's clock alone: kept.
+        let fast = try laptops.run("alex", day: 3650, ["gc", "--folder", laptops.folder])
+        #expect(fast.status == 0, "\(fast.stderr)")
+        #expect(FileManager.default.fileExists(atPath: blob), "removed by a clock ten years ahead: \(fast.stdout)")
+        // Every device (here, alex) has written and published past the blob's age plus the
+        // retention: the blob goes.
+        #expect(try laptops.run("alex", day: 200, ["edit", item, "--note", "closed on Mondays"]).status == 0)
+        try laptops.sync("alex", day: 200)
+        let later = try laptops.run("alex", day: 200, ["gc", "--folder", laptops.folder])
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: blob), "\(later.stdout)")
+    }
+}

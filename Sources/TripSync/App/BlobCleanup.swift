@@ -22,23 +22,25 @@ package enum BlobCleanup {
     }
 
     /// Every blob this home's trips name, or the trip files that could not be read.
-    static func homeNames(_ home: Home) throws -> (names: [TripID: Set<String>], unreadable: [String]) {
+    static func homeNames(_ home: Home) throws -> (names: [TripID: Set<String>], horizons: [TripID: UInt64], unreadable: [String]) {
         let listing = try home.listTrips()
         var names: [TripID: Set<String>] = [:]
+        var horizons: [TripID: UInt64] = [:]
         for trip in listing.trips {
             let document = trip.document
+            horizons[document.tripID] = document.acknowledgedHorizon
             var set = Set(document.attachments.values.compactMap { $0.blob?.versions.map(\.value.sha256) }.joined())
             for entry in try StagedAttachments.load(home, document.tripID).entries { set.insert(entry.blob.sha256) }
             names[document.tripID] = set
         }
-        return (names, listing.unreadable.map(\.path))
+        return (names, horizons, listing.unreadable.map(\.path))
     }
 
     /// Removes the home's blobs no attachment of its trips names (all kept when a trip file of
     /// the home cannot be read).
     package static func home(_ home: Home, dryRun: Bool) throws -> Result {
         var result = Result()
-        let (names, unreadable) = try homeNames(home)
+        let (names, _, unreadable) = try homeNames(home)
         let store = try BlobStore(home: home.path)
         guard unreadable.isEmpty else {
             result.kept = try store.list().count
@@ -61,10 +63,13 @@ package enum BlobCleanup {
     }
 
     /// Removes, in `folder`, the blobs of this home's trips that no readable trip file in the
-    /// trip folder names, once `retention` has passed since they were written.
+    /// trip folder names, once `retention` has passed since they were written, by this laptop's
+    /// wall clock and by every device's acknowledged counters in the trip (a blob nothing names
+    /// yet may be on its way: its attachment is published after it, and one laptop whose clock
+    /// runs ahead must not remove it: issue 40).
     package static func folder(_ folder: String, home: Home, retention: RetentionPolicy = .standard, now: UTCTimestamp, dryRun: Bool) throws -> Result {
         var result = Result()
-        let (names, unreadableHere) = try homeNames(home)
+        let (names, horizons, unreadableHere) = try homeNames(home)
         guard unreadableHere.isEmpty else {
             result.notices = unreadableHere.map { "\($0): cannot be read, so no folder blob is removed (it may name them)" }
             return result
@@ -102,7 +107,8 @@ package enum BlobCleanup {
                     continue
                 }
                 let writtenSeconds = found.stamp.modified / 1_000_000_000
-                guard now.secondsSinceEpoch - writtenSeconds >= retention.retentionSeconds else {
+                let acknowledged = horizons[tripID].map { $0 / 1000 >= UInt64(max(writtenSeconds + retention.retentionSeconds, 0)) } ?? false
+                guard now.secondsSinceEpoch - writtenSeconds >= retention.retentionSeconds, acknowledged else {
                     result.kept += 1
                     continue
                 }

@@ -174,7 +174,7 @@ extension TripStore {
     /// Removes blob `id` from the home when no attachment of any trip here names it (a copy
     /// `attach` made and did not use); kept when a trip file cannot be read (it may name it).
     private func discardUnnamed(_ id: BlobID, in store: BlobStore) throws {
-        let (names, unreadable) = try BlobCleanup.homeNames(home)
+        let (names, _, unreadable) = try BlobCleanup.homeNames(home)
         guard unreadable.isEmpty, !names.values.contains(where: { $0.contains(id.hex) }) else { return }
         _ = try store.remove(id)
     }

@@ -258,7 +258,12 @@ extension TripStore {
         let found = exact.isEmpty ? entries.filter { selector.count >= 4 && $0.device.description.hasPrefix(selector) } : exact
         guard found.count == 1, let entry = found.first else {
             if found.isEmpty {
-                throw MembershipError("no \(what) matches '\(selector)'", kind: .notFound, remedy: "the members list names them", facts: ErrorFacts(item: selector, thing: what))
+                throw MembershipError(
+                    "no \(what) matches '\(selector)'", kind: .notFound,
+                    remedy: what == "pending device"
+                        ? "a laptop is pending once a sync here has read its join request or its signed file: sync with the shared folder, then the members list names it"
+                        : "the members list names them",
+                    facts: ErrorFacts(item: selector, thing: what))
             }
             let list = found.map { "  \($0.device.description.prefix(8))  \($0.name)" }.joined(separator: "\n")
             throw MembershipError("'\(selector)' matches \(found.count) devices; give more of the id:\n\(list)")

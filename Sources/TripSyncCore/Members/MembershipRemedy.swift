@@ -44,7 +44,7 @@ public enum MembershipRemedy: Hashable, Sendable, CustomStringConvertible {
     /// What would fix it, in words that name no command.
     public var description: String {
         switch self {
-        case .ownerApproves: return "the owner can admit it"
+        case .ownerApproves: return "once the owner's sync has read this laptop's file, the owner can admit it"
         case .approveOrDecline(let device): return "this laptop, the owner, can approve device \(device.description.prefix(8)) or decline it"
         case .joinWithInvite: return "ask the owner for an invite and join the trip with it"
         case .claimOrJoin: return "if the trip is yours, claim it on your own laptop; if you trust the claimant, ask them for an invite and join with it"

@@ -30,6 +30,12 @@ extension TripDocument {
         }
     }
 
+    /// The least, over the devices in the clock, of the greatest counter each acknowledged
+    /// (`AckFloor.horizon`): a point of the trip's time every device had reached when it last
+    /// published, in ms; nil when the clock is empty. What measures an age without trusting
+    /// one laptop's wall clock.
+    package var acknowledgedHorizon: UInt64? { AckFloor(self).horizon }
+
     /// The ids of detached attachments whose registers may go at `now`, by the same rule as
     /// tombstones: no value was written while detached (a caption typed after the detach is
     /// typed work too), the retention has passed since the latest detach, and every device
