@@ -129,6 +129,35 @@ import Testing
         #expect(firstRev.device == new && firstRev < secondRev, "the order typed is kept")
     }
 
+    /// Issue 40: recovery never rewrites a value under another device's dot. Another device's
+    /// delete that had seen values of ours from the future keeps its `seen` byte for byte (it
+    /// was rewritten, so two replicas held two values under that device's rev, and the owner's
+    /// replica became unreadable); the clock stays above what it saw, and the document is valid.
+    @Test func clockRecoveryLeavesAnotherDevicesDeleteAsItWasWritten() throws {
+        let now = start
+        let old = Identifier.random()
+        let new = Identifier.random()
+        let other = Identifier.random()
+        let future = now + 10 * 365 * 86_400_000
+        var hlc = HybridLogicalClock(highWater: now)
+        var document = TripDocument(
+            tripID: Identifier.random(), deviceID: old, clock: VersionVector([old: now]), trip: TripInfo(name: Register(value: "Trip", rev: Rev(counter: now, device: old))))
+        let item = Identifier.random()
+        try document.addItem(item, NewItem(title: "Typed far ahead", sortKey: "V"), hlc: &hlc, now: future)
+        // Another laptop (its clock as far ahead) saw it and deleted it.
+        document.deviceID = other
+        var otherClock = HybridLogicalClock(highWater: future)
+        try document.deleteItem(item, at: UTCTimestamp(millisecondsSinceEpoch: future + 50), hlc: &otherClock, now: future + 50)
+        let written = try #require(document.tombstones[item]?.deleted)
+        document.deviceID = new
+        var clock = HybridLogicalClock(highWater: now)
+        _ = ClockRecovery.recover(&document, ours: [old, new], to: new, clock: &clock, ownerKey: nil, now: now + 1_000)
+        #expect(document.tombstones[item]?.deleted == written, "another device's delete is its own")
+        let errors = DocumentValidator().issues(in: document).filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(document.clock[old] >= written.value.seen[old])
+    }
+
     /// `import --merge` of another device's file that claims our counters is refused, and the
     /// home keeps its id.
     @Test func importRefusesAnotherDevicesClaimOnOurCounters() throws {
