@@ -48,6 +48,8 @@ struct TripRound {
     var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
     var ownCopies: [(name: EntryName, digest: [UInt8])] = []
     var ownStaleTemps: [EntryName] = []
+    /// The least lead over this clock of the files skipped as from the future (nil: none).
+    var aheadOfUs: UInt64?
     /// The file we published under the id we wrote as when this trip's sync began (a re-key
     /// during the sync changes `identity`, and that file then sorts as another device's).
     var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
@@ -222,6 +224,7 @@ struct TripRound {
                 } else {
                     let name = local?.members[device]?.name ?? local?.selfWrittenName(of: device)
                     trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew, name: name)))
+                    aheadOfUs = min(aheadOfUs ?? .max, skew)
                     continue
                 }
             }
@@ -229,6 +232,14 @@ struct TripRound {
             // kept while the others are read.
             let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
             candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
+        }
+        // Every other laptop's file ahead of this clock: it is this clock that is wrong (issue
+        // 40), and the person is told so, with what to fix, rather than only blamed devices.
+        if let lead = aheadOfUs, !candidates.contains(where: { $0.input.deviceID != identity.deviceID && !earlierIDs.contains($0.input.deviceID) }) {
+            trip.notices.append(
+                .init(
+                    "every other laptop's file is at least \(ClockGuard.span(lead)) ahead of this laptop's clock: this laptop's clock is probably behind. Set its date and time right (automatic date and time), then sync again"
+                ))
         }
     }
 
