@@ -7,6 +7,7 @@ Python standard library only, so it runs wherever CI runs. The binary is $TRIPSY
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -14,6 +15,9 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.abspath(os.environ.get("TRIPSYNC") or os.path.join(REPO, ".build/debug/tripsync"))
 FAKETIME = shutil.which("faketime")
+
+# A refusal that tells a person their own clock is behind (issue 40: "told so, by name").
+CLOCK_BEHIND = re.compile(r"clock[^\n]*\bbehind\b", re.IGNORECASE)
 
 HOUR = 3600
 DAY = 86400
@@ -43,7 +47,8 @@ class Result:
         return json.loads(self.stdout)
 
     def __str__(self):
-        return f"$ {self.command}\n  exit {self.status}\n  stdout: {self.stdout.strip()[:2000]}\n  stderr: {self.stderr.strip()[:2000]}"
+        stdout = f"{len(self.stdout)} bytes" if isinstance(self.stdout, bytes) else self.stdout.strip()[:2000]
+        return f"$ {self.command}\n  exit {self.status}\n  stdout: {stdout}\n  stderr: {self.stderr.strip()[:2000]}"
 
 
 class CommandFailed(Exception):
@@ -86,16 +91,17 @@ class Laptops:
     def now_offset(self, name):
         return self.day * DAY + self.skew.get(name, 0)
 
-    def run(self, name, *args, offset=None):
+    def run(self, name, *args, offset=None, binary=False):
         """`tripsync --home root/NAME ARGS` at the laptop's clock (or `offset` seconds from the
-        real clock when given)."""
+        real clock when given). `binary`: stdout is kept as bytes (`backup -o -` writes gzip)."""
         seconds = self.now_offset(name) if offset is None else offset
         args = [self.shared if a == "SHARED" else a for a in args]
         env = dict(os.environ, TZ="UTC")
         command = [FAKETIME, "-f", offset_text(seconds), BINARY, "--home", self.home(name), *args]
-        proc = subprocess.run(command, env=env, cwd=self.root, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(command, env=env, cwd=self.root, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
         shown = f"[{name} day {self.day} clock {describe_offset(seconds - self.day * DAY)}] tripsync {' '.join(args)}"
-        result = Result(shown, proc.returncode, proc.stdout, proc.stderr)
+        stdout = proc.stdout if binary else proc.stdout.decode(errors="replace")
+        result = Result(shown, proc.returncode, stdout, proc.stderr.decode(errors="replace"))
         self.log.append(result)
         return result
 
