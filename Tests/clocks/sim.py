@@ -132,21 +132,19 @@ class History:
         return [item for item in self.items if item in document.get("items", {})]
 
     def add(self, name):
-        title = "Stop " + self.new_token()
-        args = ["add", title, "--day", f"2027-06-{self.rng.randint(1, 28):02d}"]
-        extra = {}
+        new = {"title": self.new_token()}
+        args = ["add", f"Stop {new['title']}", "--day", f"2027-06-{self.rng.randint(1, 28):02d}"]
         for field in ("place", "note"):
             if self.rng.random() < 0.5:
-                extra[field] = f"{field} " + self.new_token()
-                args += [f"--{field}", extra[field]]
+                new[field] = self.new_token()
+                args += [f"--{field}", f"{field} {new[field]}"]
         result = self.run(name, *args)
         if result is None:
             return
         item = result.stdout.strip()
         self.items.append(item)
-        self.type_value(name, item, "title", title.split(" ", 1)[1])
-        for field, value in extra.items():
-            self.type_value(name, item, field, value.split(" ", 1)[1])
+        for field, token in new.items():
+            self.type_value(name, item, field, token)
 
     def held_tokens(self, register):
         """The typed tokens in a register: its value and its conflicts."""
@@ -157,7 +155,7 @@ class History:
         document = self.read(name)
         live = document and self.live_items(document)
         if not live:
-            return self.add(name)
+            return
         item = self.rng.choice(live)
         fields = self.rng.sample(FIELDS, self.rng.randint(1, 2))
         args, new = ["edit", item], {}
