@@ -7,6 +7,8 @@ clocks that go wrong and get fixed (issue 40), judged by an oracle:
   then replaced by an older copy, or a compaction removed it 90 days after its item's delete
   once every laptop had synced since;
 - a restore never brings back an item compacted before that;
+- a value replaced by a laptop that held it never comes back as the current value (a later
+  write of a laptop wins over what it had seen, whatever its clock said);
 - every command exits 0, or, while its laptop's clock is behind (a write then may break the
   24-hour bound), fails saying that the clock is behind;
 - no laptop accuses another of writing two values under one rev (no home here is ever used
@@ -83,7 +85,8 @@ class History:
         self.values = 0
         self.typed = {}            # token -> Typed
         self.excused = {}          # token -> why it may be missing
-        self.unshared = {name: set() for name in self.names}  # tokens typed since that laptop's last sync
+        self.unshared = {name: set() for name in self.names}  # tokens typed (and writes made) since that laptop's last sync
+        self.replaced = {}         # token -> (item, field, laptop, step, the write that replaced it)
         self.items = []            # item ids in the order they were added (choices go by this order)
         self.delete_day = {}       # item -> day of its latest delete
         self.synced_since_delete = {}  # item -> laptops that synced since its latest delete
@@ -169,6 +172,13 @@ class History:
         text = json.dumps(register)
         return [token for token in self.typed if token in text]
 
+    def replace(self, name, document, item, field, write, kept=None):
+        """`name` wrote `write` to the register, which held in `document` what it replaced
+        (all of it, but `kept`, the value a resolve wrote again)."""
+        for token in self.held_tokens(document["items"][item].get(field, {})):
+            if token != kept:
+                self.excused.setdefault(token, f"replaced by {name} at step {self.step}")
+                self.replaced[token] = (item, field, name, self.step, write)
     def edit(self, name):
         document = self.read(name)
         live = document and self.live_items(document)
@@ -180,12 +190,10 @@ class History:
         for field in fields:
             new[field] = self.new_token()
             args += [f"--{field}", f"{field} {new[field]}"]
-        replaced = [t for f in fields for t in self.held_tokens(document["items"][item].get(f, {}))]
         if self.run(name, *args) is None:
             return
-        for token in replaced:
-            self.excused.setdefault(token, f"replaced by {name}'s edit at step {self.step}")
         for field, token in new.items():
+            self.replace(name, document, item, field, token)
             self.type_value(name, item, field, token)
 
     def delete(self, name):
@@ -239,12 +247,20 @@ class History:
         if not open_conflicts:
             return
         item, field = self.rng.choice(open_conflicts)
-        replaced = self.held_tokens(document["items"][item][field])
+        entry = next(c for c in listed.json() if (c["item"], c.get("field")) == (item, field))
         keep = self.rng.choice(["current", "1"])
+        kept = json.dumps(entry["current"]["value"] if keep == "current" else entry["alternatives"][0]["value"])
         if self.run(name, "resolve", item, field, "--keep", keep) is None:
             return
-        for token in replaced:
-            self.excused.setdefault(token, f"settled by {name}'s resolve at step {self.step}")
+        write = f"resolve at step {self.step}"
+        self.unshared[name].add(write)
+        kept = next((t for t in self.typed if t in kept), None)
+        self.replace(name, document, item, field, write, kept=kept)
+        if kept:
+            # Written again: a value of its own from now on, whatever replaced it before.
+            self.replaced.pop(kept, None)
+            self.excused.pop(kept, None)
+            self.unshared[name].add(kept)
 
     def sync_some(self, _name):
         group = self.rng.sample(self.members, self.rng.randint(1, len(self.members)))
@@ -278,8 +294,11 @@ class History:
         self.laptops.restore_home(name, name + ".backup")
         shutil.rmtree(self.laptops.home(name + ".backup"))
         # What the laptop typed after the copy and never synced lived only in the home replaced.
-        for token in self.unshared[name] - unshared_then:
+        lost = self.unshared[name] - unshared_then
+        for token in lost:
             self.excused.setdefault(token, f"typed on {name} after its home was copied and never synced before the restore")
+        # So did its replacing writes: what they replaced may be current again.
+        self.replaced = {token: how for token, how in self.replaced.items() if how[4] not in lost}
         self.unshared[name] = set(unshared_then)
         if self.wrong and self.wrong[0] == name:
             self.fix_clock()
@@ -351,6 +370,10 @@ class History:
         held = json.dumps(document.get("items", {})) + json.dumps(document.get("tombstones", {}))
         tombstones = document.get("tombstones", {})
         compacted = {item for item in tombstones if item in self.items and self.compacted(name, document, item)}
+        for token, (item, field, by, step, _) in self.replaced.items():
+            current = json.dumps(document.get("items", {}).get(item, {}).get(field, {}).get("value"))
+            if token in current:
+                self.problem("undone", f"{name} shows {token!r} as the current {field} of {item}, though {by} replaced it at step {step}")
         for token, typed in self.typed.items():
             if token in held or token in self.excused or typed.item in compacted:
                 continue
