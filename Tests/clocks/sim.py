@@ -175,10 +175,21 @@ class History:
     def replace(self, name, document, item, field, write, kept=None):
         """`name` wrote `write` to the register, which held in `document` what it replaced
         (all of it, but `kept`, the value a resolve wrote again)."""
-        for token in self.held_tokens(document["items"][item].get(field, {})):
+        register = document["items"][item].get(field, {})
+        for token in self.held_tokens(register):
             if token != kept:
                 self.excused.setdefault(token, f"replaced by {name} at step {self.step}")
-                self.replaced[token] = (item, field, name, self.step, write)
+                self.replaced[token] = (item, field, name, self.step, write, self.counters_of(register, token))
+
+    @staticmethod
+    def counters_of(register, token):
+        """The counters of the writes in `register` whose value holds `token`: a replacement
+        undoes those writes only. A concurrent write of the same value (a resolve that kept it on
+        a laptop that had not seen the replacement) is another write, with its own counter, that
+        may win by its rev and shows the replacement as a conflict; a re-key keeps a write's
+        counter under the new id, so the same write is still recognised."""
+        versions = [register] + list(register.get("conflicts", []))
+        return {version["rev"][0] for version in versions if "rev" in version and token in json.dumps(version.get("value"))}
     def edit(self, name):
         document = self.read(name)
         live = document and self.live_items(document)
@@ -370,9 +381,10 @@ class History:
         held = json.dumps(document.get("items", {})) + json.dumps(document.get("tombstones", {}))
         tombstones = document.get("tombstones", {})
         compacted = {item for item in tombstones if item in self.items and self.compacted(name, document, item)}
-        for token, (item, field, by, step, _) in self.replaced.items():
-            current = json.dumps(document.get("items", {}).get(item, {}).get(field, {}).get("value"))
-            if token in current:
+        for token, (item, field, by, step, _, counters) in self.replaced.items():
+            register = document.get("items", {}).get(item, {}).get(field, {})
+            current = json.dumps(register.get("value"))
+            if token in current and register.get("rev", [None])[0] in counters:
                 self.problem("undone", f"{name} shows {token!r} as the current {field} of {item}, though {by} replaced it at step {step}")
         for token, typed in self.typed.items():
             if token in held or token in self.excused or typed.item in compacted:
