@@ -233,7 +233,7 @@ struct TripRound {
         // held here, the owner it trusted before a forget); one holding the trip open trusts only
         // an invite answered here.
         trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
-        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
+        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
         if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
             trip.notices.append(
@@ -266,8 +266,33 @@ struct TripRound {
             default: break
             }
         }
+        noticeOwnerKeyFork(membership)
         self.membership = membership
         return true
+    }
+
+    /// A fork of the owner key, shown to both holders (docs/DESIGN.md, "The owner key decides
+    /// owner acts"): on this laptop, which holds the owner key, role changes signed by a copy
+    /// of this home (a device that succeeded one of this home's ids), or new ones under one of
+    /// this home's earlier ids (the home this one was copied from, still in use).
+    private mutating func noticeOwnerKeyFork(_ membership: Membership) {
+        guard let owner = membership.owner, let document, access.ownerKey?.publicKey == owner.key else { return }
+        let ours = Set([identity.deviceID] + identity.formerIDs)
+        var others: Set<DeviceID> = []
+        for candidate in candidates where candidate.input.owner?.key == owner.key {
+            for grant in candidate.input.members.values where !document.clock.sees(grant.rev) || !ours.contains(grant.rev.device) {
+                let signer = grant.rev.device
+                if signer == identity.deviceID { continue }
+                if ours.contains(signer) || !ours.isDisjoint(with: candidate.input.predecessors(of: signer)) { others.insert(signer) }
+            }
+        }
+        for other in others.sorted() {
+            let relation = ours.contains(other) ? "an earlier id of this laptop's home, still in use elsewhere" : "a copy of this laptop's home"
+            trip.notices.append(
+                .init(
+                    "the owner key of this trip is also used by device \(other.description.prefix(8)) (\(relation)): two laptops can change roles; if that copy is not yours, it holds your owner key"
+                ))
+        }
     }
 
     /// Stage 3, check forks and merge: each admitted file's verdict, then `ForkCheck.decide`
@@ -312,6 +337,13 @@ struct TripRound {
             let ourKey = owned ? try ownKey(me) : nil
             if var current = document {
                 let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
+                // Limits hold for the merged state (docs/DESIGN.md): a file that would take the
+                // trip past what any reader takes is refused whole, and the replica stays readable.
+                if let problem = merged.limitProblem {
+                    trip.skipped.append(
+                        .init(file: path, reason: "device \(writer)'s file is refused whole: taking it would put the trip past a limit every reader holds (\(problem))"))
+                    continue
+                }
                 let ours = forks.filter { $0.rev.device == me }
                 switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
                 case .refuse(let reason):

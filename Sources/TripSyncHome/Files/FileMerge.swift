@@ -91,7 +91,8 @@ package struct FileMerger: Sendable {
         // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
         var acksOnly: Set<Int> = []
         if loaded.count > 1 {
-            let membership = Membership(local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document))
+            let membership = Membership(
+                local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document), signers: loaded.dropFirst().map(\.1.signedBy))
             for index in loaded.indices.dropFirst() {
                 let (file, trip) = loaded[index]
                 let document = trip.document
