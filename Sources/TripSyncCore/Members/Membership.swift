@@ -217,7 +217,15 @@ extension Membership {
             let verdict = membership.verdict(for: input.document, signedBy: input.signer, name: input.document.deviceID.description)
             verdicts.append(verdict)
             switch verdict {
-            case .whole: document = try DocumentMerger.merge(document, input.document, writer: local.deviceID)
+            case .whole:
+                // Limits hold for the merged state: a file that would take it past one is refused whole.
+                let merged = try DocumentMerger.merge(document, input.document, writer: local.deviceID)
+                if let problem = merged.limitProblem {
+                    verdicts[verdicts.count - 1] = .skipped(
+                        "device \(input.document.deviceID)'s file is refused whole: taking it would put the trip past a limit every reader holds (\(problem))", remedy: nil)
+                } else {
+                    document = merged
+                }
             case .acksOnly: viewers.append(input.document)
             case .skipped: break
             }

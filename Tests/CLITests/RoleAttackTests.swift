@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import TripSyncCore
+
+/// Issue 41's attacks through the built binary (findings 5, 6 and 7): keys that outlive a
+/// removal, a copy of the owner's home, and entrances that took what sync refuses. Each test
+/// failed before the change it guards.
+@Suite struct RoleAttackTests {
+    typealias Laptops = FolderAttackTests.Laptops
+
+    /// `cp -a homeFROM homeTO`: a copied (or restored) home.
+    static func copyHome(_ laptops: Laptops, from: String, to: String) throws {
+        let (status, _, err) = try CLI.spawn("/bin/cp", ["-a", laptops.home(from), laptops.home(to)], cwd: laptops.root)
+        #expect(status == 0, "cp -a: \(String(decoding: err, as: UTF8.self))")
+    }
+
+    /// Finding 5: the owner removes a restored editor (a successor): the key it succeeded, which
+    /// the restored home still holds, is retired too, so files under the old id are skipped.
+    @Test func removingASuccessorRetiresTheKeyItSucceeded() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        _ = try laptops.ownedTripWithB(as: "editor")
+        let old = try laptops.device("B")
+        try Self.copyHome(laptops, from: "B", to: "C")
+        try laptops.run("C", ["sync", laptops.folder])
+        let new = try laptops.device("C")
+        #expect(new != old)
+        try laptops.run("A", ["sync", laptops.folder])
+        #expect(try laptops.roles("A", of: new) == ["editor"])
+        try laptops.run("A", ["members", "remove", String(new.description.prefix(8))])
+        #expect(try laptops.roles("A", of: new) == ["removed"])
+        #expect(try laptops.roles("A", of: old) == ["removed"], "the old key is retired with its successor")
+        // The removed person writes under the old id (its key is still in the copied home).
+        try laptops.run("B", ["add", "Written with the old key", "--day", "2027-06-09"])
+        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.run("A", ["sync", laptops.folder])
+        #expect(!(try laptops.run("A", ["show"]).stdout.contains("Written with the old key")))
+    }
+
+    /// Finding 6: a copy of the owner's home is a new device like any copy: it holds its seat
+    /// through the original, so it cannot remove the original (that would remove itself; the
+    /// command says so and exits non-zero), while the original removes the copy for good. When
+    /// the copy acts as owner, the original is told that its owner key is used elsewhere.
+    @Test func aCopyOfTheOwnersHomeCannotTakeTheTrip() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        _ = try laptops.ownedTripWithB(as: "editor")
+        let original = try laptops.device("A")
+        let b = try laptops.device("B")
+        try Self.copyHome(laptops, from: "A", to: "D")
+        try laptops.run("D", ["sync", laptops.folder])
+        let copy = try laptops.device("D")
+        let refused = try laptops.run("D", ["members", "remove", String(original.description.prefix(8))], expecting: 1)
+        #expect(refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
+        // The copy acts as owner: the original is shown the fork of its owner key.
+        try laptops.run("D", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"])
+        try laptops.run("D", ["sync", laptops.folder])
+        let sync = try laptops.run("A", ["sync", laptops.folder])
+        #expect((sync.stdout + sync.stderr).contains("owner key of this trip is also used by device \(copy.description.prefix(8))"), "\(sync.stdout)\(sync.stderr)")
+        // The original removes the copy: it takes effect, and the original stays owner.
+        try laptops.run("A", ["members", "remove", String(copy.description.prefix(8))])
+        #expect(try laptops.roles("A", of: copy) == ["removed"])
+        #expect(try laptops.roles("A", of: original) == ["owner"])
+        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.run("B", ["sync", laptops.folder])
+        #expect(try laptops.roles("B", of: original) == ["owner"])
+        #expect(try laptops.roles("B", of: copy) == ["removed"])
+        // The copy is told too, and its owner acts now take effect nowhere: refused, non-zero.
+        let copySync = try laptops.run("D", ["sync", laptops.folder])
+        #expect((copySync.stdout + copySync.stderr).contains("owner key of this trip is also used by device \(original.description.prefix(8))"), "\(copySync.stderr)")
+        try laptops.run("D", ["members", "remove", String(b.description.prefix(8))], expecting: 1)
+    }
+
+    /// Finding 7: `import --replace --yes` refuses a removed member's signed backup and the
+    /// folder host's unsigned copy, as `--merge` does; the home's own backup still replaces.
+    @Test func importReplaceAppliesSyncsAcceptance() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
+        let a = try laptops.device("A")
+        let b = try laptops.device("B")
+        try laptops.run("B", ["add", "Only in B's backup", "--day", "2027-06-09"])
+        try laptops.run("B", ["backup", "-o", laptops.root + "/b.trip.json.gz"])
+        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
+        for mode in ["--merge", "--replace"] {
+            let result = try laptops.run("A", ["import", laptops.root + "/b.trip.json.gz", mode, "--yes"], expecting: 1)
+            #expect(result.stderr.contains("removed"), "\(mode): \(result.stderr)")
+        }
+        // The host's unsigned copy of the owner's published file, with an item added.
+        let published = laptops.folder + "/\(trip)/\(a).trip.json.gz"
+        var document = try TripFileReader().read(path: published).document
+        var hlc = HybridLogicalClock(highWater: document.clock.maxCounter)
+        try document.addItem(Identifier.random(), NewItem(title: "Planted by the host", sortKey: "V"), hlc: &hlc, now: document.clock.maxCounter + 10)
+        try Data(document.canonicalJSON()).write(to: URL(fileURLWithPath: laptops.root + "/host.trip.json"))
+        for mode in ["--merge", "--replace"] {
+            try laptops.run("A", ["import", laptops.root + "/host.trip.json", mode, "--yes"], expecting: 1)
+        }
+        let shown = try laptops.run("A", ["show"]).stdout
+        #expect(!shown.contains("Only in B's backup") && !shown.contains("Planted by the host"), "\(shown)")
+        // The home's own backup still replaces, and so does the copy a replace kept (an undo).
+        try laptops.run("A", ["backup", "-o", laptops.root + "/a.trip.json.gz"])
+        let replaced = try laptops.run("A", ["import", laptops.root + "/a.trip.json.gz", "--replace", "--yes"])
+        let kept = try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/trips/backups").filter { $0.hasPrefix(trip) }
+        #expect(kept.count == 1, "\(replaced.stdout)")
+        try laptops.run("A", ["import", laptops.home("A") + "/trips/backups/" + (kept.first ?? ""), "--replace", "--yes"])
+    }
+}
