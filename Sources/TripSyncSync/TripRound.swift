@@ -299,8 +299,13 @@ struct TripRound {
     /// (the one place that decides a re-key or a refusal) and the merge.
     mutating func checkForksAndMerge() throws {
         guard let membership else { return }
+        // This laptop's own writes stay in its own replica, even once it is removed: the rule
+        // is about what reaches others.
+        var lateBounds = membership.lateWriteBounds
+        for id in [identity.deviceID] + identity.formerIDs { lateBounds[id] = nil }
         for candidate in candidates {
-            let (name, path, kind, input, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.stamp)
+            let (name, path, kind, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.stamp)
+            var input = candidate.input
             let me = identity.deviceID
             // An owned trip names a device by its grant here; a file's `devices` only says what
             // the device calls itself (what an owner sees of a device it has not admitted).
@@ -321,11 +326,29 @@ struct TripRound {
             case .whole:
                 break
             }
-            for removed in membership.removedContent(in: input) {
-                let who = membership.grants[removed.device]?.name ?? removed.device.description
-                trip.notices.append(
-                    .init(
-                        "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them"))
+            // A removed device is judged by its own dots (docs/DESIGN.md): its writes above the
+            // removal's `seen` are dropped from this file and from the replica before the merge
+            // (each side restoring from the other what such a write had replaced), said to the
+            // one syncing; the relaying member hears it at its own sync, when its replica drops them.
+            if !lateBounds.isEmpty, input.mayHoldLateWrites(lateBounds) || (document?.mayHoldLateWrites(lateBounds) ?? false) {
+                let relayed = input
+                for removed in membership.removedContent(in: relayed) {
+                    let who = membership.grants[removed.device]?.name ?? removed.device.description
+                    let (dropped, kept) = input.dropLateWrites([removed.device: removed.seen], restoringFrom: document)
+                    guard dropped + kept > 0 else { continue }
+                    trip.notices.append(
+                        .init(
+                            "\(path) carries \(dropped + kept) change(s) of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); \(dropped) not taken\(kept > 0 ? ", \(kept) kept because nothing older is known for them here" : ""); \(deviceName)'s laptop is told when it syncs"))
+                }
+                if var current = document, current.mayHoldLateWrites(lateBounds) {
+                    let (dropped, kept) = current.dropLateWrites(lateBounds, restoringFrom: relayed)
+                    if dropped > 0 {
+                        trip.notices.append(
+                            .init(
+                                "this laptop held \(dropped) change(s) of removed members made after their removal (taken before the removal reached it); they are dropped here as on every laptop that holds the removal\(kept > 0 ? " (\(kept) kept: nothing older is known for them)" : "")"))
+                    }
+                    document = current
+                }
             }
             // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
             // under our id it means another copy of this home, and we re-key; in another

@@ -105,4 +105,44 @@ import Testing
         #expect(kept.count == 1, "\(replaced.stdout)")
         try laptops.run("A", ["import", laptops.home("A") + "/trips/backups/" + (kept.first ?? ""), "--replace", "--yes"])
     }
+
+    /// Finding 4: after the owner removes B, B's later edit, new item and delete reach C (an
+    /// editor that has not heard of the removal yet), and C's file relays them. The owner's sync
+    /// takes C's own change but none of B's, and says so; C, once it holds the removal, drops
+    /// them too and is told; both end with the same trip.
+    @Test func aRemovedEditorsLaterWritesRelayedByAnotherEditorAreTakenByNobody() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (_, _) = try laptops.ownedTripWithB(as: "editor")
+        let code = try laptops.run("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.run("C", ["init", "--device-name", "Laptop C"])
+        try laptops.run("C", ["join", code, laptops.folder])
+        try laptops.run("C", ["sync", laptops.folder])
+        let tram = try laptops.run("A", ["add", "Tram 28", "--day", "2027-06-09"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fado = try laptops.run("A", ["add", "Castle", "--day", "2027-06-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.run("A", ["sync", laptops.folder])
+        for laptop in ["B", "C", "A", "B", "C"] { try laptops.run(laptop, ["sync", laptops.folder]) }
+        let b = try laptops.device("B")
+        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
+        // B, removed but not told yet, edits, adds and deletes; C takes B's file.
+        try laptops.run("B", ["edit", String(fado.prefix(8)), "--title", "Edited after removal"])
+        try laptops.run("B", ["add", "Added after removal", "--day", "2027-06-11"])
+        try laptops.run("B", ["delete", String(tram.prefix(8))])
+        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.run("C", ["add", "C's own plan", "--day", "2027-06-12"])
+        try laptops.run("C", ["sync", laptops.folder])
+        let owner = try laptops.run("A", ["sync", laptops.folder])
+        #expect((owner.stdout + owner.stderr).contains("removed from the trip, made after its removal"), "\(owner.stdout)\(owner.stderr)")
+        let shown = try laptops.run("A", ["show"]).stdout
+        #expect(shown.contains("C's own plan"), "\(shown)")
+        #expect(shown.contains("Castle") && shown.contains("Tram 28"), "\(shown)")
+        #expect(!shown.contains("Edited after removal") && !shown.contains("Added after removal"), "\(shown)")
+        // C learns of the removal: it is told, and drops B's late writes too.
+        let relay = try laptops.run("C", ["sync", laptops.folder])
+        #expect((relay.stdout + relay.stderr).contains("this laptop held"), "\(relay.stdout)\(relay.stderr)")
+        for laptop in ["A", "C", "A"] { try laptops.run(laptop, ["sync", laptops.folder]) }
+        let relayed = try laptops.run("C", ["show"]).stdout
+        #expect(!relayed.contains("Edited after removal") && !relayed.contains("Added after removal") && relayed.contains("Tram 28"), "\(relayed)")
+        #expect(try laptops.run("A", ["fingerprint"]).stdout == laptops.run("C", ["fingerprint"]).stdout)
+    }
 }

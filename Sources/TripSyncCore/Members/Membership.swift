@@ -175,6 +175,15 @@ package struct Membership: Sendable {
         }
     }
 
+    /// Each removed device (by its own grant, or as the successor of a removed one) and the
+    /// removal's `seen` of it: what `TripDocument.dropLateWrites` drops above.
+    package var lateWriteBounds: [DeviceID: UInt64] {
+        var bounds: [DeviceID: UInt64] = [:]
+        for (device, grant) in grants where grant.role == .removed { bounds[device] = grant.seen?[device] ?? 0 }
+        for (device, held) in seats where grants[device] == nil && held.grant.role == .removed { bounds[device] = held.grant.seen?[device] ?? 0 }
+        return bounds
+    }
+
     /// Content of removed devices newer than their removal that `input` (taken whole) carries:
     /// (device, its counter in the input, what the removal had seen).
     package func removedContent(in input: TripDocument) -> [(device: DeviceID, counter: UInt64, seen: UInt64)] {
