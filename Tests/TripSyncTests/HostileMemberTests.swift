@@ -148,4 +148,43 @@ import Testing
             #expect(reason.contains(devices[2].id.description) && reason.contains("refused whole"), "\(reason)")
         }
     }
+
+    /// Finding 4 at the library's level: a removed device's edit, new item and delete above the
+    /// removal's `seen`, relayed inside an editor's file, are dropped from that file before the
+    /// merge; the value the edit replaced comes back from the replica, the deleted item lives,
+    /// the editor's own change is merged, and the result is valid.
+    @Test func aRemovedDevicesLateWritesAreDroppedFromARelayingFile() throws {
+        var (document, ownerKey, devices) = try trip([.editor, .editor])
+        let (removed, relay) = (devices[1], devices[2])
+        var hlc = HybridLogicalClock(highWater: document.clock.maxCounter)
+        let kept = Identifier.random()
+        let deleted = Identifier.random()
+        try document.addItem(kept, NewItem(title: "Castle", sortKey: "V"), hlc: &hlc, now: start + 10)
+        try document.addItem(deleted, NewItem(title: "Tram 28", sortKey: "W"), hlc: &hlc, now: start + 11)
+        // What the removed device had written is in the replica when it is removed.
+        var theirs = Self.file(document, as: removed)
+        try document.grant(removed.id, key: removed.key.publicKey, role: .removed, ownerKey: ownerKey, hlc: &hlc, now: start + 20)
+        let seen = try #require(document.members[removed.id]?.seen?[removed.id])
+        var late = HybridLogicalClock(highWater: start + 30)
+        try theirs.set(.title, of: kept, to: .text("Edited after removal"), hlc: &late, now: start + 30)
+        try theirs.addItem(Identifier.random(), NewItem(title: "Added after removal", sortKey: "X"), hlc: &late, now: start + 31)
+        try theirs.deleteItem(deleted, at: UTCTimestamp(millisecondsSinceEpoch: start + 32), hlc: &late, now: start + 32)
+        // The relaying editor merged it, then wrote its own item.
+        var relayed = try DocumentMerger.merge(Self.file(document, as: relay), theirs, writer: relay.id)
+        var own = HybridLogicalClock(highWater: relayed.clock.maxCounter)
+        try relayed.addItem(Identifier.random(), NewItem(title: "The editor's own", sortKey: "Y"), hlc: &own, now: start + 40)
+        let (dropped, keptCount) = relayed.dropLateWrites([removed.id: seen], restoringFrom: document)
+        #expect(dropped > 0 && keptCount == 0)
+        let merged = try DocumentMerger.merge(document, relayed, writer: document.deviceID)
+        let titles = Set(merged.items.values.compactMap { $0.title?.value })
+        #expect(titles == ["Castle", "Tram 28", "The editor's own"], "\(titles)")
+        #expect(merged.tombstones.isEmpty)
+        let errors = DocumentValidator().issues(in: merged).filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors)")
+        // The relaying editor's own replica, once it holds the removal, converges with it.
+        var relayReplica = try DocumentMerger.merge(Self.file(document, as: relay), theirs, writer: relay.id)
+        _ = relayReplica.dropLateWrites([removed.id: seen], restoringFrom: merged)
+        let converged = try DocumentMerger.merge(relayReplica, merged, writer: relay.id)
+        #expect(Set(converged.items.values.compactMap { $0.title?.value }) == titles)
+    }
 }
