@@ -17,7 +17,22 @@ package struct SyncState {
         var clock: VersionVector
     }
 
+    /// A file skipped by a sync, remembered so the next sync does not read it again while its
+    /// name, size, time and inode are unchanged and what decided the skip still holds
+    /// (docs/DESIGN.md, "Limits hold for the merged state": files skipped once are not re-read).
+    struct Skip {
+        var stamp: FileStamp
+        /// What the decision depended on besides the bytes: the digest of the trip's membership
+        /// when the skip was decided by it (`TripRound.membershipDigest`), empty when the bytes
+        /// alone decided (an invalid file, another trip's).
+        var context: String
+        var reason: String
+        /// The device the owner could admit, when that was the remedy.
+        var device: DeviceID?
+    }
+
     var files: [String: Seen] = [:]
+    var skips: [String: Skip] = [:]
     /// Trips with attachment work left (staged here, or bytes not arrived): never taken for
     /// unchanged, so a later sync fetches the bytes once they land.
     var pending: Set<TripID> = []
@@ -48,6 +63,16 @@ package struct SyncState {
                 state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), clock: vector)
             }
         }
+        if case .object(let skips)? = json["skipped"] {
+            for (file, entry) in skips {
+                guard let size = entry["size"]?.intValue, let modified = entry["modified"]?.intValue, let inode = entry["inode"]?.intValue,
+                    let context = entry["context"]?.stringValue, let reason = entry["reason"]?.stringValue
+                else { continue }
+                state.skips[file] = Skip(
+                    stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), context: context, reason: reason,
+                    device: entry["device"]?.stringValue.flatMap(Identifier.init))
+            }
+        }
         if case .array(let pending)? = json["pending"] {
             for entry in pending { if let id = entry.stringValue.flatMap(Identifier.init) { state.pending.insert(id) } }
         }
@@ -64,7 +89,17 @@ package struct SyncState {
                 "clock": .object(clock),
             ]
         }
-        let json: JSONValue = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) })]
+        var skipped: [String: JSONValue] = [:]
+        for (file, skip) in skips {
+            var entry: [String: JSONValue] = [
+                "size": .int(skip.stamp.size), "modified": .int(skip.stamp.modified), "inode": .int(Int64(bitPattern: skip.stamp.inode)),
+                "context": .string(skip.context), "reason": .string(skip.reason),
+            ]
+            if let device = skip.device { entry["device"] = .string(device.description) }
+            skipped[file] = .object(entry)
+        }
+        var json: JSONValue = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) })]
+        if !skipped.isEmpty { json = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) }), "skipped": .object(skipped)] }
         try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: SyncState.path(home), mode: 0o600)
     }
 

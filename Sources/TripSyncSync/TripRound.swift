@@ -51,6 +51,14 @@ struct TripRound {
     /// The file we published under the id we wrote as when this trip's sync began (a re-key
     /// during the sync changes `identity`, and that file then sorts as another device's).
     var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
+    /// Paths of the trip files listed by the scan.
+    var listed: Set<String> = []
+    /// The digest of the replica's membership when the scan began: a skip decided by membership
+    /// is reused only while it is unchanged (`SyncState.Skip`).
+    var skipContext = ""
+    /// Files skipped by membership at an earlier sync and not read again by this scan: read
+    /// after all when this sync's membership turns out to differ (`admit`).
+    var skippedByMembership: [(name: EntryName, kind: FolderSync.FileKind, stamp: FileStamp)] = []
     /// Our published file as the scan read it: publishing compares against its digest.
     var ownFile: (name: EntryName, digest: [UInt8], stamp: FileStamp)?
 
@@ -123,6 +131,8 @@ struct TripRound {
     /// (files unchanged since they were merged are not parsed), join requests read, temporary
     /// and foreign entries reported as skipped.
     mutating func scan() throws {
+        skipContext = Self.membershipDigest(
+            owner: document?.owner?.key, grants: document?.members ?? [:], successions: (document?.successions ?? [:]).map { ($0.key, $0.value) })
         for name in try folder.entries() {
             let path = folder.display(name)
             let me = identity.deviceID
@@ -185,41 +195,69 @@ struct TripRound {
                 }
                 continue
             }
-            let input: TripDocument
-            let bytes: [UInt8]
-            let stamp: FileStamp
-            let signer: PublicKey?
-            do {
-                (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                // Our own file is read here only: publishing compares its new bytes with this digest.
-                if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
-                let loaded = try reader.read(bytes: bytes, file: path)
-                input = loaded.document
-                signer = loaded.signedBy
-            } catch let error as TripFileError {
-                trip.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
-                continue
-            } catch let error as FileSystemError {
-                trip.skipped.append(.init(file: path, reason: error.message))
+            listed.insert(path)
+            // Skipped before and unchanged since, for a reason that still holds: not read again.
+            if let skip = state.skips[path], skip.stamp == listedStamp, skip.context.isEmpty || skip.context == skipContext, kind != .own,
+                kind != .ownCopy, name != startName
+            {
+                trip.skipped.append(.init(file: path, reason: skip.reason, remedy: skip.device.map { .ownerApproves($0) }))
+                if !skip.context.isEmpty { skippedByMembership.append((name, kind, listedStamp)) }
                 continue
             }
-            guard input.tripID == tripID else {
-                trip.skipped.append(.init(file: path, reason: "belongs to trip \(input.tripID), not to this trip folder"))
-                continue
-            }
-            if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
-                if earlierIDs.contains(input.deviceID), local != nil {
-                    ownFromTheFuture.append((name, SHA256.digest(bytes)))
-                } else {
-                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
-                }
-                continue
-            }
-            // Only our own files' digests are needed (to remove them later); no file's bytes are
-            // kept while the others are read.
-            let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
-            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
+            readTripFile(name, path: path, kind: kind)
         }
+        // Forget the skips of files no longer in this trip folder.
+        let prefix = folder.display(EntryName(""))
+        for path in state.skips.keys where path.hasPrefix(prefix) && !listed.contains(path) { state.skips[path] = nil }
+    }
+
+    /// Reads one trip file of the folder: a candidate for admission, or skipped with the
+    /// reason (remembered when the bytes alone decided it, so it is not read again unchanged).
+    private mutating func readTripFile(_ name: EntryName, path: String, kind: FolderSync.FileKind) {
+        let input: TripDocument
+        let bytes: [UInt8]
+        let stamp: FileStamp
+        let signer: PublicKey?
+        var readStamp: FileStamp?
+        do {
+            (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
+            readStamp = stamp
+            // Our own file is read here only: publishing compares its new bytes with this digest.
+            if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
+            let loaded = try reader.read(bytes: bytes, file: path)
+            input = loaded.document
+            signer = loaded.signedBy
+        } catch let error as TripFileError {
+            let reason = error.errors.first.map { "\($0)" } ?? "\(error)"
+            trip.skipped.append(.init(file: path, reason: reason))
+            if let readStamp { state.skips[path] = .init(stamp: readStamp, context: "", reason: reason) }
+            return
+        } catch let error as FileSystemError {
+            trip.skipped.append(.init(file: path, reason: error.message))
+            return
+        } catch {
+            trip.skipped.append(.init(file: path, reason: "\(error)"))
+            return
+        }
+
+        guard input.tripID == tripID else {
+            let reason = "belongs to trip \(input.tripID), not to this trip folder"
+            trip.skipped.append(.init(file: path, reason: reason))
+            state.skips[path] = .init(stamp: stamp, context: "", reason: reason)
+            return
+        }
+        if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
+            if earlierIDs.contains(input.deviceID), local != nil {
+                ownFromTheFuture.append((name, SHA256.digest(bytes)))
+            } else {
+                trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+            }
+            return
+        }
+        // Only our own files' digests are needed (to remove them later); no file's bytes are
+        // kept while the others are read.
+        let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
+        candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
     }
 
     /// Stage 2, admit: membership from the replica and every readable file; what this laptop
@@ -233,7 +271,18 @@ struct TripRound {
         // held here, the owner it trusted before a forget); one holding the trip open trusts only
         // an invite answered here.
         trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
-        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
+        var membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
+        if !skippedByMembership.isEmpty,
+            Self.membershipDigest(owner: membership.owner?.key, grants: membership.grants, successions: membership.candidateSuccessions) != skipContext
+        {
+            // This sync's membership differs from the one that skipped them: read them after all.
+            let again = Set(skippedByMembership.map { folder.display($0.name) })
+            trip.skipped.removeAll { again.contains($0.file) }
+            for entry in skippedByMembership { readTripFile(entry.name, path: folder.display(entry.name), kind: entry.kind) }
+            skippedByMembership = []
+            candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
+            membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
+        }
         if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
             trip.notices.append(
@@ -269,6 +318,21 @@ struct TripRound {
         noticeOwnerKeyFork(membership)
         self.membership = membership
         return true
+    }
+
+    /// A digest of what membership verdicts depend on: the owner key, each grant (device,
+    /// role, key, rev) and each succession (new id, old id, key, signature).
+    static func membershipDigest(owner: PublicKey?, grants: [DeviceID: MemberGrant], successions: [(DeviceID, Succession)]) -> String {
+        var text = owner?.base64 ?? "open"
+        for (device, grant) in grants.sorted(by: { $0.key < $1.key }) {
+            text += "\ng \(device) \(grant.role.rawValue) \(grant.key.base64) \(grant.rev.counter) \(grant.rev.device)"
+        }
+        let ordered = successions.sorted { a, b in a.0 != b.0 ? a.0 < b.0 : a.1.signature.lexicographicallyPrecedes(b.1.signature) }
+        for (device, succession) in ordered {
+            text += "\ns \(device) \(succession.from) \(succession.key.base64) \(succession.signature.count)"
+            text += succession.signature.map { String($0, radix: 16) }.joined()
+        }
+        return SHA256.digest(Array(text.utf8)).map { String($0, radix: 16) }.joined()
     }
 
     /// A fork of the owner key, shown to both holders (docs/DESIGN.md, "The owner key decides
@@ -314,6 +378,10 @@ struct TripRound {
             case .skipped(let reason, let remedy):
                 // Our own file is replaced below; what it held is in the replica already.
                 if kind != .own { trip.skipped.append(.init(file: path, reason: reason, remedy: remedy)) }
+                // Not read again while it and the membership are unchanged.
+                if kind != .own, kind != .ownCopy, remedy == nil || remedy?.kind == "ownerApproves" {
+                    state.skips[path] = .init(stamp: stamp, context: skipContext, reason: reason, device: remedy?.device)
+                }
                 if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
                     access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
                 {

@@ -13,4 +13,10 @@ extension Membership {
     /// device it hands over from, the chain ending at an owner-signed grant, the valid one
     /// chosen where several compete): what a replica stores.
     var holdingSuccessions: [DeviceID: Succession] { seats.mapValues(\.succession) }
+
+    /// Every succession counted this sync (the replica's and those of the files that may carry
+    /// them), one entry per succession: what a sync's skip decisions depended on.
+    package var candidateSuccessions: [(DeviceID, Succession)] {
+        successions.flatMap { device, list in list.map { (device, $0) } }
+    }
 }
