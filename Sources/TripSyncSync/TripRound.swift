@@ -51,6 +51,8 @@ struct TripRound {
     /// The file we published under the id we wrote as when this trip's sync began (a re-key
     /// during the sync changes `identity`, and that file then sorts as another device's).
     var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
+    /// Join requests not read again (settled here, their files unchanged), for the summary.
+    var quietRequests = 0
     /// Paths of the trip files listed by the scan.
     var listed: Set<String> = []
     /// The digest of the replica's membership when the scan began: a skip decided by membership
@@ -152,6 +154,16 @@ struct TripRound {
             case .joinRequest:
                 // Only a laptop holding the owner key can admit anyone; others leave requests be.
                 guard access.ownerKey != nil else { continue }
+                // A request already settled here (pending, declined or a member's) in a file
+                // unchanged since: not read again.
+                let device = String(name.display.dropLast(".join.json".count))
+                if let skip = state.skips[path], let (_, stamp) = folder.kind(of: name), skip.stamp == stamp,
+                    let id = Identifier(device), skip.context == joinStatus(of: id)
+                {
+                    listed.insert(path)
+                    quietRequests += 1
+                    continue
+                }
                 do {
                     let (bytes, _) = try folder.readFile(name, maxBytes: 64 << 10)
                     let request = try JoinRequest(parsing: bytes)
@@ -159,6 +171,7 @@ struct TripRound {
                         trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
                         continue
                     }
+                    listed.insert(path)
                     joinRequests.append((path, request))
                 } catch let error as InviteError {
                     trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
@@ -366,6 +379,7 @@ struct TripRound {
         // This laptop's own writes stay in its own replica, even once it is removed: the rule
         // is about what reaches others.
         var lateBounds = membership.lateWriteBounds
+        var waiting = access.pendingPerBucket
         for id in [identity.deviceID] + identity.formerIDs { lateBounds[id] = nil }
         for candidate in candidates {
             let (name, path, kind, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.stamp)
@@ -385,7 +399,12 @@ struct TripRound {
                 if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
                     access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
                 {
-                    access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+                    // Bounded like join requests: whoever can write into the folder cannot fill the list.
+                    let bucket = TripAccess.bucket(invite: nil, source: "a signed trip file")
+                    if waiting[bucket, default: 0] < TripAccess.maxPendingPerInvite {
+                        waiting[bucket, default: 0] += 1
+                        access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+                    }
                 }
                 continue
             case .acksOnly:
@@ -498,8 +517,23 @@ struct TripRound {
         return replica
     }
 
+    /// What settles `device`'s join request here: pending (with its key), declined, its grant,
+    /// or not listed while the pending list is as long as now. A request file unchanged since
+    /// is not read again while this stays the same.
+    func joinStatus(of device: DeviceID) -> String {
+        if let request = access.requests[device] { return "pending \(request.key.base64) \(request.invite ?? "")" }
+        if access.declined[device] != nil { return "declined" }
+        if let grant = document?.members[device] { return "member \(grant.role.rawValue) \(grant.key.base64)" }
+        // Not listed (its bucket was full): read again once the list changes.
+        return "unlisted \(access.requests.count)"
+    }
+
     /// Stage 5, the owner admits the join requests that answer an unused invite made here.
     mutating func admitJoinRequests(_ replica: inout ReplicaState) throws {
+        defer { rememberSettledRequests(replica.document) }
+        var waiting = access.pendingPerBucket
+        var notAdmitted: [SyncReport.Notice] = []
+        var unlisted: [String: Int] = [:]
         // Each invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
         if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
             for (path, request) in joinRequests {
@@ -542,8 +576,31 @@ struct TripRound {
                 } else {
                     reason = "asks to join without an invite made on this laptop"
                 }
-                trip.notices.append(.init("\(who) \(reason); not admitted", remedy: .approveOrDecline(request.device)))
+                if access.requests[request.device] == nil {
+                    // Bounded per invite: more are counted, not listed.
+                    let bucket = TripAccess.bucket(invite: asked.invite, source: asked.source)
+                    guard waiting[bucket, default: 0] < TripAccess.maxPendingPerInvite else {
+                        unlisted[bucket, default: 0] += 1
+                        continue
+                    }
+                    waiting[bucket, default: 0] += 1
+                }
+                notAdmitted.append(.init("\(who) \(reason); not admitted", remedy: .approveOrDecline(request.device)))
                 access.requests[request.device] = asked
+            }
+            // At most a few lines per sync, then one summing up the rest.
+            let shown = 10
+            trip.notices += notAdmitted.prefix(shown)
+            if notAdmitted.count > shown {
+                trip.notices.append(.init("… and \(notAdmitted.count - shown) more join requests not admitted (tripsync members lists them)"))
+            }
+            for (bucket, count) in unlisted.sorted(by: { $0.key < $1.key }) {
+                trip.notices.append(
+                    .init(
+                        "\(count) more join request(s) (\(bucket)) not listed: \(TripAccess.maxPendingPerInvite) already wait for the owner; decline or approve those first"))
+            }
+            if quietRequests > 0 {
+                trip.notices.append(.init("\(quietRequests) join request(s) still wait, unchanged since an earlier sync (tripsync members lists them)"))
             }
             // Grants made before grants carried names are signed again with the name the owner
             // knows: its own, a join request's seen here, or the one the device wrote for itself.
@@ -553,6 +610,15 @@ struct TripRound {
                     trip.notices.append(.init("named \(known) (\(device.description.prefix(8))) in its grant"))
                 }
             }
+        }
+    }
+
+    /// Remembers each join request read this sync that is now settled here (pending, declined
+    /// or a member's), so the next sync does not read it again while its file is unchanged.
+    private mutating func rememberSettledRequests(_ document: TripDocument) {
+        for (path, request) in joinRequests {
+            guard let (_, stamp) = folder.kind(of: EntryName(JoinRequest.fileName(for: request.device))) else { continue }
+            state.skips[path] = .init(stamp: stamp, context: joinStatus(of: request.device), reason: "a join request already settled here")
         }
     }
 

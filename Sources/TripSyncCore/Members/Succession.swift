@@ -18,7 +18,7 @@ public struct Succession: Hashable, Sendable {
     }
 
     /// A new succession from `from` to `to` (whose key is `key`), signed by `from`'s device key.
-    init(from: DeviceID, to: DeviceID, key: PublicKey, trip: TripID, signingKey: SigningKey) {
+    package init(from: DeviceID, to: DeviceID, key: PublicKey, trip: TripID, signingKey: SigningKey) {
         self.init(from: from, key: key, signature: [])
         signature = signingKey.sign(signedMessage(trip: trip, to: to))
     }
