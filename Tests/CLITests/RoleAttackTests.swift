@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import TripSyncCore
+@testable import TripSyncHome
 
 /// Issue 41's attacks through the built binary (findings 5, 6 and 7): keys that outlive a
 /// removal, a copy of the owner's home, and entrances that took what sync refuses. Each test
@@ -144,5 +149,55 @@ import Testing
         let relayed = try laptops.run("C", ["show"]).stdout
         #expect(!relayed.contains("Edited after removal") && !relayed.contains("Added after removal") && relayed.contains("Tram 28"), "\(relayed)")
         #expect(try laptops.run("A", ["fingerprint"]).stdout == laptops.run("C", ["fingerprint"]).stdout)
+    }
+
+    /// Finding 3: thirty join requests answering one invite: twenty wait for the owner, the rest
+    /// are counted in one line; the next sync does not list them again one by one.
+    @Test func joinRequestsAreBoundedPerInviteAndSummarised() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
+        let code = try laptops.run("A", ["invite", "--role", "viewer"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for index in 0..<30 { try laptops.plantJoinRequest(code: code, device: Identifier.random(), name: "Stranger \(index)", trip: trip) }
+        let first = try laptops.run("A", ["sync", laptops.folder])
+        let text = first.stdout + first.stderr
+        #expect(text.contains("more join request(s)") && text.contains("not listed"), "\(text)")
+        #expect(text.components(separatedBy: "not admitted").count - 1 <= 11, "\(text)")
+        #expect(try laptops.members("A").filter { $0.role == "pending" }.count == 20)
+        let later = try laptops.run("A", ["sync", laptops.folder])
+        #expect(!(later.stdout + later.stderr).contains("Stranger 1"), "\(later.stdout)\(later.stderr)")
+        #expect((later.stdout + later.stderr).contains("join request(s) still wait"), "\(later.stdout)\(later.stderr)")
+    }
+
+    /// Finding 3: a file skipped once is not read again while its name, size, time and inode are
+    /// unchanged: its bytes replaced in place (same size, time put back) are not seen.
+    @Test func aSkippedFileIsNotReadAgainWhileUnchanged() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
+        let a = try laptops.device("A")
+        var document = try TripFileReader().read(path: laptops.folder + "/\(trip)/\(a).trip.json.gz").document
+        let stranger = Identifier.random()
+        document.deviceID = stranger
+        let path = laptops.folder + "/\(trip)/\(stranger).trip.json.gz"
+        let bytes = try document.signedGzipData(signingKey: SigningKey.generate())
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let first = try laptops.run("A", ["sync", laptops.folder])
+        #expect(first.stderr.contains("is not a member"), "\(first.stderr)")
+        // Overwrite in place with bytes of the same size, and put the time back.
+        var before = stat()
+        #expect(lstat(path, &before) == 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data(repeating: 0x20, count: bytes.count))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let second = try laptops.run("A", ["sync", laptops.folder])
+        #expect(second.stderr.contains("is not a member"), "not read again: \(second.stderr)")
+        // A change of time makes it read again.
+        var later = [before.st_atim, timespec(tv_sec: before.st_mtim.tv_sec + 5, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &later, 0) == 0)
+        let third = try laptops.run("A", ["sync", laptops.folder])
+        #expect(!third.stderr.contains("is not a member") && third.stderr.contains("skipped"), "read again: \(third.stderr)")
     }
 }
