@@ -118,10 +118,15 @@ enum MembersBenchmark {
                 var index = 0
                 var writer = viewerFile
                 writer.deviceID = editor.id
-                while writer.canonicalJSON().count < bytes && index < 200_000 {
-                    for _ in 0..<500 {
-                        try writer.addItem(Identifier.random(), NewItem(title: "Plain item \(index)", sortKey: "V\(index)V"), hlc: &items, now: now + 10 + UInt64(index))
-                        index += 1
+                // Items until the JSON is about `bytes` long (measured once, on the first 500).
+                let empty = writer.canonicalJSON().count
+                var target = 500
+                while index < target {
+                    try writer.addItem(Identifier.random(), NewItem(title: "Plain item \(index)", sortKey: "V\(index)V"), hlc: &items, now: now + 10 + UInt64(index))
+                    index += 1
+                    if index == 500 {
+                        let perItem = max(1, (writer.canonicalJSON().count - empty) / 500)
+                        target = min(100_000, max(500, (bytes - empty) / perItem))
                     }
                 }
                 viewerFile = writer

@@ -197,7 +197,12 @@ public struct TripImport: Sendable {
         var backup: String?
         if let current {
             switch mode {
-            case .merge: document = try DocumentMerger.merge(current, incoming.document, writer: identity.deviceID)
+            case .merge:
+                document = try DocumentMerger.merge(current, incoming.document, writer: identity.deviceID)
+                // Limits hold for the merged state, as in sync.
+                if let problem = document.limitProblem {
+                    throw Refusal.notAccepted(file: file, message: "merging it would put the trip past a limit every reader holds (\(problem))")
+                }
             case .replace:
                 // An owned trip's kept copy is signed with this device's key, so replacing back
                 // with it (an undo) passes the same check as any other copy.

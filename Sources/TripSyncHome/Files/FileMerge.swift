@@ -149,6 +149,12 @@ package struct FileMerger: Sendable {
                     }
                 }
                 if keepsInputs { kept.append(other) }
+                // Limits hold for the merged state: a result no reader would take is refused.
+                if let problem = document.limitProblem {
+                    throw .refused(
+                        file: file,
+                        MergeError(.notAccepted, message: "merging it would put the trip past a limit every reader holds (\(problem)); nothing was written"))
+                }
             }
             let info = metadata[index]
             inputs.append(
