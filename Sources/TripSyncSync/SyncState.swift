@@ -63,14 +63,18 @@ package struct SyncState {
                 state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), clock: vector)
             }
         }
-        if case .object(let skips)? = json["skipped"] {
+        // Skips: path → [size, modified, inode, reason (index into "skipReasons"), context,
+        // device or ""], arrays rather than objects so a folder of 10,000 skipped files costs
+        // little to write (an object's keys are sorted) and reasons are stored once each.
+        if case .object(let skips)? = json["skipped"], case .array(let reasons)? = json["skipReasons"] {
             for (file, entry) in skips {
-                guard let size = entry["size"]?.intValue, let modified = entry["modified"]?.intValue, let inode = entry["inode"]?.intValue,
-                    let context = entry["context"]?.stringValue, let reason = entry["reason"]?.stringValue
+                guard case .array(let fields) = entry, fields.count == 6, let size = fields[0].intValue, let modified = fields[1].intValue,
+                    let inode = fields[2].intValue, let index = fields[3].intValue, index >= 0, index < reasons.count,
+                    let reason = reasons[Int(index)].stringValue, let context = fields[4].stringValue, let device = fields[5].stringValue
                 else { continue }
                 state.skips[file] = Skip(
                     stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), context: context, reason: reason,
-                    device: entry["device"]?.stringValue.flatMap(Identifier.init))
+                    device: Identifier(device))
             }
         }
         if case .array(let pending)? = json["pending"] {
@@ -90,16 +94,26 @@ package struct SyncState {
             ]
         }
         var skipped: [String: JSONValue] = [:]
+        var reasons: [String] = []
+        var reasonIndex: [String: Int] = [:]
         for (file, skip) in skips {
-            var entry: [String: JSONValue] = [
-                "size": .int(skip.stamp.size), "modified": .int(skip.stamp.modified), "inode": .int(Int64(bitPattern: skip.stamp.inode)),
-                "context": .string(skip.context), "reason": .string(skip.reason),
-            ]
-            if let device = skip.device { entry["device"] = .string(device.description) }
-            skipped[file] = .object(entry)
+            let index = reasonIndex[skip.reason] ?? reasons.count
+            if index == reasons.count {
+                reasons.append(skip.reason)
+                reasonIndex[skip.reason] = index
+            }
+            skipped[file] = .array([
+                .int(skip.stamp.size), .int(skip.stamp.modified), .int(Int64(bitPattern: skip.stamp.inode)), .int(Int64(index)), .string(skip.context),
+                .string(skip.device?.description ?? ""),
+            ])
         }
         var json: JSONValue = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) })]
-        if !skipped.isEmpty { json = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) }), "skipped": .object(skipped)] }
+        if !skipped.isEmpty {
+            json = [
+                "files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) }), "skipped": .object(skipped),
+                "skipReasons": .array(reasons.map { .string($0) }),
+            ]
+        }
         try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: SyncState.path(home), mode: 0o600)
     }
 
