@@ -592,7 +592,7 @@ struct TripRound {
             let shown = 10
             trip.notices += notAdmitted.prefix(shown)
             if notAdmitted.count > shown {
-                trip.notices.append(.init("… and \(notAdmitted.count - shown) more join requests not admitted (tripsync members lists them)"))
+                trip.notices.append(.init("… and \(notAdmitted.count - shown) more join requests not admitted (the members list shows them)"))
             }
             for (bucket, count) in unlisted.sorted(by: { $0.key < $1.key }) {
                 trip.notices.append(
@@ -600,7 +600,7 @@ struct TripRound {
                         "\(count) more join request(s) (\(bucket)) not listed: \(TripAccess.maxPendingPerInvite) already wait for the owner; decline or approve those first"))
             }
             if quietRequests > 0 {
-                trip.notices.append(.init("\(quietRequests) join request(s) still wait, unchanged since an earlier sync (tripsync members lists them)"))
+                trip.notices.append(.init("\(quietRequests) join request(s) still wait, unchanged since an earlier sync (the members list shows them)"))
             }
             // Grants made before grants carried names are signed again with the name the owner
             // knows: its own, a join request's seen here, or the one the device wrote for itself.

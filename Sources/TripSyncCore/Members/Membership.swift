@@ -11,9 +11,10 @@ package struct Membership: Sendable {
     /// to the person and never adopted (docs/DESIGN.md, "An open trip takes an owner only by
     /// its own person's act").
     package var pendingClaims: [TripOwner] = []
-    /// Candidate hand-overs to new device ids, by new id: the replica's and those of every
-    /// file accepted whole, never a viewer's, a removed or unknown device's or an unsigned
-    /// file's (docs/DESIGN.md, "Successions are judged by who may sign them").
+    /// Candidate hand-overs to new device ids, by new id: the replica's, those of every file
+    /// accepted whole, and a member's file's own chain (the hand-overs to its writer, for the
+    /// key that signed it); never any other of a viewer's, removed or unknown device's or
+    /// unsigned file's (docs/DESIGN.md, "Successions are judged by who may sign them").
     var successions: [DeviceID: [Succession]] = [:]
     /// The seats held through `successions`, resolved once for the whole sync (`Seat.Resolver`).
     var seats: [DeviceID: Seat.Held] = [:]
