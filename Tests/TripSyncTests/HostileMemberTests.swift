@@ -118,13 +118,25 @@ import Testing
     /// merged state past one (two viewers' 6,000 successions each, two editors' 6,000 clock
     /// entries or successions each): the file that would is refused whole, naming its device,
     /// and the replica stays readable by every reader.
-    @Test(arguments: ["viewer successions", "editor successions", "editor clock entries"])
+    @Test(arguments: ["viewer successions", "editor successions", "editor clock entries", "editor tombstones"])
     func theMergedStateStaysWithinTheLimits(_ attack: String) throws {
         let role: MemberRole = attack.hasPrefix("viewer") ? .viewer : .editor
         let (document, _, devices) = try trip([role, role])
         var files: [(TripDocument, PublicKey?)] = []
         for device in devices.dropFirst() {
             var file = Self.file(document, as: device)
+            if attack.hasSuffix("tombstones") {
+                // 55,000 tombstones each: 110,000 together, past the 100,000 a reader takes.
+                var hlc = HybridLogicalClock(highWater: file.clock.maxCounter)
+                for index in 0..<55_000 {
+                    let id = Identifier.random()
+                    let at = start + 100 + UInt64(index) * 2
+                    try file.addItem(id, NewItem(title: "Gone", sortKey: "V"), hlc: &hlc, now: at)
+                    try file.deleteItem(id, at: UTCTimestamp(millisecondsSinceEpoch: at), hlc: &hlc, now: at + 1)
+                }
+                files.append((file, device.key.publicKey))
+                continue
+            }
             for _ in 0..<6_000 {
                 let id = Identifier.random()
                 if attack.hasSuffix("successions") {
