@@ -419,9 +419,11 @@ struct TripRound {
             // one syncing; the relaying member hears it at its own sync, when its replica drops them.
             if !lateBounds.isEmpty, input.mayHoldLateWrites(lateBounds) || (document?.mayHoldLateWrites(lateBounds) ?? false) {
                 let relayed = input
-                for removed in membership.removedContent(in: relayed) {
-                    let who = membership.grants[removed.device]?.name ?? removed.device.description
-                    let (dropped, kept) = input.dropLateWrites([removed.device: removed.seen], restoringFrom: document)
+                let carried = lateBounds.filter { $0.key != relayed.deviceID && relayed.clock[$0.key] > $0.value }.sorted { $0.key < $1.key }
+                for (device, seen) in carried {
+                    let removed = (device: device, counter: relayed.clock[device], seen: seen)
+                    let who = membership.effectiveGrant(of: device)?.name ?? device.description
+                    let (dropped, kept) = input.dropLateWrites([device: seen], restoringFrom: document)
                     guard dropped + kept > 0 else { continue }
                     trip.notices.append(
                         .init(
