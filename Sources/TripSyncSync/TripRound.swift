@@ -349,9 +349,10 @@ struct TripRound {
     }
 
     /// A fork of the owner key, shown to both holders (docs/DESIGN.md, "The owner key decides
-    /// owner acts"): on this laptop, which holds the owner key, role changes signed by a copy
-    /// of this home (a device that succeeded one of this home's ids), or new ones under one of
-    /// this home's earlier ids (the home this one was copied from, still in use).
+    /// owner acts"): on this laptop, which holds the owner key, a copy of this home (a device
+    /// that succeeded one of this home's ids: it holds the key too) or role changes it signed,
+    /// and new writes or role changes under one of this home's earlier ids (the home this one
+    /// was copied from, still in use).
     private mutating func noticeOwnerKeyFork(_ membership: Membership) {
         guard let owner = membership.owner, let document, access.ownerKey?.publicKey == owner.key else { return }
         let ours = Set([identity.deviceID] + identity.formerIDs)
@@ -361,6 +362,18 @@ struct TripRound {
                 let signer = grant.rev.device
                 if signer == identity.deviceID { continue }
                 if ours.contains(signer) || !ours.isDisjoint(with: candidate.input.predecessors(of: signer)) { others.insert(signer) }
+            }
+        }
+        // A successor of one of this home's ids is a copy of this home, owner key included; a
+        // file under one of this home's earlier ids with writes this replica never had is the
+        // home it was copied from, still in use.
+        for candidate in candidates where candidate.input.owner?.key == owner.key {
+            let writer = candidate.input.deviceID
+            if writer != identity.deviceID, !ours.contains(writer), !ours.isDisjoint(with: candidate.input.predecessors(of: writer)) {
+                others.insert(writer)
+            }
+            if writer != identity.deviceID, identity.formerIDs.contains(writer), candidate.input.clock[writer] > document.clock[writer] {
+                others.insert(writer)
             }
         }
         for other in others.sorted() {
