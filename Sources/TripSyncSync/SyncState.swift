@@ -17,7 +17,22 @@ package struct SyncState {
         var clock: VersionVector
     }
 
+    /// A file skipped by a sync, remembered so the next sync does not read it again while its
+    /// name, size, time and inode are unchanged and what decided the skip still holds
+    /// (docs/DESIGN.md, "Limits hold for the merged state": files skipped once are not re-read).
+    struct Skip {
+        var stamp: FileStamp
+        /// What the decision depended on besides the bytes: the digest of the trip's membership
+        /// when the skip was decided by it (`TripRound.membershipDigest`), empty when the bytes
+        /// alone decided (an invalid file, another trip's).
+        var context: String
+        var reason: String
+        /// The device the owner could admit, when that was the remedy.
+        var device: DeviceID?
+    }
+
     var files: [String: Seen] = [:]
+    var skips: [String: Skip] = [:]
     /// Trips with attachment work left (staged here, or bytes not arrived): never taken for
     /// unchanged, so a later sync fetches the bytes once they land.
     var pending: Set<TripID> = []
@@ -48,6 +63,20 @@ package struct SyncState {
                 state.files[file] = Seen(stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), clock: vector)
             }
         }
+        // Skips: path → [size, modified, inode, reason (index into "skipReasons"), context,
+        // device or ""], arrays rather than objects so a folder of 10,000 skipped files costs
+        // little to write (an object's keys are sorted) and reasons are stored once each.
+        if case .object(let skips)? = json["skipped"], case .array(let reasons)? = json["skipReasons"] {
+            for (file, entry) in skips {
+                guard case .array(let fields) = entry, fields.count == 6, let size = fields[0].intValue, let modified = fields[1].intValue,
+                    let inode = fields[2].intValue, let index = fields[3].intValue, index >= 0, index < reasons.count,
+                    let reason = reasons[Int(index)].stringValue, let context = fields[4].stringValue, let device = fields[5].stringValue
+                else { continue }
+                state.skips[file] = Skip(
+                    stamp: FileStamp(size: size, modified: modified, inode: UInt64(bitPattern: inode)), context: context, reason: reason,
+                    device: Identifier(device))
+            }
+        }
         if case .array(let pending)? = json["pending"] {
             for entry in pending { if let id = entry.stringValue.flatMap(Identifier.init) { state.pending.insert(id) } }
         }
@@ -64,7 +93,27 @@ package struct SyncState {
                 "clock": .object(clock),
             ]
         }
-        let json: JSONValue = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) })]
+        var skipped: [String: JSONValue] = [:]
+        var reasons: [String] = []
+        var reasonIndex: [String: Int] = [:]
+        for (file, skip) in skips {
+            let index = reasonIndex[skip.reason] ?? reasons.count
+            if index == reasons.count {
+                reasons.append(skip.reason)
+                reasonIndex[skip.reason] = index
+            }
+            skipped[file] = .array([
+                .int(skip.stamp.size), .int(skip.stamp.modified), .int(Int64(bitPattern: skip.stamp.inode)), .int(Int64(index)), .string(skip.context),
+                .string(skip.device?.description ?? ""),
+            ])
+        }
+        var json: JSONValue = ["files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) })]
+        if !skipped.isEmpty {
+            json = [
+                "files": .object(files), "pending": .array(pending.sorted().map { .string($0.description) }), "skipped": .object(skipped),
+                "skipReasons": .array(reasons.map { .string($0) }),
+            ]
+        }
         try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: SyncState.path(home), mode: 0o600)
     }
 

@@ -53,6 +53,16 @@ struct TripRound {
     /// The file we published under the id we wrote as when this trip's sync began (a re-key
     /// during the sync changes `identity`, and that file then sorts as another device's).
     var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
+    /// Join requests not read again (settled here, their files unchanged), for the summary.
+    var quietRequests = 0
+    /// Paths of the trip files listed by the scan.
+    var listed: Set<String> = []
+    /// The digest of the replica's membership when the scan began: a skip decided by membership
+    /// is reused only while it is unchanged (`SyncState.Skip`).
+    var skipContext = ""
+    /// Files skipped by membership at an earlier sync and not read again by this scan: read
+    /// after all when this sync's membership turns out to differ (`admit`).
+    var skippedByMembership: [(name: EntryName, kind: FolderSync.FileKind, stamp: FileStamp)] = []
     /// Our published file as the scan read it: publishing compares against its digest.
     var ownFile: (name: EntryName, digest: [UInt8], stamp: FileStamp)?
 
@@ -125,6 +135,8 @@ struct TripRound {
     /// (files unchanged since they were merged are not parsed), join requests read, temporary
     /// and foreign entries reported as skipped.
     mutating func scan() throws {
+        skipContext = Self.membershipDigest(
+            owner: document?.owner?.key, grants: document?.members ?? [:], successions: (document?.successions ?? [:]).map { ($0.key, $0.value) })
         for name in try folder.entries() {
             let path = folder.display(name)
             let me = identity.deviceID
@@ -144,6 +156,16 @@ struct TripRound {
             case .joinRequest:
                 // Only a laptop holding the owner key can admit anyone; others leave requests be.
                 guard access.ownerKey != nil else { continue }
+                // A request already settled here (pending, declined or a member's) in a file
+                // unchanged since: not read again.
+                let device = String(name.display.dropLast(".join.json".count))
+                if let skip = state.skips[path], let (_, stamp) = folder.kind(of: name), skip.stamp == stamp,
+                    let id = Identifier(device), skip.context == joinStatus(of: id)
+                {
+                    listed.insert(path)
+                    quietRequests += 1
+                    continue
+                }
                 do {
                     let (bytes, _) = try folder.readFile(name, maxBytes: 64 << 10)
                     let request = try JoinRequest(parsing: bytes)
@@ -151,6 +173,7 @@ struct TripRound {
                         trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
                         continue
                     }
+                    listed.insert(path)
                     joinRequests.append((path, request))
                 } catch let error as InviteError {
                     trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
@@ -187,52 +210,20 @@ struct TripRound {
                 }
                 continue
             }
-            let input: TripDocument
-            let bytes: [UInt8]
-            let stamp: FileStamp
-            let signer: PublicKey?
-            do {
-                (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                // Our own file is read here only: publishing compares its new bytes with this digest.
-                if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
-                let loaded = try reader.read(bytes: bytes, file: path)
-                input = loaded.document
-                signer = loaded.signedBy
-            } catch let error as TripFileError {
-                trip.skipped.append(.init(file: path, reason: error.errors.first.map { "\($0)" } ?? "\(error)"))
-                continue
-            } catch let error as FileSystemError {
-                trip.skipped.append(.init(file: path, reason: error.message))
+            listed.insert(path)
+            // Skipped before and unchanged since, for a reason that still holds: not read again.
+            if let skip = state.skips[path], skip.stamp == listedStamp, skip.context.isEmpty || skip.context == skipContext, kind != .own,
+                kind != .ownCopy, name != startName
+            {
+                trip.skipped.append(.init(file: path, reason: skip.reason, remedy: skip.device.map { .ownerApproves($0) }))
+                if !skip.context.isEmpty { skippedByMembership.append((name, kind, listedStamp)) }
                 continue
             }
-            guard input.tripID == tripID else {
-                trip.skipped.append(.init(file: path, reason: "belongs to trip \(input.tripID), not to this trip folder"))
-                continue
-            }
-            if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
-                let ours = input.deviceID == identity.deviceID || earlierIDs.contains(input.deviceID)
-                if ours, skew <= ClockGuard.recoveryLeadMilliseconds {
-                    // Our own file from a clock that ran ahead a little: merged like any file of
-                    // ours (counters go on from it, never backwards). A restored home's only copy
-                    // of what it typed then may be this file (issue 40).
-                } else if ours, earlierIDs.contains(input.deviceID), local != nil, state.files[path]?.stamp == stamp {
-                    // Ours from far ahead, merged here before (the stamp this home recorded):
-                    // its values are in the replica, re-stamped, and the file goes once they
-                    // are published. A file this home never merged (a restored home) stays.
-                    ownFromTheFuture.append((name, SHA256.digest(bytes)))
-                    continue
-                } else {
-                    let name = local?.members[device]?.name ?? local?.selfWrittenName(of: device)
-                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew, name: name)))
-                    aheadOfUs = min(aheadOfUs ?? .max, skew)
-                    continue
-                }
-            }
-            // Only our own files' digests are needed (to remove them later); no file's bytes are
-            // kept while the others are read.
-            let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
-            candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
+            readTripFile(name, path: path, kind: kind)
         }
+        // Forget the skips of files no longer in this trip folder.
+        let prefix = folder.display(EntryName(""))
+        for path in state.skips.keys where path.hasPrefix(prefix) && !listed.contains(path) { state.skips[path] = nil }
         // Every other laptop's file ahead of this clock: it is this clock that is wrong (issue
         // 40), and the person is told so, with what to fix, rather than only blamed devices.
         if let lead = aheadOfUs, !candidates.contains(where: { $0.input.deviceID != identity.deviceID && !earlierIDs.contains($0.input.deviceID) }) {
@@ -241,6 +232,68 @@ struct TripRound {
                     "every other laptop's file is at least \(ClockGuard.span(lead)) ahead of this laptop's clock: this laptop's clock is probably behind. Set its date and time right (automatic date and time), then sync again"
                 ))
         }
+    }
+
+    /// Reads one trip file of the folder: a candidate for admission, or skipped with the
+    /// reason (remembered when the bytes alone decided it, so it is not read again unchanged).
+    private mutating func readTripFile(_ name: EntryName, path: String, kind: FolderSync.FileKind) {
+        let input: TripDocument
+        let bytes: [UInt8]
+        let stamp: FileStamp
+        let signer: PublicKey?
+        var readStamp: FileStamp?
+        do {
+            (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
+            readStamp = stamp
+            // Our own file is read here only: publishing compares its new bytes with this digest.
+            if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
+            let loaded = try reader.read(bytes: bytes, file: path)
+            input = loaded.document
+            signer = loaded.signedBy
+        } catch let error as TripFileError {
+            let reason = error.errors.first.map { "\($0)" } ?? "\(error)"
+            trip.skipped.append(.init(file: path, reason: reason))
+            if let readStamp { state.skips[path] = .init(stamp: readStamp, context: "", reason: reason) }
+            return
+        } catch let error as FileSystemError {
+            trip.skipped.append(.init(file: path, reason: error.message))
+            return
+        } catch {
+            trip.skipped.append(.init(file: path, reason: "\(error)"))
+            return
+        }
+
+        guard input.tripID == tripID else {
+            let reason = "belongs to trip \(input.tripID), not to this trip folder"
+            trip.skipped.append(.init(file: path, reason: reason))
+            state.skips[path] = .init(stamp: stamp, context: "", reason: reason)
+            return
+        }
+        if let (device, skew) = ClockGuard.futureDevice(in: input, nowMilliseconds: now) {
+            let ours = input.deviceID == identity.deviceID || earlierIDs.contains(input.deviceID)
+            if ours, skew <= ClockGuard.recoveryLeadMilliseconds {
+                // Our own file from a clock that ran ahead a little: merged like any file of
+                // ours (counters go on from it, never backwards). A restored home's only copy
+                // of what it typed then may be this file (issue 40).
+            } else if ours, earlierIDs.contains(input.deviceID), local != nil, state.files[path]?.stamp == stamp {
+                // Ours from far ahead, merged here before (the stamp this home recorded): its
+                // values are in the replica, re-stamped, and the file goes once they are
+                // published. A file this home never merged (a restored home) stays.
+                ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                return
+            } else {
+                // Not remembered as a skip: the clock moves, and the file is taken once it is
+                // no longer ahead.
+                let name = local?.members[device]?.name ?? local?.selfWrittenName(of: device)
+                trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew, name: name)))
+                aheadOfUs = min(aheadOfUs ?? .max, skew)
+                return
+            }
+        }
+        // Only our own files' digests are needed (to remove them later); no file's bytes are
+        // kept while the others are read.
+        let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
+        candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
     }
 
     /// Stage 2, admit: membership from the replica and every readable file; what this laptop
@@ -254,7 +307,18 @@ struct TripRound {
         // held here, the owner it trusted before a forget); one holding the trip open trusts only
         // an invite answered here.
         trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
-        let membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input))
+        var membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
+        if !skippedByMembership.isEmpty,
+            Self.membershipDigest(owner: membership.owner?.key, grants: membership.grants, successions: membership.candidateSuccessions) != skipContext
+        {
+            // This sync's membership differs from the one that skipped them: read them after all.
+            let again = Set(skippedByMembership.map { folder.display($0.name) })
+            trip.skipped.removeAll { again.contains($0.file) }
+            for entry in skippedByMembership { readTripFile(entry.name, path: folder.display(entry.name), kind: entry.kind) }
+            skippedByMembership = []
+            candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
+            membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
+        }
         if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
             trip.notices.append(
@@ -287,16 +351,75 @@ struct TripRound {
             default: break
             }
         }
+        noticeOwnerKeyFork(membership)
         self.membership = membership
         return true
+    }
+
+    /// A digest of what membership verdicts depend on: the owner key, each grant (device,
+    /// role, key, rev) and each succession (new id, old id, key, signature).
+    static func membershipDigest(owner: PublicKey?, grants: [DeviceID: MemberGrant], successions: [(DeviceID, Succession)]) -> String {
+        var text = owner?.base64 ?? "open"
+        for (device, grant) in grants.sorted(by: { $0.key < $1.key }) {
+            text += "\ng \(device) \(grant.role.rawValue) \(grant.key.base64) \(grant.rev.counter) \(grant.rev.device)"
+        }
+        let ordered = successions.sorted { a, b in a.0 != b.0 ? a.0 < b.0 : a.1.signature.lexicographicallyPrecedes(b.1.signature) }
+        for (device, succession) in ordered {
+            text += "\ns \(device) \(succession.from) \(succession.key.base64) \(succession.signature.count)"
+            text += succession.signature.map { String($0, radix: 16) }.joined()
+        }
+        return SHA256.digest(Array(text.utf8)).map { String($0, radix: 16) }.joined()
+    }
+
+    /// A fork of the owner key, shown to both holders (docs/DESIGN.md, "The owner key decides
+    /// owner acts"): on this laptop, which holds the owner key, a copy of this home (a device
+    /// that succeeded one of this home's ids: it holds the key too) or role changes it signed,
+    /// and new writes or role changes under one of this home's earlier ids (the home this one
+    /// was copied from, still in use).
+    private mutating func noticeOwnerKeyFork(_ membership: Membership) {
+        guard let owner = membership.owner, let document, access.ownerKey?.publicKey == owner.key else { return }
+        let ours = Set([identity.deviceID] + identity.formerIDs)
+        var others: Set<DeviceID> = []
+        for candidate in candidates where candidate.input.owner?.key == owner.key {
+            for grant in candidate.input.members.values where !document.clock.sees(grant.rev) || !ours.contains(grant.rev.device) {
+                let signer = grant.rev.device
+                if signer == identity.deviceID { continue }
+                if ours.contains(signer) || !ours.isDisjoint(with: candidate.input.predecessors(of: signer)) { others.insert(signer) }
+            }
+        }
+        // A successor of one of this home's ids is a copy of this home, owner key included; a
+        // file under one of this home's earlier ids with writes this replica never had is the
+        // home it was copied from, still in use.
+        for candidate in candidates where candidate.input.owner?.key == owner.key {
+            let writer = candidate.input.deviceID
+            if writer != identity.deviceID, !ours.contains(writer), !ours.isDisjoint(with: candidate.input.predecessors(of: writer)) {
+                others.insert(writer)
+            }
+            if writer != identity.deviceID, identity.formerIDs.contains(writer), candidate.input.clock[writer] > document.clock[writer] {
+                others.insert(writer)
+            }
+        }
+        for other in others.sorted() {
+            let relation = ours.contains(other) ? "an earlier id of this laptop's home, still in use elsewhere" : "a copy of this laptop's home"
+            trip.notices.append(
+                .init(
+                    "the owner key of this trip is also used by device \(other.description.prefix(8)) (\(relation)): two laptops can change roles; if that copy is not yours, it holds your owner key"
+                ))
+        }
     }
 
     /// Stage 3, check forks and merge: each admitted file's verdict, then `ForkCheck.decide`
     /// (the one place that decides a re-key or a refusal) and the merge.
     mutating func checkForksAndMerge() throws {
         guard let membership else { return }
+        // This laptop's own writes stay in its own replica, even once it is removed: the rule
+        // is about what reaches others.
+        var lateBounds = membership.lateWriteBounds
+        var waiting = access.pendingPerBucket
+        for id in [identity.deviceID] + identity.formerIDs { lateBounds[id] = nil }
         for candidate in candidates {
-            let (name, path, kind, input, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.input, candidate.stamp)
+            let (name, path, kind, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.stamp)
+            var input = candidate.input
             let me = identity.deviceID
             // An owned trip names a device by its grant here; a file's `devices` only says what
             // the device calls itself (what an owner sees of a device it has not admitted).
@@ -305,10 +428,19 @@ struct TripRound {
             case .skipped(let reason, let remedy):
                 // Our own file is replaced below; what it held is in the replica already.
                 if kind != .own { trip.skipped.append(.init(file: path, reason: reason, remedy: remedy)) }
+                // Not read again while it and the membership are unchanged.
+                if kind != .own, kind != .ownCopy, remedy == nil || remedy?.kind == "ownerApproves" {
+                    state.skips[path] = .init(stamp: stamp, context: skipContext, reason: reason, device: remedy?.device)
+                }
                 if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
                     access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
                 {
-                    access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+                    // Bounded like join requests: whoever can write into the folder cannot fill the list.
+                    let bucket = TripAccess.bucket(invite: nil, source: "a signed trip file")
+                    if waiting[bucket, default: 0] < TripAccess.maxPendingPerInvite {
+                        waiting[bucket, default: 0] += 1
+                        access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+                    }
                 }
                 continue
             case .acksOnly:
@@ -317,11 +449,31 @@ struct TripRound {
             case .whole:
                 break
             }
-            for removed in membership.removedContent(in: input) {
-                let who = membership.grants[removed.device]?.name ?? removed.device.description
-                trip.notices.append(
-                    .init(
-                        "\(path) carries changes of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); they are merged because \(deviceName)'s file vouches for them"))
+            // A removed device is judged by its own dots (docs/DESIGN.md): its writes above the
+            // removal's `seen` are dropped from this file and from the replica before the merge
+            // (each side restoring from the other what such a write had replaced), said to the
+            // one syncing; the relaying member hears it at its own sync, when its replica drops them.
+            if !lateBounds.isEmpty, input.mayHoldLateWrites(lateBounds) || (document?.mayHoldLateWrites(lateBounds) ?? false) {
+                let relayed = input
+                let carried = lateBounds.filter { $0.key != relayed.deviceID && relayed.clock[$0.key] > $0.value }.sorted { $0.key < $1.key }
+                for (device, seen) in carried {
+                    let removed = (device: device, counter: relayed.clock[device], seen: seen)
+                    let who = membership.effectiveGrant(of: device)?.name ?? device.description
+                    let (dropped, kept) = input.dropLateWrites([device: seen], restoringFrom: document)
+                    guard dropped + kept > 0 else { continue }
+                    trip.notices.append(
+                        .init(
+                            "\(path) carries \(dropped + kept) change(s) of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); \(dropped) not taken\(kept > 0 ? ", \(kept) kept because nothing older is known for them here" : ""); \(deviceName)'s laptop is told when it syncs"))
+                }
+                if var current = document, current.mayHoldLateWrites(lateBounds) {
+                    let (dropped, kept) = current.dropLateWrites(lateBounds, restoringFrom: relayed)
+                    if dropped > 0 {
+                        trip.notices.append(
+                            .init(
+                                "this laptop held \(dropped) change(s) of removed members made after their removal (taken before the removal reached it); they are dropped here as on every laptop that holds the removal\(kept > 0 ? " (\(kept) kept: nothing older is known for them)" : "")"))
+                    }
+                    document = current
+                }
             }
             // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
             // under our id it means another copy of this home, and we re-key; in another
@@ -333,6 +485,13 @@ struct TripRound {
             let ourKey = owned ? try ownKey(me) : nil
             if var current = document {
                 let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
+                // Limits hold for the merged state (docs/DESIGN.md): a file that would take the
+                // trip past what any reader takes is refused whole, and the replica stays readable.
+                if let problem = merged.limitProblem {
+                    trip.skipped.append(
+                        .init(file: path, reason: "device \(writer)'s file is refused whole: taking it would put the trip past a limit every reader holds (\(problem))"))
+                    continue
+                }
                 let ours = forks.filter { $0.rev.device == me }
                 switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
                 case .refuse(let reason):
@@ -396,8 +555,23 @@ struct TripRound {
         return replica
     }
 
+    /// What settles `device`'s join request here: pending (with its key), declined, its grant,
+    /// or not listed while the pending list is as long as now. A request file unchanged since
+    /// is not read again while this stays the same.
+    func joinStatus(of device: DeviceID) -> String {
+        if let request = access.requests[device] { return "pending \(request.key.base64) \(request.invite ?? "")" }
+        if access.declined[device] != nil { return "declined" }
+        if let grant = document?.members[device] { return "member \(grant.role.rawValue) \(grant.key.base64)" }
+        // Not listed (its bucket was full): read again once the list changes.
+        return "unlisted \(access.requests.count)"
+    }
+
     /// Stage 5, the owner admits the join requests that answer an unused invite made here.
     mutating func admitJoinRequests(_ replica: inout ReplicaState) throws {
+        defer { rememberSettledRequests(replica.document) }
+        var waiting = access.pendingPerBucket
+        var notAdmitted: [SyncReport.Notice] = []
+        var unlisted: [String: Int] = [:]
         // Each invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
         if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
             for (path, request) in joinRequests {
@@ -440,8 +614,31 @@ struct TripRound {
                 } else {
                     reason = "asks to join without an invite made on this laptop"
                 }
-                trip.notices.append(.init("\(who) \(reason); not admitted", remedy: .approveOrDecline(request.device)))
+                if access.requests[request.device] == nil {
+                    // Bounded per invite: more are counted, not listed.
+                    let bucket = TripAccess.bucket(invite: asked.invite, source: asked.source)
+                    guard waiting[bucket, default: 0] < TripAccess.maxPendingPerInvite else {
+                        unlisted[bucket, default: 0] += 1
+                        continue
+                    }
+                    waiting[bucket, default: 0] += 1
+                }
+                notAdmitted.append(.init("\(who) \(reason); not admitted", remedy: .approveOrDecline(request.device)))
                 access.requests[request.device] = asked
+            }
+            // At most a few lines per sync, then one summing up the rest.
+            let shown = 10
+            trip.notices += notAdmitted.prefix(shown)
+            if notAdmitted.count > shown {
+                trip.notices.append(.init("… and \(notAdmitted.count - shown) more join requests not admitted (the members list shows them)"))
+            }
+            for (bucket, count) in unlisted.sorted(by: { $0.key < $1.key }) {
+                trip.notices.append(
+                    .init(
+                        "\(count) more join request(s) (\(bucket)) not listed: \(TripAccess.maxPendingPerInvite) already wait for the owner; decline or approve those first"))
+            }
+            if quietRequests > 0 {
+                trip.notices.append(.init("\(quietRequests) join request(s) still wait, unchanged since an earlier sync (the members list shows them)"))
             }
             // Grants made before grants carried names are signed again with the name the owner
             // knows: its own, a join request's seen here, or the one the device wrote for itself.
@@ -451,6 +648,15 @@ struct TripRound {
                     trip.notices.append(.init("named \(known) (\(device.description.prefix(8))) in its grant"))
                 }
             }
+        }
+    }
+
+    /// Remembers each join request read this sync that is now settled here (pending, declined
+    /// or a member's), so the next sync does not read it again while its file is unchanged.
+    private mutating func rememberSettledRequests(_ document: TripDocument) {
+        for (path, request) in joinRequests {
+            guard let (_, stamp) = folder.kind(of: EntryName(JoinRequest.fileName(for: request.device))) else { continue }
+            state.skips[path] = .init(stamp: stamp, context: joinStatus(of: request.device), reason: "a join request already settled here")
         }
     }
 

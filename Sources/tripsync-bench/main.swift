@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`, `hostile`, `edit`, `web`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`, `hostile`, `members`, `edit`, `web`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -19,6 +19,8 @@ let topUsage = """
       blob-copy SRC DESTDIR                        the library's resumable verified blob copy (Tests/killcopy)
       hostile [--tombstones N] [--devices N] [--forked N] [--values N] [--repeat R]
                                                    a hostile file next to a plain one of its size (issue 26)
+      members [--files N] [--successions N] [--requests N] [--repeat R]
+                                                   hostile members' files next to a plain one (issue 41)
       edit [--items N] [--runs N] [--binary PATH]  `tripsync add` and `edit` end to end on a large trip (issue 30)
       web [--items N] [--repeat R]                 `tripsync open`: itinerary render and a write's round trip over loopback
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
@@ -39,6 +41,7 @@ do {
     case "attachments": try AttachmentsBenchmark.run(Array(arguments.dropFirst()))
     case "blob-copy": try BlobCopyCommand.run(Array(arguments.dropFirst()))
     case "hostile": try HostileBenchmark.run(Array(arguments.dropFirst()))
+    case "members": try MembersBenchmark.run(Array(arguments.dropFirst()))
     case "edit": try EditBenchmark.run(Array(arguments.dropFirst()))
     case "web": try WebBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)

@@ -113,9 +113,13 @@ import Testing
         #expect(try laptops.roles("A", of: b) == ["pending", "viewer"])
         try laptops.run("A", ["members", "approve", "--all", "--role", "editor"])
         #expect(try laptops.roles("A", of: b) == ["pending", "viewer"])
-        // The owner's explicit act, naming the device, is what raises it.
-        try laptops.run("A", ["members", "approve", String(b.description.prefix(8)), "--role", "editor"])
-        #expect(try laptops.roles("A", of: b) == ["editor"])
+        // Approving the request by name would hand B's seat to the request's new key: refused
+        // (issue 41); the owner raises B, with its own key, by setting its role.
+        let approve = try laptops.run("A", ["members", "approve", String(b.description.prefix(8)), "--role", "editor"], expecting: 1)
+        #expect(approve.stderr.contains("another key"), "\(approve.stderr)")
+        #expect(try laptops.roles("A", of: b) == ["pending", "viewer"])
+        try laptops.run("A", ["members", "set", String(b.description.prefix(8)), "--role", "editor"])
+        #expect(try laptops.roles("A", of: b).contains("editor"))
     }
 
     @Test func aBackupNamingAnotherOwnerIsInvalidAndNoEntranceTakesIt() throws {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Craft the attack files of issue 26 (findings 2, 3 and 4) from docs/FORMAT.md alone, with PyNaCl.
+"""Craft the attack files of issue 26 (findings 2, 3 and 4) and issue 41 from docs/FORMAT.md alone, with PyNaCl.
 
     craft.py join      --code CODE --device UUID --name NAME -o FILE
         A join request answering the invite CODE for device UUID, signed by a NEW key (a removed
@@ -14,6 +14,10 @@
     craft.py claim     --from FILE -o FILE [--device UUID] [--name NAME]
         A file for the open trip of FILE that claims it for a new owner key, written by a new
         device (the folder's host) that grants itself the owner role; signed by its own key.
+    craft.py fake-succession --from FILE --to UUID -o FILE
+        (issue 41) An unsigned copy of FILE, under a new device id (the folder's host has no key),
+        whose succession for device UUID (a restored laptop's new id) names a new key with a
+        signature of 64 0xFF bytes: it sorts above any real one, and verifies against nothing.
 
 Every file is canonical JSON (sorted keys, no spaces), gzip when FILE ends in .gz. Prints, on
 stdout, one JSON object with what a test needs (keys' fingerprints, device ids).
@@ -190,6 +194,20 @@ def cmd_claim(args) -> dict:
     return {"trip": trip, "ownerFingerprint": fingerprint(bytes(owner.verify_key)), "device": device}
 
 
+def cmd_fake_succession(args) -> dict:
+    doc = read_json(args.source)
+    real = doc.get("successions", {}).get(args.to)
+    assert real is not None, "the source file holds no succession for that device"
+    for key in ("deviceKey", "signature"):
+        doc.pop(key, None)
+    device = str(uuid.uuid4())
+    doc["deviceId"] = device
+    doc["successions"][args.to] = {"from": real["from"], "key": b64(bytes(SigningKey.generate().verify_key)),
+                                   "signature": b64(b"\xff" * 64)}
+    write(args.output, canonical(doc))
+    return {"trip": doc["tripId"], "device": device, "from": real["from"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -208,8 +226,13 @@ def main() -> None:
     p.add_argument("--device")
     p.add_argument("--name", default="Folder host")
     p.add_argument("-o", dest="output", required=True)
+    p = sub.add_parser("fake-succession")
+    p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--to", required=True)
+    p.add_argument("-o", dest="output", required=True)
     args = parser.parse_args()
-    result = {"join": cmd_join, "other-owner": cmd_other_owner, "downgrade": cmd_downgrade, "claim": cmd_claim}[args.command](args)
+    result = {"join": cmd_join, "other-owner": cmd_other_owner, "downgrade": cmd_downgrade, "claim": cmd_claim,
+              "fake-succession": cmd_fake_succession}[args.command](args)
     print(json.dumps(result, sort_keys=True))
 
 

@@ -12,7 +12,9 @@
 # - a schema 2 copy of an owned trip, with an edit attributed to a member, is refused by
 #   `import --merge` and `merge` (a trip made by `new`, and one claimed later);
 # - a file dropped into the folder of an open trip claims it for another owner key: no replica
-#   adopts it, each keeps editing, and its person can still run `members claim`.
+#   adopts it, each keeps editing, and its person can still run `members claim`;
+# - (issue 41) the folder's host, with no key, drops an unsigned file whose fake succession for a
+#   restored laptop's new id sorts above the real one: the owner still takes the laptop's files.
 #
 # Usage: Tests/attacks/run.sh     (TRIPSYNC=path/to/tripsync picks the binary; default
 #                                   .build/debug/tripsync in the package root; KEEP_TMP=1 keeps the temp dir)
@@ -190,6 +192,35 @@ done
 ts E members claim
 expect_rc "the creator can still claim the trip" 0
 lacks "the claim is the creator's own key, not the host's" "$OUT" "$HOST_KEY"
+
+echo "--- issue 41: the folder's host cannot make members skip a restored laptop"
+mkdir shared3
+must G init --device-name "Laptop G"
+must G new "Porto 2027" --owned --zone Europe/Lisbon
+PORTO=$OUT
+must G sync shared3
+must G invite --role editor
+CODE_H=$OUT
+must H init --device-name "Laptop H"
+must H join "$CODE_H" shared3
+must H sync shared3
+must G sync shared3
+must H sync shared3
+cp -a homeH homeI
+must I add "Typed on the restored laptop" --day 2027-06-09
+I=$(device I)
+must I sync shared3
+must G sync shared3
+G=$(device G)
+$CRAFT fake-succession --from "shared3/$PORTO/$G.trip.json.gz" --to "$I" -o "shared3/$PORTO/host.trip.json.gz" >/dev/null
+must I add "Typed after the host's file" --day 2027-06-10
+must I sync shared3
+ts G sync shared3
+expect_rc "the owner syncs with the host's fake succession in the folder" 0
+lacks "the restored laptop's file is not skipped" "$ERR" "$I.trip.json.gz: skipped"
+[ "$(role G "$I")" = editor ] && pass "the restored laptop stays an editor" || fail "the restored laptop stays an editor (now $(role G "$I"))"
+ts G show
+contains "the restored laptop's later item reaches the owner" "$OUT" "Typed after the host's file"
 
 summary
 [ "$FAILED" = 0 ]

@@ -136,7 +136,7 @@ public struct TripImport: Sendable {
         case .merge:
             let writer = document.deviceName(document.deviceID)
             let name = "\(writer) (\(document.deviceID.description.prefix(8)))"
-            switch Membership(local: existing, trusted: nil, inputs: [document]).verdict(for: document, signedBy: incoming.signedBy, name: name) {
+            switch Membership(local: existing, trusted: nil, inputs: [document], signers: [incoming.signedBy]).verdict(for: document, signedBy: incoming.signedBy, name: name) {
             case .whole: return nil
             case .acksOnly: return "device \(name) is a viewer of this trip: its changes are not taken (sync takes only its acks)"
             case .skipped(let what, let remedy):
@@ -148,7 +148,23 @@ public struct TripImport: Sendable {
         case .replace:
             switch (existing.owner, document.owner) {
             case (nil, nil): return nil
-            case (let held?, let named?) where held.key == named.key: return nil
+            case (let held?, let named?) where held.key == named.key:
+                // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): a
+                // copy of an owned trip replaces this laptop's only when sync would take it whole,
+                // or when this laptop's own key signed it (its own backup, or the copy a replace
+                // kept): never an unsigned copy (the folder's host can write one), a removed
+                // member's or a viewer's.
+                let writer = document.deviceName(document.deviceID)
+                let name = "\(writer) (\(document.deviceID.description.prefix(8)))"
+                let verdict = Membership(local: existing, trusted: nil, inputs: [document], signers: [incoming.signedBy])
+                    .verdict(for: document, signedBy: incoming.signedBy, name: name)
+                if verdict == .whole { return nil }
+                if let signer = incoming.signedBy, let ours = try? home.signingKey(for: deviceID).publicKey, signer == ours { return nil }
+                switch verdict {
+                case .whole: return nil
+                case .acksOnly: return "device \(name) is a viewer of this trip: sync takes none of its changes, so its copy does not replace this one"
+                case .skipped(let what, let remedy): return MembershipRemedy.message(what, remedy) + "; sync would not take it, so it does not replace this copy"
+                }
             case (let held?, let named?):
                 return "the file names another owner (key \(named.key.fingerprint)) than this trip's (key \(held.key.fingerprint))"
             case (let held?, nil): return "the file is an open copy (no owner, no signatures) of a trip owned by key \(held.key.fingerprint)"
@@ -181,8 +197,17 @@ public struct TripImport: Sendable {
         var backup: String?
         if let current {
             switch mode {
-            case .merge: document = try DocumentMerger.merge(current, incoming.document, writer: identity.deviceID)
-            case .replace: backup = try home.keepBackup(of: current, nowMilliseconds: FileMerger.wallClockMilliseconds())
+            case .merge:
+                document = try DocumentMerger.merge(current, incoming.document, writer: identity.deviceID)
+                // Limits hold for the merged state, as in sync.
+                if let problem = document.limitProblem {
+                    throw Refusal.notAccepted(file: file, message: "merging it would put the trip past a limit every reader holds (\(problem))")
+                }
+            case .replace:
+                // An owned trip's kept copy is signed with this device's key, so replacing back
+                // with it (an undo) passes the same check as any other copy.
+                let signing = current.owner == nil ? nil : try home.signingKey(for: identity.deviceID)
+                backup = try home.keepBackup(of: current, signingKey: signing, nowMilliseconds: FileMerger.wallClockMilliseconds())
             }
         }
         var state = ReplicaState(home: home, identity: identity, document: document)

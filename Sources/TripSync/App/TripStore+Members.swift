@@ -87,8 +87,9 @@ extension TripStore {
     public func invite(role: MemberRole, expiresInDays days: Int = 7) throws -> InviteCode {
         guard role == .editor || role == .viewer else { throw MembershipError("an invite is for an editor or a viewer, not \(role.rawValue)") }
         guard (1...365).contains(days) else { throw MembershipError("an invite lasts 1 to 365 days, not \(days)") }
+        let me = deviceID
         return try changeMembership { document, _, access, now in
-            let ownerKey = try Self.ownerKey(document, access)
+            let ownerKey = try Self.ownerAct(document, access, me: me)
             let code = InviteCode(
                 trip: document.tripID, ownerKey: ownerKey.publicKey, role: role,
                 expires: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000) + Int64(days) * 86_400))
@@ -106,6 +107,15 @@ extension TripStore {
         guard let key = entry.key else {
             throw MembershipError(
                 "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
+        }
+        // A request naming a member's device id with another key asks for that member's seat:
+        // approving it would hand the seat to whoever holds the new key, so it is refused
+        // (docs/DESIGN.md, "Every entrance checks the same way").
+        let held = locked { state.document.effectiveGrant(of: entry.device) }
+        if let held, held.key != key {
+            throw MembershipError(
+                "\(entry.name) (\(entry.device.description.prefix(8))) asks with key \(key.fingerprint), but that device is a member (\(held.role.rawValue)) with key \(held.key.fingerprint): approving would hand its seat to another key",
+                remedy: "decline the request; a laptop that lost its key joins again with a new invite (it gets a new device id)")
         }
         let invited = try requestedRole(of: entry.device)
         let granted = role ?? invited ?? .editor
@@ -163,11 +173,27 @@ extension TripStore {
         let entry = try memberEntry(selector)
         if entry.role == role { return (entry, false) }
         guard let key = entry.key else { throw MembershipError("\(entry.name) has no key yet") }
+        if role != .owner, locked({ state.document.predecessors(of: state.identity.deviceID) }).contains(entry.device) {
+            throw MembershipError(
+                "this laptop holds its seat through \(entry.name) (\(entry.device.description.prefix(8))), an earlier id of its home: making that device \(role.rawValue) makes this laptop \(role.rawValue) too; nothing was changed",
+                kind: .refused)
+        }
         if role != .owner, entry.device == deviceID, entry.role == .owner {
             throw MembershipError(
                 "this laptop holds the owner role", kind: .lastOwner, remedy: "give another laptop of yours the owner key first (export it here, import it there)")
         }
+        // A successor's predecessors are earlier ids of the same home, whose keys it still holds:
+        // lowering the successor lowers them too, or it would go on writing as them
+        // (docs/DESIGN.md, "Removing a successor retires every key it succeeded").
+        let retired: [(DeviceID, MemberGrant)] = locked {
+            let document = state.document
+            return document.predecessors(of: entry.device).compactMap { old in
+                guard old != state.identity.deviceID, let grant = document.effectiveGrant(of: old), grant.role < role else { return nil }
+                return (old, grant)
+            }
+        }
         try setGrant(entry.device, key: key, role: role)
+        for (old, grant) in retired { try setGrant(old, key: grant.key, role: role) }
         return (MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil), true)
     }
 
@@ -221,6 +247,23 @@ extension TripStore {
         throw EditError(.notAllowed, "\(why): it cannot change the trip", remedy: "the owner can change roles")
     }
 
+    /// The owner key for an owner act by device `me`: held here, and `me` is the owner in the
+    /// trip as this laptop holds it. A laptop whose owner seat was taken away (by another holder
+    /// of the owner key, say a copy of its home) is skipped by every other laptop, so an act of
+    /// its would take effect nowhere: it is refused, saying so (docs/DESIGN.md, "The owner key
+    /// decides owner acts").
+    private static func ownerAct(_ document: TripDocument, _ access: TripAccess, me: DeviceID) throws -> SigningKey {
+        let key = try ownerKey(document, access)
+        let role = document.role(of: me)
+        guard role == .owner else {
+            let holders = document.members.filter { $0.key != me && $0.value.role == .owner }.keys.map { String($0.description.prefix(8)) }.sorted()
+            throw MembershipError(
+                "this laptop (\(me.description.prefix(8))) holds the owner key but is \(role.map { "now \($0.rawValue)" } ?? "no member") in this trip\(holders.isEmpty ? "" : " (owner: \(holders.joined(separator: ", ")))"): other laptops skip its files, so this change would take effect nowhere; nothing was changed",
+                kind: .notOwner, remedy: "if another laptop took the owner seat with a copy of this home, settle it there")
+        }
+        return key
+    }
+
     private static func ownerKey(_ document: TripDocument, _ access: TripAccess) throws -> SigningKey {
         guard let owner = document.owner else { throw MembershipError("this trip is open (no owner yet)", kind: .openTrip, remedy: "claim it first") }
         guard let key = access.ownerKey, key.publicKey == owner.key else {
@@ -235,8 +278,9 @@ extension TripStore {
     /// seen here), else the grant's current name, else the name it wrote for itself
     /// (`TripDocument.grant`).
     private func setGrant(_ device: DeviceID, key: PublicKey, role: MemberRole) throws {
+        let me = deviceID
         try changeMembership { document, clock, access, now in
-            let ownerKey = try Self.ownerKey(document, access)
+            let ownerKey = try Self.ownerAct(document, access, me: me)
             let name = access.requests[device]?.name ?? access.names[device]
             try document.grant(device, key: key, role: role, name: name, ownerKey: ownerKey, hlc: &clock, now: now)
             if let name = access.requests[device]?.name { access.names[device] = name }

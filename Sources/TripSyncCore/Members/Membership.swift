@@ -11,9 +11,16 @@ package struct Membership: Sendable {
     /// to the person and never adopted (docs/DESIGN.md, "An open trip takes an owner only by
     /// its own person's act").
     package var pendingClaims: [TripOwner] = []
-    /// Hand-overs to new device ids merged from the same documents as the grants
-    /// (`Membership+Succession.swift`).
-    var successions: [DeviceID: Succession] = [:]
+    /// Candidate hand-overs to new device ids, by new id: the replica's, those of every file
+    /// accepted whole, and a member's file's own chain (the hand-overs to its writer, for the
+    /// key that signed it); never any other of a viewer's, removed or unknown device's or
+    /// unsigned file's (docs/DESIGN.md, "Successions are judged by who may sign them").
+    var successions: [DeviceID: [Succession]] = [:]
+    /// The seats held through `successions`, resolved once for the whole sync (`Seat.Resolver`).
+    var seats: [DeviceID: Seat.Held] = [:]
+    /// Writers whose files would take the merged state past a limit, with what they would
+    /// exceed: refused whole (docs/DESIGN.md, "Limits hold for the merged state").
+    package var overLimit: [DeviceID: String] = [:]
     /// The trip (what succession signatures cover); nil with no document at all.
     var trip: TripID?
 
@@ -33,8 +40,12 @@ package struct Membership: Sendable {
     /// its inputs by itself: a claim that arrives in a file (the folder's host can write one)
     /// is listed in `pendingClaims` and its files are skipped, until this laptop's person runs
     /// `members claim` or answers an invite. Grants are merged from every document whose owner
-    /// is that owner (each was verified against it when read).
-    package init(local: TripDocument?, trusted: PublicKey?, inputs: [TripDocument]) {
+    /// is that owner (each was verified against it when read). Successions count from the
+    /// replica and from each input that `signers` (the key that signed each input, in order;
+    /// nil or missing for an unsigned one) shows is an owner's or an editor's, decided in
+    /// rounds: a file of a successor is taken when the succession it carries for its own writer
+    /// verifies, and what it carries then counts for the next files.
+    package init(local: TripDocument?, trusted: PublicKey?, inputs: [TripDocument], signers: [PublicKey?] = []) {
         var owner = local?.owner
         var pending: [TripOwner] = []
         if owner == nil, let trusted {
@@ -47,18 +58,85 @@ package struct Membership: Sendable {
             pending.sort { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }
         }
         var grants: [DeviceID: MemberGrant] = [:]
-        var successions: [DeviceID: Succession] = [:]
         if let owner {
             for document in [local].compactMap({ $0 }) + inputs where document.owner?.key == owner.key {
                 grants.merge(document.members, uniquingKeysWith: MemberGrant.winner)
-                successions.merge(document.successions, uniquingKeysWith: Succession.winner)
             }
         }
         self.owner = owner
         self.grants = grants
         self.pendingClaims = pending
-        self.successions = successions
         self.trip = local?.tripID ?? inputs.first?.tripID
+        guard let owner, let trip else { return }
+        if let local, local.owner?.key == owner.key { Self.add(local.successions, to: &successions) }
+        seats = Seat.resolveAll(successions, grants: grants, trip: trip)
+        // Rounds: each takes the successions of the files now known to be taken whole.
+        var waiting = inputs.indices.filter { inputs[$0].owner?.key == owner.key && $0 < signers.count && signers[$0] != nil }
+        while true {
+            var added = false
+            var still: [Int] = []
+            for index in waiting {
+                let input = inputs[index]
+                guard let signer = signers[index], let grant = seat(of: input.deviceID, provisionally: input.successions, trip: trip), grant.key == signer
+                else {
+                    still.append(index)
+                    continue
+                }
+                // The writer's own hand-over (the chain from its id, signed by each old key, for
+                // the key that signed this file) counts whatever its role: it concerns nobody
+                // else. Every other succession counts only from a file taken whole.
+                let counted = grant.role.mayEdit ? input.successions : Self.ownChain(of: input.deviceID, in: input.successions)
+                if counted.isEmpty { continue }
+                let fresh = counted.keys.reduce(0) { $0 + (successions[$1] == nil ? 1 : 0) }
+                if successions.count + fresh > TripLimits.maxEntries {
+                    overLimit[input.deviceID] =
+                        "taking it would hold \(successions.count + fresh) successions, more than the \(TripLimits.maxEntries) a trip file may hold"
+                    continue
+                }
+                for (device, succession) in counted where successions[device]?.contains(succession) != true {
+                    successions[device, default: []].append(succession)
+                    added = true
+                }
+            }
+            waiting = still
+            guard added, !waiting.isEmpty else {
+                if added { seats = Seat.resolveAll(successions, grants: grants, trip: trip) }
+                break
+            }
+            seats = Seat.resolveAll(successions, grants: grants, trip: trip)
+        }
+    }
+
+    /// Adds each of `new` to the candidates (once each).
+    private static func add(_ new: [DeviceID: Succession], to candidates: inout [DeviceID: [Succession]]) {
+        for (device, succession) in new {
+            if candidates[device]?.contains(succession) == true { continue }
+            candidates[device, default: []].append(succession)
+        }
+    }
+
+    /// `device`'s grant, with the chain from `device` that `extra` (the successions of the
+    /// file being decided) carries weighed with the successions already counted (the valid one
+    /// with the highest role wins, `Seat.prefers`).
+    private func seat(of device: DeviceID, provisionally extra: [DeviceID: Succession], trip: TripID) -> MemberGrant? {
+        if let grant = grants[device] { return grant }
+        let chain = Self.ownChain(of: device, in: extra)
+        if chain.isEmpty { return seats[device]?.grant }
+        var resolver = Seat.Resolver(grants: grants, candidates: successions, trip: trip, held: seats)
+        resolver.overlay = chain
+        return resolver.seat(device)?.grant
+    }
+
+    /// The links of `successions` from `device` back along the ids it hands over from (at
+    /// most `Seat.maximumChain`).
+    static func ownChain(of device: DeviceID, in successions: [DeviceID: Succession]) -> [DeviceID: Succession] {
+        var chain: [DeviceID: Succession] = [:]
+        var current = device
+        while let link = successions[current], chain.count < Seat.maximumChain, chain[current] == nil {
+            chain[current] = link
+            current = link.from
+        }
+        return chain
     }
 
     /// The role of `device`, or nil when it holds no grant (or the trip is open).
@@ -79,18 +157,32 @@ package struct Membership: Sendable {
             let what = input.owner.map { "another owner (key \($0.key.fingerprint))" } ?? "no owner (written before the trip was claimed)"
             return .skipped("device \(name) wrote it for \(what); this trip's owner key is \(owner.key.fingerprint)", remedy: nil)
         }
-        guard let grant = effectiveGrant(of: device) else {
+        // A successor's file whose hand-over did not count yet (a viewer's: its file is not taken
+        // whole) is judged by the succession it carries for its own writer, for itself only.
+        guard let grant = effectiveGrant(of: device) ?? trip.flatMap({ seat(of: device, provisionally: input.successions, trip: $0) }) else {
             return .skipped("device \(name) is not a member of this trip\(signer.map { " (key \($0.fingerprint))" } ?? "")", remedy: .ownerApproves(device))
         }
         guard let signer else { return .skipped("device \(name)'s file is not signed; members' files must be", remedy: nil) }
         guard signer == grant.key else {
             return .skipped("device \(name)'s file is signed with key \(signer.fingerprint), not with its member key \(grant.key.fingerprint)", remedy: nil)
         }
+        if let over = overLimit[device] {
+            return .skipped("device \(name)'s file is refused whole: \(over)", remedy: nil)
+        }
         switch grant.role {
         case .removed: return .skipped("device \(name) was removed from the trip; its files are no longer taken", remedy: nil)
         case .viewer: return .acksOnly
         case .owner, .editor: return .whole
         }
+    }
+
+    /// Each removed device (by its own grant, or as the successor of a removed one) and the
+    /// removal's `seen` of it: what `TripDocument.dropLateWrites` drops above.
+    package var lateWriteBounds: [DeviceID: UInt64] {
+        var bounds: [DeviceID: UInt64] = [:]
+        for (device, grant) in grants where grant.role == .removed { bounds[device] = grant.seen?[device] ?? 0 }
+        for (device, held) in seats where grants[device] == nil && held.grant.role == .removed { bounds[device] = held.grant.seen?[device] ?? 0 }
+        return bounds
     }
 
     /// Content of removed devices newer than their removal that `input` (taken whole) carries:
@@ -127,7 +219,7 @@ extension Membership {
     static func accept(
         _ inputs: [(document: TripDocument, signer: PublicKey?)], into local: TripDocument
     ) throws(MergeError) -> (document: TripDocument, verdicts: [Verdict]) {
-        let membership = Membership(local: local, trusted: nil, inputs: inputs.map(\.document))
+        let membership = Membership(local: local, trusted: nil, inputs: inputs.map(\.document), signers: inputs.map(\.signer))
         var document = local
         var verdicts: [Verdict] = []
         var viewers: [TripDocument] = []
@@ -135,7 +227,15 @@ extension Membership {
             let verdict = membership.verdict(for: input.document, signedBy: input.signer, name: input.document.deviceID.description)
             verdicts.append(verdict)
             switch verdict {
-            case .whole: document = try DocumentMerger.merge(document, input.document, writer: local.deviceID)
+            case .whole:
+                // Limits hold for the merged state: a file that would take it past one is refused whole.
+                let merged = try DocumentMerger.merge(document, input.document, writer: local.deviceID)
+                if let problem = merged.limitProblem {
+                    verdicts[verdicts.count - 1] = .skipped(
+                        "device \(input.document.deviceID)'s file is refused whole: taking it would put the trip past a limit every reader holds (\(problem))", remedy: nil)
+                } else {
+                    document = merged
+                }
             case .acksOnly: viewers.append(input.document)
             case .skipped: break
             }
@@ -159,7 +259,8 @@ extension TripDocument {
         if self.owner?.key == owner.key {
             let accounted = membership.grants.filter { clock.sees($0.value.rev) && ($0.value.seen.map(clock.covers) ?? true) }
             members.merge(accounted, uniquingKeysWith: MemberGrant.winner)
-            successions.merge(membership.holdingSuccessions, uniquingKeysWith: Succession.winner)
+            // The valid succession chosen for each new id replaces whatever the merge kept there.
+            for (device, succession) in membership.holdingSuccessions { successions[device] = succession }
         }
     }
 }

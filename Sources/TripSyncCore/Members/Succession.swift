@@ -18,7 +18,7 @@ public struct Succession: Hashable, Sendable {
     }
 
     /// A new succession from `from` to `to` (whose key is `key`), signed by `from`'s device key.
-    init(from: DeviceID, to: DeviceID, key: PublicKey, trip: TripID, signingKey: SigningKey) {
+    package init(from: DeviceID, to: DeviceID, key: PublicKey, trip: TripID, signingKey: SigningKey) {
         self.init(from: from, key: key, signature: [])
         signature = signingKey.sign(signedMessage(trip: trip, to: to))
     }
@@ -37,10 +37,14 @@ public struct Succession: Hashable, Sendable {
         oldKey.verifies(signature, of: signedMessage(trip: trip, to: to))
     }
 
-    /// The one of two successions to the same new id that a merge keeps: the greater signature
-    /// bytes, so every replica keeps the same one.
+    /// The one of two successions to the same new id that a merge keeps, the same everywhere:
+    /// the smaller old id, then the smaller key, then the smaller signature. Which one holds
+    /// is decided after the merge, by validity (`Membership`, `Seat.Resolver`): a replica
+    /// stores the valid one, so no signature can be ground to win.
     static func winner(_ a: Succession, _ b: Succession) -> Succession {
         if a == b { return a }
-        return a.signature.lexicographicallyPrecedes(b.signature) ? b : a
+        if a.from != b.from { return a.from < b.from ? a : b }
+        if a.key != b.key { return a.key.bytes.lexicographicallyPrecedes(b.key.bytes) ? a : b }
+        return a.signature.lexicographicallyPrecedes(b.signature) ? a : b
     }
 }

@@ -125,7 +125,8 @@ package enum DocumentMerger {
             result.members = result.owner?.key == a.owner?.key ? a.members : b.members
         }
         // Successions (schema 5): the union by new id; one new id with two different
-        // successions keeps the greater signature bytes, the same choice everywhere.
+        // successions keeps one by a fixed order (`Succession.winner`); which one holds is decided
+        // after the merge, by validity (`TripDocument.adopt`).
         result.successions = a.successions.merging(b.successions, uniquingKeysWith: Succession.winner)
         // Attachments (docs/DESIGN.md, "Attachments"): few, merged id by id like items.
         result.attachments = a.attachments

@@ -91,7 +91,8 @@ package struct FileMerger: Sendable {
         // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
         var acksOnly: Set<Int> = []
         if loaded.count > 1 {
-            let membership = Membership(local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document))
+            let membership = Membership(
+                local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document), signers: loaded.dropFirst().map(\.1.signedBy))
             for index in loaded.indices.dropFirst() {
                 let (file, trip) = loaded[index]
                 let document = trip.document
@@ -148,6 +149,12 @@ package struct FileMerger: Sendable {
                     }
                 }
                 if keepsInputs { kept.append(other) }
+                // Limits hold for the merged state: a result no reader would take is refused.
+                if let problem = document.limitProblem {
+                    throw .refused(
+                        file: file,
+                        MergeError(.notAccepted, message: "merging it would put the trip past a limit every reader holds (\(problem)); nothing was written"))
+                }
             }
             let info = metadata[index]
             inputs.append(

@@ -136,8 +136,9 @@ extension Home {
 
     /// Keeps `document` (the replica about to be replaced) as
     /// `trips/backups/<tripId>-<UTC timestamp>.trip.json.gz`, written durably and atomically
-    /// (`FileIO.writeAtomically`) under a name no earlier backup has; returns its path.
-    package func keepBackup(of document: TripDocument, nowMilliseconds: UInt64) throws -> String {
+    /// (`FileIO.writeAtomically`) under a name no earlier backup has, signed with `signingKey`
+    /// when given (an owned trip's, so it passes `import --replace`'s check); returns its path.
+    package func keepBackup(of document: TripDocument, signingKey: SigningKey? = nil, nowMilliseconds: UInt64) throws -> String {
         try FileIO.makeFolder(backupsPath)
         let stamp = Home.backupStamp(secondsSinceEpoch: Int64(nowMilliseconds / 1000))
         var attempt = 1
@@ -146,7 +147,8 @@ extension Home {
             attempt += 1
             path = layout.backup(document.tripID, stamp: stamp, attempt: attempt)
         }
-        try FileIO.writeAtomically(try document.gzipData(), to: path)
+        let bytes = try signingKey.map { try document.signedGzipData(signingKey: $0) } ?? document.gzipData()
+        try FileIO.writeAtomically(bytes, to: path)
         return path
     }
 

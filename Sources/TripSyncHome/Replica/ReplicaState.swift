@@ -91,7 +91,9 @@ package struct ReplicaState: Sendable {
             }
         }
         // A home that took a new id keeps the seat its earlier id had (a succession signed by
-        // that id's key); one that holds the owner key grants itself owner at once.
+        // that id's key), like any copy, the owner's too: its role is its predecessor's, so a
+        // removal of either reaches both (docs/DESIGN.md, "The owner key decides owner acts").
+        // Only a home holding the owner key whose earlier ids had no seat grants itself owner.
         if document.owner != nil, !identity.formerIDs.isEmpty, document.members[identity.deviceID] == nil {
             do {
                 let key = try home.signingKey(for: identity.deviceID)
@@ -100,8 +102,7 @@ package struct ReplicaState: Sendable {
                 if let old = document.keepSeat(of: identity.deviceID, key: key.publicKey, former: identity.formerIDs, keys: keys) {
                     notices.append(
                         "this laptop, now device \(identity.deviceID), keeps the seat of device \(old) in \"\(document.trip.name.value)\" (\(document.role(of: identity.deviceID)?.rawValue ?? "no role")): a succession signed by that device's key, so nobody has to approve it")
-                }
-                if let ownerKey = try TripAccess.load(home, document.tripID).ownerKey, ownerKey.publicKey == document.owner?.key {
+                } else if document.role(of: identity.deviceID) == nil, let ownerKey = try TripAccess.load(home, document.tripID).ownerKey, ownerKey.publicKey == document.owner?.key {
                     try document.grant(identity.deviceID, key: key.publicKey, role: .owner, name: identity.name, ownerKey: ownerKey, hlc: &clock, now: now)
                     notices.append("this laptop holds the owner key of \"\(document.trip.name.value)\", so device \(identity.deviceID) is its owner again")
                 }

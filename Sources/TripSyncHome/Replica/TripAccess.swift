@@ -49,6 +49,22 @@ package struct TripAccess: Sendable {
     }
 
     /// A device that asked to be a member.
+    /// The most requests kept pending per invite (and, separately, for requests that answer no
+    /// invite of this home, and for signed trip files of non-members): whoever can write into
+    /// the folder cannot fill the owner's list (docs/DESIGN.md, "Bounded work for any file").
+    /// More are counted and summarised at each sync, never listed.
+    package static let maxPendingPerInvite = 20
+
+    /// How many requests wait now per bucket (`bucket(invite:source:)`).
+    package var pendingPerBucket: [String: Int] {
+        var counts: [String: Int] = [:]
+        for request in requests.values { counts[Self.bucket(invite: request.invite, source: request.source), default: 0] += 1 }
+        return counts
+    }
+
+    /// The bucket a request is bounded in: its invite, else where it came from.
+    package static func bucket(invite: String?, source: String) -> String { invite.map { "invite " + $0 } ?? source }
+
     package struct PendingRequest: Sendable {
         package var key: PublicKey
         package var name: String

@@ -103,7 +103,13 @@ enum SyncCommand: Command {
             }
         }
         for warning in report.warnings { Console.warning(stamp + warning) }
-        for skipped in report.skipped { Console.warning("\(stamp)\(skipped.file): skipped: \(RemedyText.line(skipped.reason, skipped.remedy))") }
+        // A folder anyone can write into may hold thousands of files to skip: a few lines, then
+        // one summing up the rest (`--json` lists every one).
+        let shownSkips = 20
+        for skipped in report.skipped.prefix(shownSkips) { Console.warning("\(stamp)\(skipped.file): skipped: \(RemedyText.line(skipped.reason, skipped.remedy))") }
+        if report.skipped.count > shownSkips {
+            Console.warning("\(stamp)… and \(report.skipped.count - shownSkips) more files skipped (tripsync sync --json lists them)")
+        }
         if let rekeyed = report.rekeyed {
             Console.warning(
                 "\(stamp)\(rekeyed.reason): this home looks copied or restored, so this installation now writes as a new device \(rekeyed.new) (it never writes as \(rekeyed.old) again) and keeps that device's role in each owned trip (a succession signed by its key); nothing was lost")
