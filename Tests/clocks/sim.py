@@ -88,8 +88,9 @@ class History:
         self.unshared = {name: set() for name in self.names}  # tokens typed (and writes made) since that laptop's last sync
         self.replaced = {}         # token -> (item, field, laptop, step, the write that replaced it)
         self.items = []            # item ids in the order they were added (choices go by this order)
-        self.delete_day = {}       # item -> day of its latest delete
-        self.synced_since_delete = {}  # item -> laptops that synced since its latest delete
+        # item -> (day of its first delete since it was last restored, laptops synced since)
+        self.deleted = {}
+        self.restored_at = {}      # item -> the step of its latest restore
         self.wrong = None          # (laptop, step at which its clock is fixed)
         self.snapshot = None       # (laptop, its unshared tokens when the copy was taken)
         self.restored = False
@@ -141,8 +142,8 @@ class History:
         if result is None:
             return
         self.unshared[name].clear()
-        for seen in self.synced_since_delete.values():
-            seen.add(name)
+        for _, synced in self.deleted.values():
+            synced.add(name)
 
     def read(self, name):
         """The laptop's replica, or None when its clock makes it refuse (then the step does nothing)."""
@@ -204,8 +205,7 @@ class History:
         item = self.rng.choice(live)
         if self.run(name, "delete", item) is None:
             return
-        self.delete_day[item] = self.laptops.day
-        self.synced_since_delete[item] = set()
+        self.deleted.setdefault(item, (self.laptops.day, set()))
 
     def restore(self, name):
         document = self.read(name)
@@ -215,24 +215,42 @@ class History:
         if not deleted:
             return
         item = self.rng.choice(deleted)
+        body = document["tombstones"][item].get("item") or {}
         if self.compacted(name, document, item):
             # Whatever it held is gone from here on: said once, by `compacted`, when it was early.
             for token in self.typed.values():
                 if token.item == item:
                     self.excused.setdefault(token.token, f"compacted (restored at step {self.step})")
-        self.run(name, "restore", item)
+        if self.run(name, "restore", item) is None:
+            return
+        self.deleted.pop(item, None)
+        self.restored_at[item] = self.step
+        # A restore writes every field again, as this laptop holds it: each current value is
+        # typed anew, and may beat what another laptop wrote meanwhile.
+        for field in FIELDS:
+            for token in self.held_tokens(body.get(field, {})):
+                self.replaced.pop(token, None)
+                if token in json.dumps(body[field].get("value")):
+                    self.excused.pop(token, None)
+                    self.unshared[name].add(token)
 
     def compacted(self, name, document, item):
         """Whether the laptop holds the deleted item compacted (its body dropped). A problem
-        unless the retention had passed since its latest delete and every laptop had synced
-        since (a compaction everybody had seen)."""
+        unless the retention had passed since it was deleted (its first delete since its last
+        restore: a stale copy deleting it again later finds it compacted, rightly) and every
+        laptop had synced since (a compaction everybody had seen)."""
         if "title" in (document["tombstones"][item].get("item") or {}):
             return False
-        age = self.laptops.day - self.delete_day.get(item, self.laptops.day)
-        missing = set(self.members) - self.synced_since_delete.get(item, set())
+        if item not in self.deleted:
+            self.problem("compacted early", f"{name} holds item {item} deleted and compacted, though it was restored at step "
+                         f"{self.restored_at.get(item)} and nobody deleted it since (a re-key re-stamped an old delete?)")
+            return True
+        day, synced = self.deleted[item]
+        age = self.laptops.day - day
+        missing = set(self.members) - synced
         if age < RETENTION_DAYS or missing:
             self.problem("compacted early",
-                         f"{name} holds item {item} compacted {age} days after its latest delete"
+                         f"{name} holds item {item} compacted {age} days after it was deleted"
                          + (f", before {', '.join(sorted(missing))} synced" if missing else "") + f" (the retention is {RETENTION_DAYS} days)")
         return True
 
@@ -291,6 +309,7 @@ class History:
         if not self.snapshot:
             return
         name, unshared_then = self.snapshot
+        self.step_text = f"restore_home on {name} (day {self.laptops.day})"
         self.laptops.restore_home(name, name + ".backup")
         shutil.rmtree(self.laptops.home(name + ".backup"))
         # What the laptop typed after the copy and never synced lived only in the home replaced.
