@@ -297,6 +297,9 @@ class History:
             name = self.snapshot[0]
         self.laptops.skew[name] = self.rng.choice(WRONG_CLOCKS)
         self.wrong = (name, self.step + self.rng.randint(2, 10))
+        self.step_text = f"{name}'s clock goes {describe_offset(self.laptops.skew[name])} until step {self.wrong[1]} (day {self.laptops.day})"
+        if self.trace:
+            print(f"seed {self.seed} step {self.step}: {self.step_text}", file=sys.stderr)
 
     def copy_home(self, name):
         """A backup of the laptop's home folder (cp -a), restored later in the history."""
@@ -418,8 +421,8 @@ def play(seed, steps, wrong_clocks, trace):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=1, help="the first history's seed (history i uses seed+i)")
-    parser.add_argument("--histories", type=int, default=8)
-    parser.add_argument("--steps", type=int, default=60, help="random steps per history before the end")
+    parser.add_argument("--histories", type=int, default=24)
+    parser.add_argument("--steps", type=int, default=150, help="random steps per history before the end")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="histories played at once")
     parser.add_argument("--right-clocks", action="store_true", help="no clock ever goes wrong (checks the oracle itself)")
     parser.add_argument("--trace", action="store_true", help="print each step on stderr as it is played (for a replay)")
