@@ -88,9 +88,7 @@ class History:
         self.unshared = {name: set() for name in self.names}  # tokens typed (and writes made) since that laptop's last sync
         self.replaced = {}         # token -> (item, field, laptop, step, the write that replaced it)
         self.items = []            # item ids in the order they were added (choices go by this order)
-        # item -> (day of its first delete since it was last restored, laptops synced since)
-        self.deleted = {}
-        self.restored_at = {}      # item -> the step of its latest restore
+        self.deletes = {}          # item -> [(day of a delete, laptops synced since)]
         self.wrong = None          # (laptop, step at which its clock is fixed)
         self.snapshot = None       # (laptop, its unshared tokens when the copy was taken)
         self.restored = False
@@ -142,8 +140,9 @@ class History:
         if result is None:
             return
         self.unshared[name].clear()
-        for _, synced in self.deleted.values():
-            synced.add(name)
+        for deletes in self.deletes.values():
+            for _, synced in deletes:
+                synced.add(name)
 
     def read(self, name):
         """The laptop's replica, or None when its clock makes it refuse (then the step does nothing)."""
@@ -205,7 +204,7 @@ class History:
         item = self.rng.choice(live)
         if self.run(name, "delete", item) is None:
             return
-        self.deleted.setdefault(item, (self.laptops.day, set()))
+        self.deletes.setdefault(item, []).append((self.laptops.day, set()))
 
     def restore(self, name):
         document = self.read(name)
@@ -223,8 +222,6 @@ class History:
                     self.excused.setdefault(token.token, f"compacted (restored at step {self.step})")
         if self.run(name, "restore", item) is None:
             return
-        self.deleted.pop(item, None)
-        self.restored_at[item] = self.step
         # A restore writes every field again, as this laptop holds it: each current value is
         # typed anew, and may beat what another laptop wrote meanwhile.
         for field in FIELDS:
@@ -236,22 +233,21 @@ class History:
 
     def compacted(self, name, document, item):
         """Whether the laptop holds the deleted item compacted (its body dropped). A problem
-        unless the retention had passed since it was deleted (its first delete since its last
-        restore: a stale copy deleting it again later finds it compacted, rightly) and every
-        laptop had synced since (a compaction everybody had seen)."""
+        unless some delete of the item is past the retention and every laptop synced after it
+        (a compaction everybody had seen). Any delete, not the latest: a laptop that has not yet
+        merged a restore, or a stale copy deleting the item again, rightly holds it compacted."""
         if "title" in (document["tombstones"][item].get("item") or {}):
             return False
-        if item not in self.deleted:
-            self.problem("compacted early", f"{name} holds item {item} deleted and compacted, though it was restored at step "
-                         f"{self.restored_at.get(item)} and nobody deleted it since (a re-key re-stamped an old delete?)")
-            return True
-        day, synced = self.deleted[item]
-        age = self.laptops.day - day
-        missing = set(self.members) - synced
-        if age < RETENTION_DAYS or missing:
-            self.problem("compacted early",
-                         f"{name} holds item {item} compacted {age} days after it was deleted"
-                         + (f", before {', '.join(sorted(missing))} synced" if missing else "") + f" (the retention is {RETENTION_DAYS} days)")
+        deletes = self.deletes.get(item, [])
+        if not any(self.laptops.day - day >= RETENTION_DAYS and set(self.members) <= synced for day, synced in deletes):
+            if deletes:
+                day, synced = deletes[-1]
+                missing = set(self.members) - synced
+                why = (f"{self.laptops.day - day} days after its latest delete"
+                       + (f", before {', '.join(sorted(missing))} synced" if missing else "") + f" (the retention is {RETENTION_DAYS} days)")
+            else:
+                why = "though no laptop deleted it"
+            self.problem("compacted early", f"{name} holds item {item} compacted {why}")
         return True
 
     def resolve(self, name):
