@@ -172,9 +172,10 @@ def two_recoveries(case):
     the editor's dot); A's next sync says the innocent editor "wrote two different values under
     one rev (a copied or restored home)", and from the second recovery on the editor skips
     every file of the owner ("it holds another value under this device's rev"): the two
-    laptops diverge for good (different fingerprints after any number of rounds). Every command
-    at -3 d also takes yet another device id. The issue's "every owner command fails (this
-    trip's replica cannot be read)" did not show in this history (FINDINGS.md)."""
+    In about 4 runs of 10 (it depends on how the two values sort, so on random device ids) the
+    owner is then locked out: its sync exits 1 ("this home's own replica is unreadable … rev …
+    carries two values") and `show`, `members`, `status`, `conflicts`, `fingerprint` fail with
+    "this trip's replica cannot be read". Every command at -3 d also takes yet another device id."""
     laptops = case.laptops
     laptops.owned_trip("A", ["B"])
     # Whether a register with two values under one rev reads back depends on how the two
