@@ -98,7 +98,14 @@ class Laptops:
         args = [self.shared if a == "SHARED" else a for a in args]
         env = dict(os.environ, TZ="UTC")
         command = [FAKETIME, "-f", offset_text(seconds), BINARY, "--home", self.home(name), *args]
-        proc = subprocess.run(command, env=env, cwd=self.root, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        # The wrapper names its semaphore after its process id: a semaphore left behind by a
+        # killed wrapper makes a later one with the same id fail before tripsync runs ("faketime:
+        # sem_open: File exists"), so that one is started again. (Preloading libfaketime without
+        # the wrapper is no way out: tripsync then reads no arguments.)
+        for _ in range(5):
+            proc = subprocess.run(command, env=env, cwd=self.root, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+            if not proc.stderr.startswith(b"faketime: sem_open"):
+                break
         shown = f"[{name} day {self.day} clock {describe_offset(seconds - self.day * DAY)}] tripsync {' '.join(args)}"
         stdout = proc.stdout if binary else proc.stdout.decode(errors="replace")
         result = Result(shown, proc.returncode, stdout, proc.stderr.decode(errors="replace"))

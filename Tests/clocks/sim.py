@@ -88,8 +88,7 @@ class History:
         self.unshared = {name: set() for name in self.names}  # tokens typed (and writes made) since that laptop's last sync
         self.replaced = {}         # token -> (item, field, laptop, step, the write that replaced it)
         self.items = []            # item ids in the order they were added (choices go by this order)
-        self.delete_day = {}       # item -> day of its latest delete
-        self.synced_since_delete = {}  # item -> laptops that synced since its latest delete
+        self.deletes = {}          # item -> [(day of a delete, laptops synced since)]
         self.wrong = None          # (laptop, step at which its clock is fixed)
         self.snapshot = None       # (laptop, its unshared tokens when the copy was taken)
         self.restored = False
@@ -141,8 +140,9 @@ class History:
         if result is None:
             return
         self.unshared[name].clear()
-        for seen in self.synced_since_delete.values():
-            seen.add(name)
+        for deletes in self.deletes.values():
+            for _, synced in deletes:
+                synced.add(name)
 
     def read(self, name):
         """The laptop's replica, or None when its clock makes it refuse (then the step does nothing)."""
@@ -215,8 +215,7 @@ class History:
         item = self.rng.choice(live)
         if self.run(name, "delete", item) is None:
             return
-        self.delete_day[item] = self.laptops.day
-        self.synced_since_delete[item] = set()
+        self.deletes.setdefault(item, []).append((self.laptops.day, set()))
 
     def restore(self, name):
         document = self.read(name)
@@ -226,25 +225,40 @@ class History:
         if not deleted:
             return
         item = self.rng.choice(deleted)
+        body = document["tombstones"][item].get("item") or {}
         if self.compacted(name, document, item):
             # Whatever it held is gone from here on: said once, by `compacted`, when it was early.
             for token in self.typed.values():
                 if token.item == item:
                     self.excused.setdefault(token.token, f"compacted (restored at step {self.step})")
-        self.run(name, "restore", item)
+        if self.run(name, "restore", item) is None:
+            return
+        # A restore writes every field again, as this laptop holds it: each current value is
+        # typed anew, and may beat what another laptop wrote meanwhile.
+        for field in FIELDS:
+            for token in self.held_tokens(body.get(field, {})):
+                self.replaced.pop(token, None)
+                if token in json.dumps(body[field].get("value")):
+                    self.excused.pop(token, None)
+                    self.unshared[name].add(token)
 
     def compacted(self, name, document, item):
         """Whether the laptop holds the deleted item compacted (its body dropped). A problem
-        unless the retention had passed since its latest delete and every laptop had synced
-        since (a compaction everybody had seen)."""
+        unless some delete of the item is past the retention and every laptop synced after it
+        (a compaction everybody had seen). Any delete, not the latest: a laptop that has not yet
+        merged a restore, or a stale copy deleting the item again, rightly holds it compacted."""
         if "title" in (document["tombstones"][item].get("item") or {}):
             return False
-        age = self.laptops.day - self.delete_day.get(item, self.laptops.day)
-        missing = set(self.members) - self.synced_since_delete.get(item, set())
-        if age < RETENTION_DAYS or missing:
-            self.problem("compacted early",
-                         f"{name} holds item {item} compacted {age} days after its latest delete"
-                         + (f", before {', '.join(sorted(missing))} synced" if missing else "") + f" (the retention is {RETENTION_DAYS} days)")
+        deletes = self.deletes.get(item, [])
+        if not any(self.laptops.day - day >= RETENTION_DAYS and set(self.members) <= synced for day, synced in deletes):
+            if deletes:
+                day, synced = deletes[-1]
+                missing = set(self.members) - synced
+                why = (f"{self.laptops.day - day} days after its latest delete"
+                       + (f", before {', '.join(sorted(missing))} synced" if missing else "") + f" (the retention is {RETENTION_DAYS} days)")
+            else:
+                why = "though no laptop deleted it"
+            self.problem("compacted early", f"{name} holds item {item} compacted {why}")
         return True
 
     def resolve(self, name):
@@ -290,6 +304,9 @@ class History:
             name = self.snapshot[0]
         self.laptops.skew[name] = self.rng.choice(WRONG_CLOCKS)
         self.wrong = (name, self.step + self.rng.randint(2, 10))
+        self.step_text = f"{name}'s clock goes {describe_offset(self.laptops.skew[name])} until step {self.wrong[1]} (day {self.laptops.day})"
+        if self.trace:
+            print(f"seed {self.seed} step {self.step}: {self.step_text}", file=sys.stderr)
 
     def copy_home(self, name):
         """A backup of the laptop's home folder (cp -a), restored later in the history."""
@@ -302,6 +319,7 @@ class History:
         if not self.snapshot:
             return
         name, unshared_then = self.snapshot
+        self.step_text = f"restore_home on {name} (day {self.laptops.day})"
         self.laptops.restore_home(name, name + ".backup")
         shutil.rmtree(self.laptops.home(name + ".backup"))
         # What the laptop typed after the copy and never synced lived only in the home replaced.
@@ -411,8 +429,8 @@ def play(seed, steps, wrong_clocks, trace):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=1, help="the first history's seed (history i uses seed+i)")
-    parser.add_argument("--histories", type=int, default=8)
-    parser.add_argument("--steps", type=int, default=60, help="random steps per history before the end")
+    parser.add_argument("--histories", type=int, default=24)
+    parser.add_argument("--steps", type=int, default=150, help="random steps per history before the end")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="histories played at once")
     parser.add_argument("--right-clocks", action="store_true", help="no clock ever goes wrong (checks the oracle itself)")
     parser.add_argument("--trace", action="store_true", help="print each step on stderr as it is played (for a replay)")
