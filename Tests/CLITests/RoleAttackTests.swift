@@ -151,6 +151,36 @@ import Testing
         #expect(try laptops.run("A", ["fingerprint"]).stdout == laptops.run("C", ["fingerprint"]).stdout)
     }
 
+    /// Finding 4 at the other entrance: C's backup, holding B's writes made after B's removal,
+    /// imported on the owner's laptop with `import --merge`: C's own change is taken, none of
+    /// B's late ones, and the owner is told (as a sync of C's file would do).
+    @Test func aRemovedEditorsLaterWritesInAnImportedBackupAreNotTaken() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (_, _) = try laptops.ownedTripWithB(as: "editor")
+        let code = try laptops.run("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.run("C", ["init", "--device-name", "Laptop C"])
+        try laptops.run("C", ["join", code, laptops.folder])
+        try laptops.run("C", ["sync", laptops.folder])
+        let castle = try laptops.run("A", ["add", "Castle", "--day", "2027-06-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.run("A", ["sync", laptops.folder])
+        for laptop in ["B", "C", "A", "B", "C"] { try laptops.run(laptop, ["sync", laptops.folder]) }
+        let b = try laptops.device("B")
+        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
+        try laptops.run("B", ["edit", String(castle.prefix(8)), "--title", "Edited after removal"])
+        try laptops.run("B", ["add", "Added after removal", "--day", "2027-06-11"])
+        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.run("C", ["sync", laptops.folder])  // C takes B's writes: it has not heard of the removal
+        try laptops.run("C", ["add", "C's own plan", "--day", "2027-06-12"])
+        let backup = laptops.root + "/c-backup.trip.json.gz"
+        try laptops.run("C", ["backup", "-o", backup])
+        let imported = try laptops.run("A", ["import", backup, "--merge", "--yes"])
+        #expect((imported.stdout + imported.stderr).contains("made after their removal"), "\(imported.stdout)\(imported.stderr)")
+        let shown = try laptops.run("A", ["show"]).stdout
+        #expect(shown.contains("C's own plan") && shown.contains("Castle"), "\(shown)")
+        #expect(!shown.contains("Edited after removal") && !shown.contains("Added after removal"), "\(shown)")
+    }
+
     /// Finding 3: thirty join requests answering one invite: twenty wait for the owner, the rest
     /// are counted in one line; the next sync does not list them again one by one.
     @Test func joinRequestsAreBoundedPerInviteAndSummarised() throws {

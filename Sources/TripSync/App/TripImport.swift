@@ -195,10 +195,26 @@ public struct TripImport: Sendable {
         if let refusal = refusal(for: mode) { throw Refusal.notAccepted(file: file, message: refusal) }
         var document = incoming.document
         var backup: String?
+        var lateNotices: [String] = []
         if let current {
             switch mode {
             case .merge:
-                document = try DocumentMerger.merge(current, incoming.document, writer: identity.deviceID)
+                // A removed device is judged by its own dots here too, as in sync (docs/DESIGN.md,
+                // "A removed device is judged by its own dots"): its writes above the removal's
+                // `seen` are taken from neither side, whichever file carries them.
+                var taken = incoming.document
+                var held = current
+                var bounds = Membership(local: current, trusted: nil, inputs: [taken], signers: [incoming.signedBy]).lateWriteBounds
+                for id in [identity.deviceID] + identity.formerIDs { bounds[id] = nil }
+                if !bounds.isEmpty, taken.mayHoldLateWrites(bounds) || held.mayHoldLateWrites(bounds) {
+                    let (dropped, kept) = taken.dropLateWrites(bounds, restoringFrom: current)
+                    let (droppedHere, keptHere) = held.dropLateWrites(bounds, restoringFrom: incoming.document)
+                    if dropped + droppedHere > 0 {
+                        lateNotices.append(
+                            "\(file) and this laptop's copy carry \(dropped + droppedHere) change(s) of removed members made after their removal; not taken, as on every laptop that holds the removal\(kept + keptHere > 0 ? " (\(kept + keptHere) kept: nothing older is known for them)" : "")")
+                    }
+                }
+                document = try DocumentMerger.merge(held, taken, writer: identity.deviceID)
                 // Limits hold for the merged state, as in sync.
                 if let problem = document.limitProblem {
                     throw Refusal.notAccepted(file: file, message: "merging it would put the trip past a limit every reader holds (\(problem))")
@@ -213,7 +229,7 @@ public struct TripImport: Sendable {
         var state = ReplicaState(home: home, identity: identity, document: document)
         try state.registerDevice(now: FileMerger.wallClockMilliseconds())
         try state.save()
-        return Outcome(document: state.document, identity: state.identity, backup: backup, notices: (notice.map { [$0] } ?? []) + state.notices)
+        return Outcome(document: state.document, identity: state.identity, backup: backup, notices: (notice.map { [$0] } ?? []) + lateNotices + state.notices)
     }
 }
 
