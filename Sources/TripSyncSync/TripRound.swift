@@ -278,8 +278,33 @@ struct TripRound {
             } else if ours, earlierIDs.contains(input.deviceID), local != nil, state.files[path]?.stamp == stamp {
                 // Ours from far ahead, merged here before (the stamp this home recorded): its
                 // values are in the replica, re-stamped, and the file goes once they are
-                // published. A file this home never merged (a restored home) stays.
+                // published.
                 ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                return
+            } else if ours, earlierIDs.contains(input.deviceID), input.deviceID != identity.deviceID {
+                // Ours from far ahead under an earlier id, never merged here (a home restored
+                // from a copy older than the file): what it holds may be typed nowhere else. Its
+                // values from the future are re-stamped at the present counter under our id, as
+                // this home's own replica would have been (`ClockRecovery`), then merged; the
+                // file goes once they are published (its bytes are merged). Left in the folder,
+                // it would be taken whole by the next laptop whose clock runs as far ahead, and
+                // poison that laptop's replica for every other (issue 40).
+                var recovered = input
+                let moved = ClockRecovery.recover(
+                    &recovered, ours: Set(earlierIDs).union([input.deviceID, identity.deviceID]), to: identity.deviceID, clock: &clock,
+                    ownerKey: access.ownerKey, now: now)
+                // What the recovery wrote under our id is this installation's (as a re-key's).
+                identity.highWater = max(identity.highWater, clock.highWater)
+                identity.issued.formUnion(clock.issued)
+                guard ClockGuard.futureDevice(in: recovered, nowMilliseconds: now) == nil else {
+                    trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew, name: "this laptop, as an earlier id")))
+                    return
+                }
+                trip.notices.append(
+                    .init(
+                        "\(path), this laptop's own file from a clock \(ClockGuard.span(skew)) ahead (an earlier id, not in this home's copy): \(moved.moved) value(s) re-stamped at the right time and merged"))
+                ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                candidates.append(Candidate(name: name, path: path, kind: kind, input: recovered, digest: nil, stamp: stamp, signer: signer))
                 return
             } else {
                 // Not remembered as a skip: the clock moves, and the file is taken once it is

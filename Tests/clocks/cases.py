@@ -113,6 +113,39 @@ def restored_home(case):
     converge(case, ["A", "B"])
 
 
+def restored_home_ten_years(case):
+    """f. As a, with B's clock ten years ahead when it typed the note: the restored home's own
+    file is far in the future, under its earlier id, and never in its replica. Its values must
+    be re-stamped and merged (not left in the folder, where the next laptop whose clock runs
+    as far ahead would take it whole and poison its replica for everyone; not removed unmerged).
+
+    Found by the simulation (seed 4) after a-e passed: the file was kept in the folder, A took
+    it while A's own clock ran ten years ahead, and after A's clock was fixed every other laptop
+    refused A's files for good."""
+    laptops = case.laptops
+    laptops.owned_trip("A", ["B"])
+    item = laptops.add("A", "Fado night", "--day", "2027-06-08", "--at", "21:00")
+    laptops.rounds(["A", "B"])
+    laptops.copy_home("B", "B.backup")
+    note = "Clube de Fado, table for 4 (typed ten years fast)"
+    laptops.skew["B"] = 10 * YEAR
+    laptops.ok("B", "edit", item, "--note", note)
+    laptops.sync("B")
+    laptops.restore_home("B", "B.backup")
+    laptops.skew["B"] = 0
+    first = laptops.sync("B")
+    case.check(holds_text(laptops, "B", note), "the restored laptop's first sync did not take the note from its own far-ahead file", first)
+    # A's clock now runs as far ahead for a while, and syncs: nothing from the future is left
+    # in the folder for it to take.
+    laptops.skew["A"] = 10 * YEAR
+    laptops.sync("A")
+    laptops.skew["A"] = 0
+    laptops.rounds(["A", "B"], 2)
+    for name in ("A", "B"):
+        case.check(holds_text(laptops, name, note), f"the note typed ten years fast is not on laptop {name}")
+    converge(case, ["A", "B"])
+
+
 def ten_years_ahead(case):
     """b. A laptop whose clock runs 10 years ahead syncs after another laptop deleted an item,
     and deletes one itself. No compaction may happen early: one day later, `restore` brings each
@@ -302,6 +335,7 @@ CASES = {
     "c": ("two recoveries from a clock behind keep the owner readable and converging", two_recoveries),
     "d": ("a clock 3 days behind keeps its seat and is told so", three_days_behind),
     "e": ("a causal overwrite after a clock 30 h fast wins", causal_overwrite),
+    "f": ("a restored home keeps a note typed ten years fast, and its file poisons nobody", restored_home_ten_years),
 }
 
 

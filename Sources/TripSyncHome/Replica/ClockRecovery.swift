@@ -7,21 +7,21 @@ import TripSyncCore
 /// new one. The old ids' clock entries then fall back to what is left of them, so the replica
 /// is once more a document every reader takes; nobody else ever held those values (every
 /// reader refuses a file from the future).
-enum ClockRecovery {
+package enum ClockRecovery {
     /// What the recovery did.
-    struct Outcome {
+    package struct Outcome {
         /// Values moved to new dots.
-        var moved = 0
+        package var moved = 0
         /// Owner-signed grants from the future signed again (this home holds the owner key), and
         /// those kept as the owner signed them (it does not): a signed grant is never dropped.
-        var regranted = 0
-        var kept = 0
+        package var regranted = 0
+        package var kept = 0
     }
 
     /// Moves the values of `ours` above `now + 24 h` in `document` to new dots of `device`
     /// issued by `clock` (which must not itself be past the bound). Grants written from the
     /// future are signed again with `ownerKey` when given, else kept as they are.
-    static func recover(
+    package static func recover(
         _ document: inout TripDocument, ours: Set<DeviceID>, to device: DeviceID, clock: inout HybridLogicalClock, ownerKey: SigningKey?, now: UInt64
     ) -> Outcome {
         let bound = now + ClockGuard.maxSkewMilliseconds
