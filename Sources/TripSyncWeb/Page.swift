@@ -37,6 +37,11 @@ enum Page {
                 + "<button type=\"submit\">" + h(label) + "</button>\n")
     }
 
+    /// A hidden value a form carries back (what an Edit form showed, Add's one-time key).
+    static func hidden(_ name: String, _ value: String) -> String {
+        "<input type=\"hidden\" name=\"" + h(name) + "\" value=\"" + h(value) + "\">\n"
+    }
+
     /// A labelled text field (the label visible, above the field).
     static func field(_ id: String, name: String, label: String, value: String, hint: String = "", required: Bool = false, multiline: Bool = false) -> String {
         var out = "<div class=\"field\"><label for=\"" + id + "\">" + h(label) + "</label>"

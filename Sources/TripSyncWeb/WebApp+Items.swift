@@ -6,6 +6,9 @@ extension WebApp {
     /// what was typed; nothing is saved.
     func addItem(_ request: WebRequest, trip: String) -> WebResponse {
         let form = ItemForm(request)
+        let answer = WebResponse.seeOther("/trips/\(trip)#itinerary")
+        // A form posted again (a double click, Back and resubmit) adds nothing and answers alike.
+        guard formKeys.claim(form.formKey) else { return answer }
         do {
             try withStore(trip) { store in
                 try store.edit { editor in
@@ -20,12 +23,14 @@ extension WebApp {
                 }
             }
         } catch WebFailure.notFound {
+            formKeys.release(form.formKey)
             return notFound()
         } catch {
+            formKeys.release(form.formKey)  // nothing was added: the corrected form may be sent again
             return tripPage(request, trip: trip, error: Self.words(error), form: form, status: 422)
         }
         keepNotice("Added \u{201C}\(form.title)\u{201D}.", for: request)
-        return WebResponse.seeOther("/trips/\(trip)#itinerary")
+        return answer
     }
 
     /// `/trips/ID/items/ITEM`: the item whole (who wrote each value and when), Edit, Delete,
@@ -109,34 +114,23 @@ extension WebApp {
         return WebResponse.html(status, Page.frame(title: title, heading: title, nav: tripNav(document.tripID), body: body))
     }
 
-    /// POST `/trips/ID/items/ITEM`: Save. Writes each field whose text changed from what the form
-    /// showed (a flight's other end zone stays when Ends was not touched).
+    /// POST `/trips/ID/items/ITEM`: Save. Builds the library's one edit value (`ItemEdit`) from
+    /// the fields whose text the person changed from what the form showed, each with the revs
+    /// of the values the form showed: a field someone else changed meanwhile is not written
+    /// back, and one both changed keeps both values as a conflict.
     func saveItem(_ request: WebRequest, trip: String, item: String) -> WebResponse {
         let form = ItemForm(request)
         guard let id = ItemID(item) else { return notFound() }
+        guard let shown = form.shown else {
+            return editPage(request, trip: trip, item: item, error: "This form is from an older page; here is the item as it is now, to edit again.", status: 422)
+        }
+        var kept: [ItemField] = []
         do {
             try withStore(trip) { store in
                 try store.edit { editor in
                     guard let fields = editor.document.items[id] else { throw EditError(.noSuchItem, "this item is not in the trip any more (deleted, or never here)") }
-                    let was = ItemForm(fields, tripZone: editor.document.formZone)
-                    let reference = editor.document.typingReference
-                    var writes: [FieldWrite] = []
-                    if form.title != was.title { writes.append(FieldWrite(.title, .text(try form.checkedTitle()))) }
-                    var start = fields.start?.value ?? nil
-                    var end = fields.end?.value ?? nil
-                    let timesChanged = (form.day, form.time, form.zone) != (was.day, was.time, was.zone)
-                    if timesChanged {
-                        start = try form.start(reference: reference)
-                        writes.append(FieldWrite(.start, .time(start)))
-                    }
-                    if form.ends != was.ends || (timesChanged && form.zone != was.zone && !form.ends.isEmpty) {
-                        end = try form.end(start: start, reference: reference)
-                        writes.append(FieldWrite(.end, .time(end)))
-                    }
-                    if timesChanged || form.ends != was.ends { try TripDocument.checkOrder(start: start, end: end) }
-                    if form.place != was.place { writes.append(FieldWrite(.place, .text(ItemForm.optional(form.place)))) }
-                    if form.note != was.note { writes.append(FieldWrite(.note, .text(ItemForm.optional(form.note)))) }
-                    if !writes.isEmpty { try editor.set(writes, of: id) }
+                    let edit = try form.edit(of: id, shown: shown, current: fields, reference: editor.document.typingReference, suggestedZone: editor.suggestedZone)
+                    if !edit.isEmpty { kept = try editor.apply(edit).kept }
                 }
             }
         } catch WebFailure.notFound {
@@ -144,7 +138,12 @@ extension WebApp {
         } catch {
             return editPage(request, trip: trip, item: item, error: Self.words(error), form: form, status: 422)
         }
-        keepNotice("Saved.", for: request)
+        if kept.isEmpty {
+            keepNotice("Saved.", for: request)
+        } else {
+            let names = kept.map { Self.fieldLabel($0) }.joined(separator: ", ")
+            keepNotice("Saved. Someone else changed \(names) while you were editing; both values are kept below, choose one with Keep this.", for: request)
+        }
         return WebResponse.seeOther("/trips/\(trip)/items/\(id)")
     }
 

@@ -55,6 +55,7 @@ extension WebApp {
         body += "</section>\n"
         var add = form ?? ItemForm()
         if form == nil { add.zone = document.formZone }
+        if add.formKey.isEmpty { add.formKey = formKeys.fresh() }
         body += "<section id=\"add\" aria-labelledby=\"add-h\">\n<h2 id=\"add-h\">Add an item</h2>\n" + Page.error(error)
         body += Page.form("/trips/\(id)/items", csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add") + "<button type=\"submit\">Add</button>\n")
         body += "</section>\n"

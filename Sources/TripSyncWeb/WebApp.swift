@@ -20,6 +20,8 @@ package final class WebApp: @unchecked Sendable {
     private let lock = NSLock()
     private var notices: [String: String] = [:]
     let background = BackgroundSync()
+    /// Add's one-time form keys.
+    let formKeys = FormKeys()
 
     /// Serves `home`.
     package init(home: Home) {

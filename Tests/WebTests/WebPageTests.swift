@@ -132,11 +132,16 @@ struct WebPageTests {
         #expect(edit.contains("value=\"10:00\""))
         #expect(edit.contains("<button type=\"submit\">Save</button>"))
         let startRev = try web.document.items[id]?.start?.rev
-        let saved = try web.post(
-            "/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin,
-            form: [("csrf", csrf), ("title", "Castelo de São Jorge"), ("day", "2027-06-10"), ("time", "10:00"), ("ends", ""), ("zone", "Europe/Lisbon"),
-                ("place", ""), ("note", "tickets online")])
+        // The form as a browser sends it (with what it showed, issue 39), the title typed over.
+        let fields = FormFields.of(edit, action: "/trips/\(web.trip)/items/\(id)").map { ($0.0, $0.0 == "title" ? "Castelo de São Jorge" : $0.1) }
+        let saved = try web.post("/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin, form: fields)
         #expect(saved.status == 303)
+        // A Save without what the form showed cannot tell what the person changed: refused, nothing written.
+        let blind = try web.post(
+            "/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Castelo"), ("day", "2027-06-10"), ("time", "10:00"), ("ends", ""), ("zone", "Europe/Lisbon"),
+                ("place", ""), ("note", "tickets online")])
+        #expect(blind.status == 422)
         #expect(try web.document.items[id]?.title?.value == "Castelo de São Jorge")
         #expect(try web.document.items[id]?.start?.rev == startRev)
         let deleted = try web.post("/trips/\(web.trip)/items/\(id)/delete", cookie: cookie, origin: web.origin, form: [("csrf", csrf)])

@@ -64,6 +64,17 @@ public struct TripEditor {
         return outcome
     }
 
+    /// Applies a person's edit of an item (`ItemEdit`, the one edit every face builds): only the
+    /// fields it changes are written, a part of a time by the library's one rule, and a field
+    /// someone else changed after the person saw it keeps that value beside the new one as a
+    /// conflict (`EditOutcome.kept`). Nothing is written when any value is refused.
+    @discardableResult
+    public mutating func apply(_ edit: ItemEdit) throws(EditError) -> EditOutcome {
+        let outcome = try document.apply(edit, suggestedZone: suggestedZone, hlc: &clock, now: now)
+        if !outcome.changed.isEmpty { wrote = true }
+        return outcome
+    }
+
     /// Writes one field of a live item; false when it already held `value` without conflict.
     @discardableResult
     public mutating func set(_ field: ItemField, of id: ItemID, to value: FieldValue) throws(EditError) -> Bool {
