@@ -15,6 +15,8 @@ import TripSyncHome
 package final class WebApp: @unchecked Sendable {
     /// The home served.
     package let home: Home
+    /// The door every page reads and writes through (the library's handle on the home).
+    package let door: TripHome
     /// Sessions, tokens and the refusals.
     package let security = WebGuard()
     private let lock = NSLock()
@@ -26,6 +28,7 @@ package final class WebApp: @unchecked Sendable {
     /// Serves `home`.
     package init(home: Home) {
         self.home = home
+        door = TripHome(home)
     }
 
     func start() { background.start(self) }
@@ -72,43 +75,31 @@ package final class WebApp: @unchecked Sendable {
 
     // MARK: reading the home
 
-    /// The trip `text` names by its full id, read as the CLI's readers read it (no lock).
+    /// The trip `text` names by its full id: the door's snapshot, read without the lock.
     func loaded(_ text: String) throws -> LoadedTrip {
         guard let id = TripID(text) else { throw WebFailure.notFound }
-        let listing = try home.listTrip(id)  // only this trip's replica: a request is about one trip
-        guard let trip = listing.trip(id) else {
-            if let unreadable = listing.unreadable(id) { throw WebFailure.message(unreadable.description) }
+        do {
+            return try door.loaded(id)
+        } catch TripStoreError.noMatch {
             throw WebFailure.notFound
+        } catch TripStoreError.unreadable(let unreadable) {
+            throw WebFailure.message(unreadable.description)
         }
-        return trip
     }
 
-    /// Opens the trip for one change: the store (and the home's lock) ends with `body`.
+    /// Runs `body` with a store of the trip for one change: the door holds the home's lock for
+    /// this write only.
     func withStore<T>(_ trip: String, _ body: (TripStore) throws -> T) throws -> T {
         guard let id = TripID(trip) else { throw WebFailure.notFound }
-        let store = try TripStore.open(trip: id, in: home)
-        return try body(store)
+        do {
+            return try door.write(id, body)
+        } catch TripStoreError.noMatch {
+            throw WebFailure.notFound
+        }
     }
 
-    /// A cheap stamp of the trip's replica file and its edit journal (each one's size, change
-    /// time and inode): it changes with every save, by this server, the CLI or a sync (an edit
-    /// appends to the journal; a sync rewrites the replica). Polled by the page's script.
-    func versionStamp(_ trip: TripID) -> String {
-        guard let replica = fileStamp(home.replicaPath(for: trip)) else { return "none" }
-        return replica + "/" + (fileStamp(home.journalPath(for: trip)) ?? "none")
-    }
-
-    /// `inode-size-ctime` of a file, nil when there is none.
-    private func fileStamp(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-            let changed = info.st_ctimespec
-        #else
-            let changed = info.st_ctim
-        #endif
-        return "\(info.st_ino)-\(info.st_size)-\(changed.tv_sec)-\(changed.tv_nsec)"
-    }
+    /// The door's cheap version of the trip, which the page's script polls.
+    func versionStamp(_ trip: TripID) -> String { door.version(of: trip) }
 
     private func version(_ trip: String) -> WebResponse {
         guard let id = TripID(trip) else { return notFound() }

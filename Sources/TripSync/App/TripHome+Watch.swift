@@ -41,15 +41,20 @@ public final class SyncWatch: Sendable {
 
 extension TripHome {
     /// Keeps the home in sync with the shared `folder` (nil: the folder its trips last synced
-    /// with) until `stop()`: each round is `sync(with:)`, under this handle's lock, so the
+    /// with) until `stop()`: the library's one watch loop, for every face. Each round is
+    /// `sync(with:)`, so the
     /// stores it opened show what each round brought. `onEvent` hears every round, on the
     /// watch's thread. Throws when `folder` is nil and the trips have no one last folder (none
     /// yet, or several: the error names them).
-    public func watch(_ folder: String? = nil, onEvent: @escaping @Sendable (SyncWatch.Event) -> Void) throws -> SyncWatch {
+    ///
+    /// `every`: a round also when that many seconds passed without one, changes or not (the
+    /// browser app's open page). Each round holds the home's lock for that round only.
+    public func watch(_ folder: String? = nil, every: Double? = nil, onEvent: @escaping @Sendable (SyncWatch.Event) -> Void) throws -> SyncWatch {
         let sync = try folder.map { FolderSync(home: home, folder: $0) } ?? FolderSync(lastFolderOf: home)
         let loop = SyncLoop(sync)
+        if let every { loop.roundEvery = every }
         let shared = sync.folder
-        // The watch keeps the handle (and so the home's lock) until it stops.
+        // The watch keeps the handle until it stops; the lock only for each round.
         loop.round = { try self.sync(with: shared) }
         loop.onEvent = { event in
             switch event {
