@@ -75,7 +75,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: 422)
+            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: Self.status(for: error))
         }
         var notice = "Attached \u{201C}\(name)\u{201D}; it is shared with the next sync."
         if outcome.stripped {

@@ -86,7 +86,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: Self.words(error), status: 422)
+            return tripPage(request, trip: trip, error: Self.words(error), status: Self.status(for: error))
         }
         keepNotice("Kept; the conflict is settled on every laptop at their next sync.", for: request)
         return WebResponse.seeOther("/trips/\(trip)#conflicts")

@@ -27,7 +27,7 @@ extension WebApp {
             return notFound()
         } catch {
             formKeys.release(form.formKey)  // nothing was added: the corrected form may be sent again
-            return tripPage(request, trip: trip, error: Self.words(error), form: form, status: 422)
+            return tripPage(request, trip: trip, error: Self.words(error), form: form, status: Self.status(for: error))
         }
         keepNotice("Added \u{201C}\(form.title)\u{201D}.", for: request)
         return answer
@@ -128,7 +128,7 @@ extension WebApp {
         do {
             try withStore(trip) { store in
                 try store.edit { editor in
-                    guard let fields = editor.document.items[id] else { throw EditError(.noSuchItem, "this item is not in the trip any more (deleted, or never here)") }
+                    let fields = try editor.document.liveItem(id)  // deleted meanwhile: 409; never here: 404
                     let edit = try form.edit(of: id, shown: shown, current: fields, reference: editor.document.typingReference, suggestedZone: editor.suggestedZone)
                     if !edit.isEmpty { kept = try editor.apply(edit).kept }
                 }
@@ -136,13 +136,16 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return editPage(request, trip: trip, item: item, error: Self.words(error), form: form, status: 422)
+            let status = Self.status(for: error)
+            // Deleted (or gone) meanwhile: the item's page says so, with Restore; nothing to edit.
+            if status == 404 || status == 409 { return itemPage(request, trip: trip, item: item, error: Self.words(error), status: status) }
+            return editPage(request, trip: trip, item: item, error: Self.words(error), form: form, status: status)
         }
         if kept.isEmpty {
             keepNotice("Saved.", for: request)
         } else {
             let names = kept.map { Self.fieldLabel($0) }.joined(separator: ", ")
-            keepNotice("Saved. Someone else changed \(names) while you were editing; both values are kept below, choose one with Keep this.", for: request)
+            keepNotice("Saved. Someone else changed \(names) while you were editing; both values are kept as a conflict: choose one with Keep this under Conflicts on the trip's page.", for: request)
         }
         return WebResponse.seeOther("/trips/\(trip)/items/\(id)")
     }
@@ -155,7 +158,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: 422)
+            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: Self.status(for: error))
         }
         keepNotice("Deleted; it is listed under Deleted, where Restore brings it back.", for: request)
         return WebResponse.seeOther("/trips/\(trip)#itinerary")
@@ -169,7 +172,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: Self.words(error), status: 422)
+            return tripPage(request, trip: trip, error: Self.words(error), status: Self.status(for: error))
         }
         keepNotice("Restored.", for: request)
         return WebResponse.seeOther("/trips/\(trip)/items/\(id)")

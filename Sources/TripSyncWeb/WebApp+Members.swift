@@ -94,7 +94,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return membersPage(request, trip: trip, error: Self.words(error), status: 422)
+            return membersPage(request, trip: trip, error: Self.words(error), status: Self.status(for: error))
         }
         return WebResponse.seeOther("/trips/\(trip)/members")
     }

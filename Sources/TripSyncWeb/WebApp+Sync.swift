@@ -38,7 +38,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: 422)
+            return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: Self.status(for: error))
         }
         var problems = home.recordLastFolder(folder, of: report)
         problems += report.warnings + report.skipped.map { "\($0.file): skipped: " + Self.remedyLine($0.reason, $0.remedy) }

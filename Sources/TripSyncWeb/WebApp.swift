@@ -130,9 +130,27 @@ package final class WebApp: @unchecked Sendable {
         }
     }
 
+    /// The one place a library error's kind becomes an HTTP status: nothing of that name 404,
+    /// not allowed to 403, a state that must change first (deleted, ambiguous, the order
+    /// needs a time) 409, the home busy or its files unusable 503, a refused value 422.
+    static func status(for error: Error) -> Int {
+        if case WebFailure.notFound = error { return 404 }
+        guard let error = error as? any TripSyncError else { return 422 }
+        switch error.errorKind {
+        case .notFound, .noTrips: return 404
+        case .notAllowed, .notOwner, .openTrip, .lastOwner: return 403
+        case .itemDeleted, .ambiguous, .sameName, .orderNeedsTime: return 409
+        case .busy, .fileSystem, .unreadableReplica: return 503
+        default: return 422
+        }
+    }
+
     /// A failure outside an edit: the trip page's error, or not found.
     func failure(_ error: Error) -> WebResponse {
         if case WebFailure.notFound = error { return notFound() }
+        if Self.status(for: error) == 503 {
+            return WebResponse.html(503, Page.frame(title: "Busy", heading: "Not now", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
+        }
         return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
     }
 }

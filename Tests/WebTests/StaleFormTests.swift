@@ -121,6 +121,20 @@ struct StaleFormTests {
         #expect(page.contains("<button type=\"submit\">Keep this</button>"))
     }
 
+    @Test("a refusal answers by its kind: a Save of an item deleted while the form was open 409, of one never here 404, a second Delete 409")
+    func refusalsByKind() throws {
+        let (web, cookie, csrf, id) = try Self.itemOnPage()
+        let form = try Self.openEdit(web, cookie: cookie, id: id)
+        #expect(try web.post("/trips/\(web.trip)/items/\(id)/delete", cookie: cookie, origin: web.origin, form: [("csrf", csrf)]).status == 303)
+        let stale = try Self.save(web, cookie: cookie, id: id, form: form, ["title": "Castelo de São Jorge"])
+        #expect(stale.status == 409)
+        #expect(stale.body.contains("role=\"alert\""))
+        #expect(stale.body.contains("deleted"))
+        #expect(try web.post("/trips/\(web.trip)/items/\(id)/delete", cookie: cookie, origin: web.origin, form: [("csrf", csrf)]).status == 409)
+        let never = Identifier.random()
+        #expect(try Self.save(web, cookie: cookie, id: never, form: form, ["title": "X"]).status == 404)
+    }
+
     @Test("the same Add posted twice (a double click, a resubmitted form) makes one item and answers alike")
     func doubleAdd() throws {
         let web = try WebHarness()
