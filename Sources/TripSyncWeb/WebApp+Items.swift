@@ -43,11 +43,10 @@ extension WebApp {
             return failure(error)
         }
         guard let id = ItemID(item), let detail = ItemDetail(id, in: document) else { return notFound() }
-        let base = "/trips/\(document.tripID)/items/\(id)"
         let title = detail.fields.first { $0.field == .title }?.current.text ?? "(no title)"
         var body = Page.notice(takeNotice(request)) + Page.error(error)
         if detail.isDeleted {
-            body += "<p class=\"deleted-note\">This item is deleted.</p>\n" + Page.button(base + "/restore", csrf: request.csrf, label: "Restore")
+            body += "<p class=\"deleted-note\">This item is deleted.</p>\n" + Page.button(Route.restoreItem(document.tripID, id).path, csrf: request.csrf, label: "Restore")
         }
         body += "<section data-live id=\"detail\" aria-label=\"Fields\">\n<dl class=\"detail\">\n"
         for field in detail.fields where field.field != .sortKey {
@@ -61,8 +60,8 @@ extension WebApp {
         }
         body += "</dl>\n</section>\n"
         if !detail.isDeleted {
-            body += "<div class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
-                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</div>\n"
+            body += "<div class=\"actions\"><a class=\"button\" href=\"" + Route.editItem(document.tripID, id).path + "\">Edit</a> "
+                + Page.button(Route.deleteItem(document.tripID, id).path, csrf: request.csrf, label: "Delete") + "</div>\n"
             body += attachmentsHTML(document, item: id, csrf: request.csrf)
         }
         body += "<p><a href=\"/trips/\(document.tripID)\">Back to the itinerary</a></p>\n"
@@ -106,7 +105,7 @@ extension WebApp {
         }
         guard let id = ItemID(item), let fields = document.items[id] else { return notFound() }
         let shown = form ?? ItemForm(fields, tripZone: document.formZone)
-        let base = "/trips/\(document.tripID)/items/\(id)"
+        let base = Route.item(document.tripID, id).path
         var body = Page.error(error)
         body += Page.form(base, csrf: request.csrf, cssClass: "item-form", shown.html(prefix: "edit") + "<button type=\"submit\">Save</button>\n")
         body += "<p><a href=\"" + base + "\">Cancel</a></p>\n"

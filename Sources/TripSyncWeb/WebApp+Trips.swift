@@ -33,9 +33,11 @@ extension WebApp {
 
     /// The navigation of a trip's pages.
     func tripNav(_ trip: TripID) -> String {
-        "<nav aria-label=\"Trip\"><a href=\"/trips/\(trip)\">Itinerary</a> <a href=\"/trips/\(trip)#add\">Add</a> "
-            + "<a href=\"/trips/\(trip)#conflicts\">Conflicts</a> <a href=\"/trips/\(trip)#deleted\">Deleted</a> "
-            + "<a href=\"/trips/\(trip)#sync\">Sync</a> <a href=\"/trips/\(trip)/members\">Members</a></nav>"
+        let page = Route.trip(trip).path
+        let nav: HTML = "<nav aria-label=\"Trip\"><a href=\"\(page)\">Itinerary</a> <a href=\"\(page)#add\">Add</a> "
+            + "<a href=\"\(page)#conflicts\">Conflicts</a> <a href=\"\(page)#deleted\">Deleted</a> "
+            + "<a href=\"\(page)#sync\">Sync</a> <a href=\"\(Route.members(trip).path)\">Members</a></nav>"
+        return nav.description
     }
 
     /// `/trips/ID`: the itinerary by day, the Add form, conflicts, deleted items, sync and status.
@@ -57,7 +59,7 @@ extension WebApp {
         if form == nil { add.zone = document.formZone }
         if add.formKey.isEmpty { add.formKey = formKeys.fresh() }
         body += "<section id=\"add\" aria-labelledby=\"add-h\">\n<h2 id=\"add-h\">Add an item</h2>\n" + Page.error(error)
-        body += Page.form("/trips/\(id)/items", csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add") + "<button type=\"submit\">Add</button>\n")
+        body += Page.form(Route.addItem(id).path, csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add") + "<button type=\"submit\">Add</button>\n")
         body += "</section>\n"
         body += "<section id=\"conflicts\" data-live aria-labelledby=\"conflicts-h\">\n" + conflictsHTML(document, csrf: request.csrf) + "</section>\n"
         body += "<section id=\"deleted\" data-live aria-labelledby=\"deleted-h\">\n" + deletedHTML(document, csrf: request.csrf) + "</section>\n"
@@ -69,46 +71,14 @@ extension WebApp {
         return WebResponse.html(status, page)
     }
 
-    /// The days, each item at its own local time in its own zone (the library's `Itinerary`).
+    /// The days, each item at its own local time in its own zone: the library's one itinerary
+    /// renderer (`ItineraryPage`, as `export --html` draws it: map links, a stay on each of its
+    /// days, a flight from departure to arrival), each title linked to its item's page.
     func itineraryHTML(_ document: TripDocument) -> String {
-        let itinerary = Itinerary(document)
-        let id = document.tripID
-        var out = ""
-        if itinerary.days.isEmpty && itinerary.unscheduled.isEmpty { out += "<p class=\"empty\">Nothing planned yet: add the first item below.</p>\n" }
-        for day in itinerary.days {
-            out += "<h3 class=\"day\"><time datetime=\"\(day.date)\">" + Page.h(Page.day(day.date)) + "</time></h3>\n<ol class=\"items\">\n"
-            for entry in day.entries { out += entryHTML(entry, trip: id) }
-            out += "</ol>\n"
-        }
-        if !itinerary.unscheduled.isEmpty {
-            out += "<h3 class=\"day\">No day yet</h3>\n<ol class=\"items\">\n"
-            for entry in itinerary.unscheduled { out += entryHTML(entry, trip: id) }
-            out += "</ol>\n"
-        }
-        return out
-    }
-
-    func entryHTML(_ entry: ItineraryEntry, trip: TripID) -> String {
-        var out = "<li class=\"item\"><span class=\"when\">"
-        if let start = entry.start {
-            out += Page.h(LocalTimeFormat.hhmm(start.time))
-            if case .local = start.time { out += " <abbr title=\"" + Page.h(start.time.zone ?? "") + "\">" + Page.h(start.abbreviation ?? start.time.zone ?? "") + "</abbr>" }
-        }
-        out += "</span> <a class=\"title\" dir=\"auto\" href=\"/trips/\(trip)/items/\(entry.id)\">" + Page.h(entry.fields.title?.value ?? "(no title)") + "</a>"
-        if let end = entry.end {
-            out += " <span class=\"until\">until "
-            if end.time.localDate != entry.start?.time.localDate { out += Page.h(Page.day(end.time.localDate)) + " " }
-            if case .local = end.time {
-                out += Page.h(LocalTimeFormat.hhmm(end.time)) + " " + Page.h(end.abbreviation ?? end.time.zone ?? "")
-            }
-            if let seconds = entry.durationSeconds { out += " (" + Page.h(LocalTimeFormat.duration(seconds: seconds)) + ")" }
-            out += "</span>"
-        }
-        if let place = entry.fields.place?.value ?? nil { out += " <span class=\"place\" dir=\"auto\">" + Page.h(place) + "</span>" }
-        if !entry.conflictedFields.isEmpty {
-            out += " <a class=\"flag\" href=\"#conflicts\">conflict: " + Page.h(entry.conflictedFields.map(\.rawValue).joined(separator: ", ")) + "</a>"
-        }
-        return out + "</li>\n"
+        let trip = document.tripID
+        let live = ItineraryPage.Live(
+            item: { Route.item(trip, $0).path }, conflicts: Route.trip(trip).path + "#conflicts", deleted: Route.trip(trip).path + "#deleted")
+        return ItineraryPage(document, generatedAt: .now, live: live).daysHTML
     }
 
     /// The deleted items, each with Restore.

@@ -34,42 +34,28 @@ package final class WebApp: @unchecked Sendable {
     func start() { background.start(self) }
     func stop() { background.stop() }
 
-    /// The answer to a request the guard let through.
+    /// The answer to a request the guard let through: its route (`Route`, read once), then the
+    /// page or action.
     package func respond(to request: WebRequest) -> WebResponse {
-        let parts = request.parts
-        let get = request.method == "GET" || request.method == "HEAD"
-        switch (get, parts.first) {
-        case (true, nil): return tripsPage(request)
-        case (true, "static"): return StaticFiles.response(parts.count == 2 ? parts[1] : "")
-        case (true, "favicon.ico") where parts.count == 1: return WebResponse(status: 204, headers: [], body: [])
-        case (_, "trips") where parts.count >= 2:
-            return tripRoute(request, trip: parts[1], rest: Array(parts.dropFirst(2)), get: get)
-        default: return notFound()
-        }
-    }
-
-    private func tripRoute(_ request: WebRequest, trip: String, rest: [String], get: Bool) -> WebResponse {
-        switch (get, rest.count, rest.first) {
-        case (true, 0, _): return tripPage(request, trip: trip)
-        case (true, 1, "version"): return version(trip)
-        case (false, 1, "items"): return addItem(request, trip: trip)
-        case (false, 1, "resolve"): return resolve(request, trip: trip)
-        case (false, 1, "sync"): return syncNow(request, trip: trip)
-        case (true, 1, "members"): return membersPage(request, trip: trip)
-        case (false, 2, "members"): return membersAction(request, trip: trip, action: rest[1])
-        case (true, 2, "attachments"): return attachmentBytes(trip: trip, attachment: rest[1])
-        case (_, _, "items") where rest.count >= 2:
-            let item = rest[1]
-            switch (get, rest.count > 2 ? rest[2] : nil) {
-            case (true, nil): return itemPage(request, trip: trip, item: item)
-            case (true, "edit"?) where rest.count == 3: return editPage(request, trip: trip, item: item)
-            case (false, nil): return saveItem(request, trip: trip, item: item)
-            case (false, "delete"?) where rest.count == 3: return deleteItem(request, trip: trip, item: item)
-            case (false, "restore"?) where rest.count == 3: return restoreItem(request, trip: trip, item: item)
-            case (false, "attachments"?) where rest.count == 3: return upload(request, trip: trip, item: item)
-            default: return notFound()
-            }
-        default: return notFound()
+        guard let method = HTTPMethod(rawValue: request.method), let route = Route(method, request.path) else { return notFound() }
+        switch route {
+        case .trips: return tripsPage(request)
+        case .staticFile(let name): return StaticFiles.response(name)
+        case .favicon: return WebResponse(status: 204, headers: [], body: [])
+        case .trip(let trip): return tripPage(request, trip: trip.description)
+        case .version(let trip): return version(trip.description)
+        case .addItem(let trip): return addItem(request, trip: trip.description)
+        case .resolve(let trip): return resolve(request, trip: trip.description)
+        case .sync(let trip): return syncNow(request, trip: trip.description)
+        case .members(let trip): return membersPage(request, trip: trip.description)
+        case .membersAction(let trip, let action): return membersAction(request, trip: trip.description, action: action)
+        case .attachment(let trip, let attachment): return attachmentBytes(trip: trip.description, attachment: attachment)
+        case .item(let trip, let item): return itemPage(request, trip: trip.description, item: item.description)
+        case .editItem(let trip, let item): return editPage(request, trip: trip.description, item: item.description)
+        case .saveItem(let trip, let item): return saveItem(request, trip: trip.description, item: item.description)
+        case .deleteItem(let trip, let item): return deleteItem(request, trip: trip.description, item: item.description)
+        case .restoreItem(let trip, let item): return restoreItem(request, trip: trip.description, item: item.description)
+        case .upload(let trip, let item): return upload(request, trip: trip.description, item: item.description)
         }
     }
 
