@@ -97,7 +97,8 @@ final class BackgroundSync: @unchecked Sendable {
                     // The sync recorded the folder as each trip's last one; what it could not record.
                     self.lock.withLock { self.problem = report.lastFolderProblems.first }
                 case .failed(let failure, _, _):
-                    self.lock.withLock { self.problem = failure.hasPrefix(folder + ":") ? failure : "\(folder): \(failure)" }
+                    let text = failure.message
+                    self.lock.withLock { self.problem = text.hasPrefix(folder + ":") ? text : "\(folder): \(text)" }
                 case .recovered, .folderReplaced:
                     break
                 }

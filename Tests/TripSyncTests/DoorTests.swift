@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TripSync
 import TripSyncCore
@@ -33,6 +34,26 @@ import TripSyncHome
             try door.edit(trip) { try $0.set(.note, of: id, to: .text("shared lock")) }
             _ = store.document
         }
+        #expect(!door.holdsLock)
+    }
+
+    @Test("the door's watch reports a failed round as an error value (kind, facts, message), not only words")
+    func watchFailureIsAValue() throws {
+        let (home, cleanUp) = temporaryHome("door-watch")
+        defer { cleanUp() }
+        let door = TripHome(home)
+        _ = try door.create(name: "Lisbon 2027", zone: "Europe/Lisbon")
+        let missing = home.path + "-no-such-folder"
+        let seen = Mutex<[SyncWatch.Failure]>([])
+        let watch = try door.watch(missing) { event in
+            if case .failed(let failure, _, _) = event { seen.withLock { $0.append(failure) } }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while seen.withLock({ $0.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        watch.stop()
+        let failure = try #require(seen.withLock { $0.first })
+        #expect(failure.errorKind == .fileSystem)
+        #expect(failure.message.contains(missing))
         #expect(!door.holdsLock)
     }
 

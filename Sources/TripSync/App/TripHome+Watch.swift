@@ -11,12 +11,26 @@ public final class SyncWatch: Sendable {
     public enum Event: Sendable {
         /// A round ran; its report, which may name trips that could not sync.
         case synced(SyncReport)
-        /// A round failed: why, how many rounds in a row have, and the seconds until the next try.
-        case failed(String, failures: Int, retryIn: Double)
+        /// A round failed: why (an error value: kind, facts, message), how many rounds in a row
+        /// have, and the seconds until the next try.
+        case failed(Failure, failures: Int, retryIn: Double)
         /// A round worked after `afterFailures` failed ones.
         case recovered(afterFailures: Int)
         /// The shared folder was found replaced (another folder at its path), and is watched now.
         case folderReplaced
+    }
+
+    /// Why a round failed: the kind of the error the sync threw (`.syncFailed` when it ran but
+    /// some trips could not sync), its facts, and its message.
+    public struct Failure: TripSyncError, Hashable {
+        /// What went wrong, to switch on.
+        public var errorKind: TripSyncErrorKind
+        /// The facts a face words it with.
+        public var facts: ErrorFacts
+        /// What went wrong, in words.
+        public var message: String
+        /// The message.
+        public var description: String { message }
     }
 
     private let loop: SyncLoop
@@ -59,7 +73,9 @@ extension TripHome {
         loop.onEvent = { event in
             switch event {
             case .synced(let report): onEvent(.synced(report))
-            case .failed(let failure, let failures, let retryIn): onEvent(.failed(failure.description, failures: failures, retryIn: retryIn))
+            case .failed(let failure, let failures, let retryIn):
+                let value = SyncWatch.Failure(errorKind: failure.errorKind, facts: failure.facts, message: failure.message)
+                onEvent(.failed(value, failures: failures, retryIn: retryIn))
             case .recovered(let failures): onEvent(.recovered(afterFailures: failures))
             case .folderReplaced: onEvent(.folderReplaced)
             }
