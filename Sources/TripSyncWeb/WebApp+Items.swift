@@ -17,7 +17,7 @@ extension WebApp {
                     let end = try form.end(start: start, reference: reference)
                     try TripDocument.checkOrder(start: start, end: end)
                     let item = NewItem(
-                        title: try form.checkedTitle(), sortKey: "", start: start, end: end, place: ItemForm.optional(form.place),
+                        title: try form.checkedTitle(), start: start, end: end, place: ItemForm.optional(form.place),
                         note: ItemForm.optional(form.note))
                     try editor.addItem(item, at: .last)
                 }

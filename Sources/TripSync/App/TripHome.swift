@@ -20,8 +20,8 @@ import TripSyncSync
 /// ```swift
 /// let home = try TripHome(path: path)
 /// let store = try home.create(name: "Lisbon", zone: "Europe/Lisbon")
-/// try store.edit { trip in try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
-/// let report = try home.sync(with: "/Volumes/Shared/trips")
+/// try store.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
+/// let report = try home.sync(with: shared)   // the shared folder, e.g. "/Volumes/Shared/trips"
 /// ```
 ///
 /// A handle is safe to use from several threads: its writes are serialized, the stores it

@@ -11,8 +11,8 @@ import TripSyncSync
 /// write with the next rev of the one clock and saves durably before it returns.
 ///
 /// ```swift
-/// let store = try TripStore.open("Lisbon", in: Home(path: path))
-/// let id = try store.edit { trip in try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
+/// let store = try TripHome(path: path).open("Lisbon")
+/// let id = try store.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
 /// let conflicts = store.conflicts
 /// ```
 ///

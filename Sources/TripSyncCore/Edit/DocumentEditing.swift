@@ -1,9 +1,11 @@
-/// The values of a new item.
+/// The values of a new item. Where it goes in the order is said when it is added
+/// (`TripEditor.addItem(_:at:)`), never by a key of its own.
 public struct NewItem: Hashable, Sendable {
     /// The title (1–200 characters).
     public var title: String
-    /// The order key.
-    public var sortKey: String
+    /// The order key: chosen by the editor at the place the item is added (`ItemPosition`); the
+    /// package's simulations set it directly.
+    package var sortKey: String
     /// When it starts.
     public var start: TripTime?
     /// When it ends.
@@ -14,7 +16,12 @@ public struct NewItem: Hashable, Sendable {
     public var note: String?
 
     /// Creates the values of a new item.
-    public init(title: String, sortKey: String, start: TripTime? = nil, end: TripTime? = nil, place: String? = nil, note: String? = nil) {
+    public init(title: String, start: TripTime? = nil, end: TripTime? = nil, place: String? = nil, note: String? = nil) {
+        self.init(title: title, sortKey: "", start: start, end: end, place: place, note: note)
+    }
+
+    /// Creates the values of a new item with its order key (the package's fixtures and tests).
+    package init(title: String, sortKey: String, start: TripTime? = nil, end: TripTime? = nil, place: String? = nil, note: String? = nil) {
         self.title = title
         self.sortKey = sortKey
         self.start = start
