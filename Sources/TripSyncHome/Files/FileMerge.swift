@@ -65,51 +65,8 @@ package struct FileMerger: Sendable {
 
     /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
     package func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
-        // Read and validate every input on every core; items the inputs share byte for byte are
-        // decoded once, and items the merge leaves as an input held them are written by copying
-        // their bytes.
-        var reader = reader
-        reader.keepsItemBytes = true
-        let results = reader.read(paths: files)
-        var loaded: [(String, LoadedTrip)] = []
-        for (file, result) in zip(files, results) {
-            switch result {
-            case .success(let trip): loaded.append((file, trip))
-            case .failure(let error): throw .unreadable(error)
-            }
-        }
-        for (file, trip) in loaded {
-            if let (device, skew) = ClockGuard.futureDevice(in: trip.document, nowMilliseconds: nowMilliseconds) {
-                throw .refused(file: file, MergeError(.clockFromTheFuture, message: ClockGuard.describe(device: device, skewMilliseconds: skew)))
-            }
-        }
-        guard !loaded.isEmpty else {
-            throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
-        }
-        // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): the first
-        // input is the starting state, trusted as a home's own replica is; every other input is
-        // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
-        var acksOnly: Set<Int> = []
-        if loaded.count > 1 {
-            let membership = Membership(local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document))
-            for index in loaded.indices.dropFirst() {
-                let (file, trip) = loaded[index]
-                let document = trip.document
-                let writer = document.deviceName(document.deviceID)
-                switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
-                case .whole: break
-                case .acksOnly: acksOnly.insert(index)
-                case .skipped(let what, let remedy):
-                    let reason = MembershipRemedy.message(what, remedy)
-                    let first = loaded[0].1.document
-                    let message =
-                        document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3
-                        ? "a schema \(trip.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(first.owner?.key.fingerprint ?? ""), not merged into it (\(reason))"
-                        : reason
-                    throw .refused(file: file, MergeError(.notAccepted, message: message + "; nothing was written"))
-                }
-            }
-        }
+        var loaded = try read(files, nowMilliseconds: nowMilliseconds)
+        let acksOnly = try Self.acceptance(of: loaded)
         // The documents move out of `loaded`, so the merge can reuse the first one's maps in
         // place (no other copy holds them) and each input is freed once merged.
         let names = loaded.map(\.0)
@@ -156,6 +113,61 @@ package struct FileMerger: Sendable {
                     brought: brought, warnings: info.warnings, forks: forks))
         }
         return FileMergeResult(document: document, inputs: inputs, keptInputs: kept)
+    }
+
+
+    /// Every input read and validated (on every core; items the inputs share byte for byte are
+    /// decoded once, and items the merge leaves as an input held them are written by copying
+    /// their bytes), each clock checked against `nowMilliseconds`.
+    private func read(_ files: [String], nowMilliseconds: UInt64) throws(FileMergeError) -> [(String, LoadedTrip)] {
+        var reader = reader
+        reader.keepsItemBytes = true
+        let results = reader.read(paths: files)
+        var loaded: [(String, LoadedTrip)] = []
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let trip): loaded.append((file, trip))
+            case .failure(let error): throw .unreadable(error)
+            }
+        }
+        for (file, trip) in loaded {
+            if let (device, skew) = ClockGuard.futureDevice(in: trip.document, nowMilliseconds: nowMilliseconds) {
+                throw .refused(file: file, MergeError(.clockFromTheFuture, message: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+            }
+        }
+        guard !loaded.isEmpty else {
+            throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
+        }
+        return loaded
+    }
+
+    /// The inputs taken for their acks only (a viewer's); throws for an input sync would refuse.
+    private static func acceptance(of loaded: [(String, LoadedTrip)]) throws(FileMergeError) -> Set<Int> {
+        // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): the first
+        // input is the starting state, trusted as a home's own replica is; every other input is
+        // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
+        var acksOnly: Set<Int> = []
+        if loaded.count > 1 {
+            let membership = Membership(local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document))
+            for index in loaded.indices.dropFirst() {
+                let (file, trip) = loaded[index]
+                let document = trip.document
+                let writer = document.deviceName(document.deviceID)
+                switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
+                case .whole: break
+                case .acksOnly: acksOnly.insert(index)
+                case .skipped(let what, let remedy):
+                    let reason = MembershipRemedy.message(what, remedy)
+                    let first = loaded[0].1.document
+                    let message =
+                        document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3
+                        ? "a schema \(trip.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(first.owner?.key.fingerprint ?? ""), not merged into it (\(reason))"
+                        : reason
+                    throw .refused(file: file, MergeError(.notAccepted, message: message + "; nothing was written"))
+                }
+            }
+        }
+        return acksOnly
     }
 
     /// Moves a document out of its slot, leaving nil (so the slot holds no second reference).
