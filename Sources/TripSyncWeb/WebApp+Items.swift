@@ -44,30 +44,32 @@ extension WebApp {
         }
         guard let id = ItemID(item), let detail = ItemDetail(id, in: document) else { return notFound() }
         let title = detail.fields.first { $0.field == .title }?.current.text ?? "(no title)"
-        var body = Page.notice(takeNotice(request)) + Page.error(error)
+        let trip = document.tripID
+        var body = HTML.trusted(Page.notice(takeNotice(request)) + Page.error(error))
         if detail.isDeleted {
-            body += "<p class=\"deleted-note\">This item is deleted.</p>\n" + Page.button(Route.restoreItem(document.tripID, id).path, csrf: request.csrf, label: "Restore")
+            body += "<p class=\"deleted-note\">This item is deleted.</p>\n\(HTML.trusted(Page.button(Route.restoreItem(trip, id).path, csrf: request.csrf, label: "Restore")))"
         }
         body += "<section data-live id=\"detail\" aria-label=\"Fields\">\n<dl class=\"detail\">\n"
         for field in detail.fields where field.field != .sortKey {
-            body += "<dt>" + Page.h(Self.fieldLabel(field.field)) + "</dt><dd dir=\"auto\">" + Page.h(Self.shown(field.current.value, text: field.current.text))
-                + " <span class=\"meta\">by " + Page.h(field.current.deviceName) + ", " + Page.h(Page.when(field.current.writtenAt)) + "</span>"
+            let current = field.current
+            body += "<dt>\(Self.fieldLabel(field.field))</dt><dd dir=\"auto\">\(Self.shown(current.value, text: current.text))"
+                + " <span class=\"meta\">by \(current.deviceName), \(Page.when(current.writtenAt))</span>"
             for alternative in field.alternatives {
-                body += "<br><span class=\"alt\">also: " + Page.h(Self.shown(alternative.value, text: alternative.text)) + " <span class=\"meta\">by " + Page.h(alternative.deviceName) + ", "
-                    + Page.h(Page.when(alternative.writtenAt)) + "</span></span>"
+                body += "<br><span class=\"alt\">also: \(Self.shown(alternative.value, text: alternative.text)) <span class=\"meta\">by \(alternative.deviceName), "
+                    + "\(Page.when(alternative.writtenAt))</span></span>"
             }
             body += "</dd>\n"
         }
         body += "</dl>\n</section>\n"
         if !detail.isDeleted {
-            body += "<div class=\"actions\"><a class=\"button\" href=\"" + Route.editItem(document.tripID, id).path + "\">Edit</a> "
-                + Page.button(Route.deleteItem(document.tripID, id).path, csrf: request.csrf, label: "Delete") + "</div>\n"
-            body += attachmentsHTML(document, item: id, csrf: request.csrf)
+            body += "<div class=\"actions\"><a class=\"button\" href=\"\(Route.editItem(trip, id).path)\">Edit</a> "
+                + "\(HTML.trusted(Page.button(Route.deleteItem(trip, id).path, csrf: request.csrf, label: "Delete")))</div>\n"
+            body += HTML.trusted(attachmentsHTML(document, item: id, csrf: request.csrf))
         }
-        body += "<p><a href=\"/trips/\(document.tripID)\">Back to the itinerary</a></p>\n"
+        body += "<p><a href=\"\(Route.trip(trip).path)\">Back to the itinerary</a></p>\n"
         let page = Page.frame(
             title: title, heading: title, nav: tripNav(document.tripID), live: "/trips/\(document.tripID)/version",
-            version: versionStamp(document.tripID), body: body)
+            version: versionStamp(document.tripID), body: body.description)
         return WebResponse.html(status, page)
     }
 

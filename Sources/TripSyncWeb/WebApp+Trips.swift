@@ -11,7 +11,7 @@ extension WebApp {
         } catch {
             return failure(error)
         }
-        var body = Page.notice(takeNotice(request))
+        var body = HTML.trusted(Page.notice(takeNotice(request)))
         let trips = listing.trips.map(\.document).sorted { ($0.trip.name.value, $0.tripID) < ($1.trip.name.value, $1.tripID) }
         if trips.isEmpty {
             body += "<p>No trips in this home yet. Make one with <code>tripsync new \"Lisbon 2027\"</code>, or join one with an invite code: <code>tripsync join CODE FOLDER</code>.</p>\n"
@@ -19,16 +19,15 @@ extension WebApp {
             body += "<ul class=\"trips\">\n"
             for trip in trips {
                 let conflicts = ConflictSummary(trip).total
-                body += "<li><a href=\"/trips/\(trip.tripID)\" dir=\"auto\">" + Page.h(trip.trip.name.value) + "</a> <span class=\"meta\">"
-                    + "\(trip.items.count) item\(trip.items.count == 1 ? "" : "s")"
-                    + (conflicts > 0 ? ", \(conflicts) conflict\(conflicts == 1 ? "" : "s")" : "") + "</span></li>\n"
+                let items = "\(trip.items.count) item\(trip.items.count == 1 ? "" : "s")" + (conflicts > 0 ? ", \(conflicts) conflict\(conflicts == 1 ? "" : "s")" : "")
+                body += "<li><a href=\"\(Route.trip(trip.tripID).path)\" dir=\"auto\">\(trip.trip.name.value)</a> <span class=\"meta\">\(items)</span></li>\n"
             }
             body += "</ul>\n"
         }
         for unreadable in listing.unreadable {
-            body += Page.error(unreadable.description)
+            body += HTML.trusted(Page.error(unreadable.description))
         }
-        return WebResponse.html(Page.frame(title: "Trips", heading: "Trips", body: body))
+        return WebResponse.html(Page.frame(title: "Trips", heading: "Trips", body: body.description))
     }
 
     /// The navigation of a trip's pages.
@@ -84,15 +83,15 @@ extension WebApp {
     /// The deleted items, each with Restore.
     func deletedHTML(_ document: TripDocument, csrf: String) -> String {
         let deleted = DeletedItemList(document).entries
-        var out = "<h2 id=\"deleted-h\">Deleted</h2>\n"
-        guard !deleted.isEmpty else { return out + "<p class=\"empty\">No deleted items.</p>\n" }
+        var out: HTML = "<h2 id=\"deleted-h\">Deleted</h2>\n"
+        guard !deleted.isEmpty else { return (out + "<p class=\"empty\">No deleted items.</p>\n").description }
         out += "<ul class=\"deleted\">\n"
         for entry in deleted {
-            let names = entry.detail.deletes.map(\.deviceName)
-            out += "<li><span dir=\"auto\">" + Page.h(entry.title ?? "(no title)") + "</span> <span class=\"meta\">deleted by "
-                + Page.h(names.joined(separator: ", ")) + " on " + Page.h(Page.when(entry.deletedAt)) + "</span> "
-                + Page.button("/trips/\(document.tripID)/items/\(entry.detail.id)/restore", csrf: csrf, label: "Restore") + "</li>\n"
+            let names = entry.detail.deletes.map(\.deviceName).joined(separator: ", ")
+            let restore = Page.button(Route.restoreItem(document.tripID, entry.detail.id).path, csrf: csrf, label: "Restore")
+            out += "<li><span dir=\"auto\">\(entry.title ?? "(no title)")</span> <span class=\"meta\">deleted by \(names) on \(Page.when(entry.deletedAt))</span> "
+                + "\(HTML.trusted(restore))</li>\n"
         }
-        return out + "</ul>\n"
+        return (out + "</ul>\n").description
     }
 }
