@@ -2,12 +2,8 @@ import TripSync
 import TripSyncCore
 
 /// The pages' frame and the pieces every template uses, built as `HTML` (values escaped by
-/// interpolation, markup of this program joined by `HTML.trusted`). Templates not yet moved to
-/// `HTML` still escape through `h` (the library's `HTMLText.escape`).
+/// interpolation, markup of this program joined by `HTML.trusted`); no text is escaped by hand.
 enum Page {
-    /// `text` escaped for HTML content and quoted attribute values.
-    static func h(_ text: String) -> String { HTMLText.escape(text) }
-
     /// A whole page: `title`, the site header with a link home and `nav`, then `body`. `live`
     /// names the URL the page's script polls for changes (a trip's version).
     static func frame(title: String, heading: String, nav: String = "", live: String? = nil, version: String = "", body: String) -> String {
