@@ -65,6 +65,8 @@ public struct TripSyncErrorKind: RawRepresentable, Hashable, Sendable, CustomStr
     public static let badKeyFile = Self(rawValue: "badKeyFile")
     /// Another process holds the home's lock.
     public static let busy = Self(rawValue: "busy")
+    /// A sync ran, but some trips could not be synced (each named in its report).
+    public static let syncFailed = Self(rawValue: "syncFailed")
     /// The operation was refused for another reason the message gives.
     public static let refused = Self(rawValue: "refused")
 }

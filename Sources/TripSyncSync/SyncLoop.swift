@@ -40,16 +40,34 @@ package final class SyncLoop: @unchecked Sendable {
     }
 
     /// Why a round failed.
-    package enum Failure: Error, Sendable, CustomStringConvertible {
-        /// The sync could not run at all (`FolderSync.run` threw): the error, as told.
-        case couldNotRun(String)
+    package enum Failure: TripSyncError, CustomStringConvertible {
+        /// The sync could not run at all (`FolderSync.run` threw): the error, as told, and its
+        /// kind and facts (issue 39: a watch's failure is an error value, not only words).
+        case couldNotRun(String, kind: TripSyncErrorKind, facts: ErrorFacts)
         /// The sync ran, but `failed` of its `of` trips could not be synced (named in the report).
         case tripsFailed(failed: Int, of: Int)
+
+        /// The kind of the error the round threw; `.syncFailed` when some trips could not sync.
+        package var errorKind: TripSyncErrorKind {
+            switch self {
+            case .couldNotRun(_, let kind, _): return kind
+            case .tripsFailed: return .syncFailed
+            }
+        }
+
+        /// The facts of the error the round threw.
+        package var facts: ErrorFacts {
+            if case .couldNotRun(_, _, let facts) = self { return facts }
+            return ErrorFacts()
+        }
+
+        /// What went wrong, in words.
+        package var message: String { description }
 
         /// What went wrong, in words.
         package var description: String {
             switch self {
-            case .couldNotRun(let error): return error
+            case .couldNotRun(let error, _, _): return error
             case .tripsFailed(let failed, let all): return "\(failed) trip\(failed == 1 ? "" : "s") of \(all) could not be synced; the others were"
             }
         }
@@ -175,7 +193,8 @@ package final class SyncLoop: @unchecked Sendable {
                 onEvent?(.synced(report))
                 if !report.failed.isEmpty { failure = .tripsFailed(failed: report.failed.count, of: report.trips.count) }
             } catch {
-                failure = .couldNotRun("\(error)")
+                let typed = error as? any TripSyncError
+                failure = .couldNotRun("\(error)", kind: typed?.errorKind ?? .refused, facts: typed?.facts ?? ErrorFacts())
             }
             if let failure {
                 failures += 1

@@ -5,7 +5,8 @@ import TripSyncHome
 import TripSyncSync
 
 /// The automatic sync while a page is open (docs/DESIGN.md, "The server"): while a page has
-/// polled for changes in the last few seconds, the library's `SyncLoop` syncs the home's trips
+/// polled for changes in the last few seconds, the door's watch (`TripHome.watch`, the one
+/// watch loop the CLI's `sync --watch` runs too) syncs the home's trips
 /// with their last folder whenever that folder or the home changes, and at least every 30
 /// seconds; failing rounds are retried with the loop's backoff. No page open, no loop; the last
 /// folder changed (a sync with another folder), a loop for the new one.
@@ -37,14 +38,14 @@ final class BackgroundSync: @unchecked Sendable {
 
     /// Starts watching for open pages, on a thread of its own; a second call does nothing.
     func start(_ app: WebApp) {
-        let home = app.home
+        let door = app.door
         let first: Bool = lock.withLock {
             defer { started = true }
             return !started && !stopped
         }
         guard first else { return }
         let thread = Thread { [self] in
-            supervise(home)
+            supervise(door)
             ended.signal()
         }
         thread.name = "tripsync-open-sync"
@@ -60,50 +61,52 @@ final class BackgroundSync: @unchecked Sendable {
         if running { ended.wait() }
     }
 
-    /// Keeps one `SyncLoop` running with the home's last folder while a page is open, none
+    /// Keeps one watch running with the home's last folder while a page is open, none
     /// otherwise.
-    private func supervise(_ home: Home) {
-        var loop: SyncLoop?
+    private func supervise(_ door: TripHome) {
+        var watch: SyncWatch?
         while !isStopped {
-            let folder = isActive ? lastFolder(home) : nil
-            if loop?.sync.folder != folder {
+            let folder = isActive ? lastFolder(door) : nil
+            if watch?.folder != folder {
                 // Stopping waits for a round in progress.
-                loop?.stop()
-                loop = folder.map { makeLoop(home, folder: $0) }
-                loop?.start()
+                watch?.stop()
+                watch = folder.flatMap { startWatch(door, folder: $0) }
             }
             Thread.sleep(forTimeInterval: 0.5)
         }
-        loop?.stop()
+        watch?.stop()
     }
 
     /// The folder the home's trips last synced with (the first, when they used several); nil
     /// when none is recorded or the records cannot be read (no automatic sync then).
-    private func lastFolder(_ home: Home) -> String? {
+    private func lastFolder(_ door: TripHome) -> String? {
         do {
-            return try home.lastFolders().first?.folder
+            return try door.home.lastFolders().first?.folder
         } catch {
             return nil
         }
     }
 
-    /// A loop syncing `home` with `folder`, its rounds' problems kept for the trip page.
-    private func makeLoop(_ home: Home, folder: String) -> SyncLoop {
-        let loop = SyncLoop(FolderSync(home: home, folder: folder))
-        loop.roundEvery = BackgroundSync.roundEvery
-        loop.onEvent = { [weak self] event in
-            guard let self else { return }
-            switch event {
-            case .synced(let report):
-                // The sync recorded the folder as each trip's last one; what it could not record.
-                self.lock.withLock { self.problem = report.lastFolderProblems.first }
-            case .failed(let failure, _, _):
-                let text = "\(failure)"
-                self.lock.withLock { self.problem = text.hasPrefix(folder + ":") ? text : "\(folder): \(text)" }
-            case .recovered, .folderReplaced:
-                break
+    /// The door's watch of `folder`, its rounds' problems kept for the trip page.
+    private func startWatch(_ door: TripHome, folder: String) -> SyncWatch? {
+        do {
+            return try door.watch(folder, every: BackgroundSync.roundEvery) { [weak self] event in
+                guard let self else { return }
+                switch event {
+                case .synced(let report):
+                    // The sync recorded the folder as each trip's last one; what it could not record.
+                    self.lock.withLock { self.problem = report.lastFolderProblems.first }
+                case .failed(let failure, _, _):
+                    let text = failure.message
+                    self.lock.withLock { self.problem = text.hasPrefix(folder + ":") ? text : "\(folder): \(text)" }
+                case .recovered, .folderReplaced:
+                    break
+                }
             }
+        } catch {
+            let text = "\(error)"
+            lock.withLock { problem = text }
+            return nil
         }
-        return loop
     }
 }

@@ -12,6 +12,19 @@ struct ItemForm {
     var zone = ""
     var place = ""
     var note = ""
+    /// Add's one-time key: a form posted twice adds once (`WebApp.FormKeys`).
+    var formKey = ""
+    /// What the Edit form showed, by field name (hidden `shown-…`): Save writes only the fields
+    /// whose text the person changed from it. Nil on Add, or when a post does not carry it.
+    var shown: [String: String]?
+    /// The revs of the values the Edit form showed, by register (hidden `seen-…`: the value and
+    /// the conflicts shown with it), so a value written since is kept, never reverted.
+    var seen: [ItemField: Set<Rev>] = [:]
+
+    /// The texts of the form, by name.
+    static let names = ["title", "day", "time", "ends", "zone", "place", "note"]
+    /// The registers the texts are read from.
+    static let registers: [ItemField] = [.title, .start, .end, .place, .note]
 
     init() {}
 
@@ -24,6 +37,33 @@ struct ItemForm {
         zone = request.field("zone")
         place = request.field("place")
         note = request.field("note")
+        formKey = request.field("formkey")
+        var shown: [String: String] = [:]
+        for name in Self.names { if let text = request.form["shown-" + name] { shown[name] = text } }
+        self.shown = shown.count == Self.names.count ? shown : nil
+        for field in Self.registers {
+            if let text = request.form["seen-" + field.rawValue] { seen[field] = Self.revs(text) }
+        }
+    }
+
+    /// `counter.device` revs separated by spaces (the hidden `seen-…` fields).
+    static func revs(_ text: String) -> Set<Rev> {
+        Set(
+            text.split(separator: " ").compactMap { part -> Rev? in
+                let pieces = part.split(separator: ".", maxSplits: 1)
+                guard pieces.count == 2, let counter = UInt64(pieces[0]), let device = DeviceID(String(pieces[1])) else { return nil }
+                return Rev(counter: counter, device: device)
+            })
+    }
+
+    /// The hidden text of `revs`.
+    static func text(_ revs: Set<Rev>) -> String {
+        revs.sorted().map { "\($0.counter).\($0.device)" }.joined(separator: " ")
+    }
+
+    /// The texts as the form holds them, by name.
+    var texts: [String: String] {
+        ["title": title, "day": day, "time": time, "ends": ends, "zone": zone, "place": place, "note": note]
     }
 
     /// The item as the form shows it for editing.
@@ -42,6 +82,9 @@ struct ItemForm {
         }
         place = (fields.place?.value ?? nil) ?? ""
         note = (fields.note?.value ?? nil) ?? ""
+        shown = texts
+        func revs<V>(_ register: Register<V>?) -> Set<Rev> { Set(register?.versions.map(\.rev) ?? []) }
+        seen = [.title: revs(fields.title), .start: revs(fields.start), .end: revs(fields.end), .place: revs(fields.place), .note: revs(fields.note)]
     }
 
     static func hhmm(_ local: LocalDateTime) -> String {
@@ -65,6 +108,46 @@ struct ItemForm {
         try TypedInput.end(ends, start: start, zone: start?.zone ?? chosenZone, reference: reference)
     }
 
+    /// The library's edit of item `id` from this posted form: each field whose text differs
+    /// from what the form showed (`shown`), with the revs the form showed. Day, Time and Zone
+    /// change only the parts of the start that were changed, and Ends only the end, by the
+    /// library's one rule (`ItemEdit.changed`); `current` is the item now, to read a typed end
+    /// against the start the edit leaves.
+    func edit(of id: ItemID, shown: [String: String], current: ItemFields, reference: LocalDate, suggestedZone: String?) throws(EditError) -> ItemEdit {
+        func changed(_ name: String) -> Bool { Self.lines(texts[name] ?? "") != Self.lines(shown[name] ?? "") }
+        func saw(_ field: ItemField) -> ItemEdit.Seen { .revs(seen[field] ?? []) }
+        var edit = ItemEdit(item: id)
+        if changed("title") { edit.set(.title, to: try checkedTitle(), seen: saw(.title)) }
+        // A start without a zone yet takes the Zone the form shows, changed or not.
+        let zoneGiven = changed("zone") || (current.start?.value ?? nil)?.zone == nil
+        if changed("day") || changed("time") || changed("zone") {
+            let typed = try start(reference: reference)
+            switch typed {
+            case nil: edit.set(.start, to: .whole(nil), seen: saw(.start))
+            case .local(let local, let zone)?:
+                edit.set(
+                    .start, to: .parts(day: changed("day") ? local.date : nil, time: changed("time") ? .at(hour: local.hour, minute: local.minute) : nil, zone: zoneGiven ? zone : nil),
+                    seen: saw(.start))
+            case .date(let date)?:
+                edit.set(.start, to: .parts(day: changed("day") ? date : nil, time: changed("time") ? .allDay : nil, zone: zoneGiven ? chosenZone : nil), seen: saw(.start))
+            }
+        }
+        if changed("ends") {
+            let start = try edit.times(of: current, suggestedZone: suggestedZone).start
+            switch try end(start: start, reference: reference) {
+            case nil: edit.set(.end, to: .whole(nil), seen: saw(.end))
+            case .local(let local, _)?: edit.set(.end, to: .parts(day: local.date, time: .at(hour: local.hour, minute: local.minute), zone: nil), seen: saw(.end))
+            case .date(let date)?: edit.set(.end, to: .whole(.date(date)), seen: saw(.end))
+            }
+        }
+        if changed("place") { edit.set(.place, to: Self.optional(place), seen: saw(.place)) }
+        if changed("note") { edit.set(.note, to: Self.optional(note), seen: saw(.note)) }
+        return edit
+    }
+
+    /// `text` with CRLF read as LF: a browser posts a text area's line breaks as CRLF.
+    static func lines(_ text: String) -> String { text.replacingOccurrences(of: "\r\n", with: "\n") }
+
     static func optional(_ text: String) -> String? {
         VisibleText.isBlank(text) ? nil : text
     }
@@ -83,6 +166,11 @@ struct ItemForm {
         out += Page.select(prefix + "-zone", name: "zone", label: "Zone", options: options, selected: zone)
         out += Page.field(prefix + "-place", name: "place", label: "Place", value: place)
         out += Page.field(prefix + "-note", name: "note", label: "Note", value: note, multiline: true)
+        if !formKey.isEmpty { out += Page.hidden("formkey", formKey) }
+        if let shown {
+            for name in Self.names { out += Page.hidden("shown-" + name, shown[name] ?? "") }
+            for field in Self.registers { out += Page.hidden("seen-" + field.rawValue, Self.text(seen[field] ?? [])) }
+        }
         return out
     }
 }

@@ -1,75 +1,83 @@
 import TripSync
 import TripSyncCore
 
-/// The pages' frame and the pieces every template uses. Every text that came from a trip, a
-/// person or a request reaches a page only through `h` (the library's `HTMLText.escape`).
+/// The pages' frame and the pieces every template uses, built as `HTML` (values escaped by
+/// interpolation, markup of this program joined by `HTML.trusted`); no text is escaped by hand.
 enum Page {
-    /// `text` escaped for HTML content and quoted attribute values.
-    static func h(_ text: String) -> String { HTMLText.escape(text) }
-
     /// A whole page: `title`, the site header with a link home and `nav`, then `body`. `live`
     /// names the URL the page's script polls for changes (a trip's version).
     static func frame(title: String, heading: String, nav: String = "", live: String? = nil, version: String = "", body: String) -> String {
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        var out: HTML = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>" + h(title) + " · TripSync</title>\n"
+        out += "<title>\(title) · TripSync</title>\n"
         out += "<link rel=\"stylesheet\" href=\"/static/app.css\">\n"
         out += "<script src=\"/static/app.js\" defer></script>\n</head>\n<body>\n"
         out += "<a class=\"skip\" href=\"#main\">Skip to the content</a>\n"
-        out += "<header class=\"site\"><a class=\"home\" href=\"/\">TripSync</a>" + nav + "</header>\n"
+        out += "<header class=\"site\"><a class=\"home\" href=\"/\">TripSync</a>\(HTML.trusted(nav))</header>\n"
         out += "<main id=\"main\""
-        if let live { out += " data-version-url=\"" + h(live) + "\" data-version=\"" + h(version) + "\"" }
-        out += ">\n<h1 dir=\"auto\">" + h(heading) + "</h1>\n" + body + "</main>\n</body>\n</html>\n"
-        return out
+        if let live { out += " data-version-url=\"\(live)\" data-version=\"\(version)\"" }
+        out += ">\n<h1 dir=\"auto\">\(heading)</h1>\n\(HTML.trusted(body))</main>\n</body>\n</html>\n"
+        return out.description
     }
 
-    /// A form that POSTs to `action` with the session's anti-forgery token.
+    /// A form that POSTs to `action` with the session's anti-forgery token; `content` is
+    /// markup this program built.
     static func form(_ action: String, csrf: String, cssClass: String = "", multipart: Bool = false, _ content: String) -> String {
-        "<form method=\"post\" action=\"" + h(action) + "\"" + (cssClass.isEmpty ? "" : " class=\"" + cssClass + "\"")
-            + (multipart ? " enctype=\"multipart/form-data\"" : "") + ">\n"
-            + "<input type=\"hidden\" name=\"csrf\" value=\"" + h(csrf) + "\">\n" + content + "</form>\n"
+        let classes: HTML = cssClass.isEmpty ? "" : " class=\"\(cssClass)\""
+        let encoding: HTML = multipart ? " enctype=\"multipart/form-data\"" : ""
+        let html: HTML = "<form method=\"post\" action=\"\(action)\"\(classes)\(encoding)>\n\(hiddenHTML("csrf", csrf))\(HTML.trusted(content))</form>\n"
+        return html.description
     }
 
     /// A one-button form (Delete, Restore, Keep this…): `hidden` values and a visible button.
     static func button(_ action: String, csrf: String, label: String, hidden: [(String, String)] = [], cssClass: String = "inline") -> String {
-        form(action, csrf: csrf, cssClass: cssClass,
-            hidden.map { "<input type=\"hidden\" name=\"" + h($0.0) + "\" value=\"" + h($0.1) + "\">\n" }.joined()
-                + "<button type=\"submit\">" + h(label) + "</button>\n")
+        let content = HTML.joined(hidden.map { hiddenHTML($0.0, $0.1) }) + "<button type=\"submit\">\(label)</button>\n"
+        return form(action, csrf: csrf, cssClass: cssClass, content.description)
+    }
+
+    /// A hidden value a form carries back (what an Edit form showed, Add's one-time key).
+    static func hidden(_ name: String, _ value: String) -> String { hiddenHTML(name, value).description }
+
+    private static func hiddenHTML(_ name: String, _ value: String) -> HTML {
+        "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">\n"
     }
 
     /// A labelled text field (the label visible, above the field).
     static func field(_ id: String, name: String, label: String, value: String, hint: String = "", required: Bool = false, multiline: Bool = false) -> String {
-        var out = "<div class=\"field\"><label for=\"" + id + "\">" + h(label) + "</label>"
-        if !hint.isEmpty { out += "<span class=\"hint\" id=\"" + id + "-hint\">" + h(hint) + "</span>" }
-        let described = hint.isEmpty ? "" : " aria-describedby=\"" + id + "-hint\""
+        var out: HTML = "<div class=\"field\"><label for=\"\(id)\">\(label)</label>"
+        if !hint.isEmpty { out += "<span class=\"hint\" id=\"\(id)-hint\">\(hint)</span>" }
+        let described: HTML = hint.isEmpty ? "" : " aria-describedby=\"\(id)-hint\""
         if multiline {
-            out += "<textarea id=\"" + id + "\" name=\"" + name + "\" rows=\"3\"" + described + ">" + h(value) + "</textarea>"
+            out += "<textarea id=\"\(id)\" name=\"\(name)\" rows=\"3\"\(described)>\(value)</textarea>"
         } else {
-            out += "<input type=\"text\" id=\"" + id + "\" name=\"" + name + "\" value=\"" + h(value) + "\"" + described
-                + (required ? " required" : "") + ">"
+            let needed: HTML = required ? " required" : ""
+            out += "<input type=\"text\" id=\"\(id)\" name=\"\(name)\" value=\"\(value)\"\(described)\(needed)>"
         }
-        return out + "</div>\n"
+        return (out + "</div>\n").description
     }
 
     /// A labelled choice among `options` (value, text), `selected` chosen.
     static func select(_ id: String, name: String, label: String, options: [(String, String)], selected: String) -> String {
-        var out = "<div class=\"field\"><label for=\"" + id + "\">" + h(label) + "</label><select id=\"" + id + "\" name=\"" + name + "\">"
+        var out: HTML = "<div class=\"field\"><label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(name)\">"
         for (value, text) in options {
-            out += "<option value=\"" + h(value) + "\"" + (value == selected ? " selected" : "") + ">" + h(text) + "</option>"
+            let chosen: HTML = value == selected ? " selected" : ""
+            out += "<option value=\"\(value)\"\(chosen)>\(text)</option>"
         }
-        return out + "</select></div>\n"
+        return (out + "</select></div>\n").description
     }
 
     /// An error from the library, in words, where the person looks.
     static func error(_ message: String?) -> String {
         guard let message else { return "" }
-        return "<div class=\"error\" role=\"alert\"><p>" + h(message) + "</p></div>\n"
+        let html: HTML = "<div class=\"error\" role=\"alert\"><p>\(message)</p></div>\n"
+        return html.description
     }
 
     /// A message kept across a redirect (what a sync did, an invite code).
     static func notice(_ message: String?) -> String {
         guard let message else { return "" }
-        return "<div class=\"notice\" role=\"status\"><p>" + h(message) + "</p></div>\n"
+        let html: HTML = "<div class=\"notice\" role=\"status\"><p>\(message)</p></div>\n"
+        return html.description
     }
 
     /// "Thu 10 Jun 2027".

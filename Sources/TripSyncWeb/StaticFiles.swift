@@ -28,6 +28,21 @@ enum StaticFiles {
         li.item { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 6px 0; }
         li.item .when { display: inline-block; min-width: 7.5em; font-variant-numeric: tabular-nums; color: var(--muted); }
         li.item .title { font-weight: 600; }
+        li.item { display: grid; grid-template-columns: 7.5em minmax(0, 1fr); gap: 0 10px; }
+        li.item .title { font-size: 1rem; margin: 0; }
+        section.day h2 { font-size: 1.05rem; border-bottom: 0; margin: 18px 0 6px; }
+        .day .dow { color: var(--accent); margin-right: 6px; }
+        .tag { font-size: 0.78rem; font-weight: 700; text-transform: uppercase; color: var(--muted); }
+        .span, .remark, .cont-when, .leg .lbl, .leg .city { color: var(--muted); font-size: 0.92rem; }
+        .route { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
+        .note { white-space: pre-wrap; margin: 4px 0 0; }
+        .place { margin: 4px 0 0; }
+        ul.continuing { list-style: none; padding: 0; margin: 0 0 6px; }
+        li.cont a { display: block; background: #fff; border: 1px dashed var(--line); border-radius: 6px; padding: 4px 10px; margin: 4px 0; }
+        .conflicts { border-left: 4px solid var(--warn); padding-left: 10px; margin: 8px 0 0; }
+        .conflicts ul { margin: 0; padding-left: 18px; }
+        .c-head, .c-name { font-weight: 600; margin: 4px 0; }
+        .zn, .shown-zone, .vz { display: none; }
         .place, .until, .meta { color: var(--muted); font-size: 0.92rem; }
         .flag { color: var(--warn); font-weight: 600; font-size: 0.92rem; }
         ul.trips li, ul.deleted li, ul.values li, ul.devices li, ul.members li { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 6px 0; }
@@ -51,7 +66,7 @@ enum StaticFiles {
         figure { margin: 0; }
         figure img { max-width: 100%; height: auto; border-radius: 4px; }
         code { overflow-wrap: anywhere; }
-        @media (max-width: 480px) { li.item .when { display: block; } main { padding: 4px 10px 40px; } h1 { font-size: 1.35rem; } }
+        @media (max-width: 480px) { li.item { display: block; } li.item .when { display: block; } main { padding: 4px 10px 40px; } h1 { font-size: 1.35rem; } }
         """
 
     /// Keeps a trip's page current: polls the trip's version every second and, when it changed,

@@ -7,27 +7,27 @@ extension WebApp {
     /// An item's attachments (images shown, other files to download) and the upload form.
     func attachmentsHTML(_ document: TripDocument, item: ItemID, csrf: String) -> String {
         let trip = document.tripID
-        var out = "<section id=\"attachments\" aria-labelledby=\"attachments-h\">\n<h2 id=\"attachments-h\">Attachments</h2>\n"
+        var out: HTML = "<section id=\"attachments\" aria-labelledby=\"attachments-h\">\n<h2 id=\"attachments-h\">Attachments</h2>\n"
         let entries: [AttachmentEntry]
         do {
             entries = try AttachmentEntry.list(in: document, home: home, of: item)
         } catch {
-            return out + Page.error(Self.words(error)) + "</section>\n"
+            return (out + HTML.trusted(Page.error(Self.words(error))) + "</section>\n").description
         }
         if entries.isEmpty { out += "<p class=\"empty\">No attachments.</p>\n" }
         out += "<ul class=\"attachments\">\n"
         for entry in entries {
-            let url = "/trips/\(trip)/attachments/\(entry.id)"
+            let url = Route.attachment(trip, entry.id.description).path
             let label = entry.caption ?? entry.name
             out += "<li>"
             let here = entry.state == .staged || entry.state == .shared
             if here && Self.isShownImage(entry.blob.type) {
-                out += "<figure><img src=\"" + url + "\" alt=\"" + Page.h(label) + "\"><figcaption dir=\"auto\">" + Page.h(label) + "</figcaption></figure>"
+                out += "<figure><img src=\"\(url)\" alt=\"\(label)\"><figcaption dir=\"auto\">\(label)</figcaption></figure>"
             } else if here {
-                out += "<a href=\"" + url + "\" download dir=\"auto\">" + Page.h(entry.name) + "</a>"
-                if let caption = entry.caption { out += " <span dir=\"auto\">" + Page.h(caption) + "</span>" }
+                out += "<a href=\"\(url)\" download dir=\"auto\">\(entry.name)</a>"
+                if let caption = entry.caption { out += " <span dir=\"auto\">\(caption)</span>" }
             } else {
-                out += "<span dir=\"auto\">" + Page.h(entry.name) + "</span>"
+                out += "<span dir=\"auto\">\(entry.name)</span>"
             }
             let state: String
             switch entry.state {
@@ -36,14 +36,15 @@ extension WebApp {
             case .arriving: state = "arriving (not here yet)"
             case .quarantined: state = "quarantined: its bytes did not match their hash"
             }
-            out += " <span class=\"meta\">" + Page.h(ByteCount.text(entry.blob.size) + ", " + state) + "</span></li>\n"
+            out += " <span class=\"meta\">\(ByteCount.text(entry.blob.size) + ", " + state)</span></li>\n"
         }
         out += "</ul>\n"
-        var fields = "<div class=\"field\"><label for=\"upload-file\">File</label><input type=\"file\" id=\"upload-file\" name=\"file\" required></div>\n"
-        fields += Page.field("upload-caption", name: "caption", label: "Caption", value: "")
+        var fields: HTML = "<div class=\"field\"><label for=\"upload-file\">File</label><input type=\"file\" id=\"upload-file\" name=\"file\" required></div>\n"
+        fields += HTML.trusted(Page.field("upload-caption", name: "caption", label: "Caption", value: ""))
         fields += "<div class=\"field check\"><input type=\"checkbox\" id=\"upload-strip\" name=\"strip\" value=\"1\"><label for=\"upload-strip\">Remove the location</label></div>\n"
-        out += Page.form("/trips/\(trip)/items/\(item)/attachments", csrf: csrf, multipart: true, fields + "<button type=\"submit\">Upload</button>\n")
-        return out + "</section>\n"
+        fields += "<button type=\"submit\">Upload</button>\n"
+        out += HTML.trusted(Page.form(Route.upload(trip, item).path, csrf: csrf, multipart: true, fields.description))
+        return (out + "</section>\n").description
     }
 
     /// Types a browser is let show as an image; every other file is downloaded.
@@ -75,7 +76,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: 422)
+            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: Self.status(for: error))
         }
         var notice = "Attached \u{201C}\(name)\u{201D}; it is shared with the next sync."
         if outcome.stripped {

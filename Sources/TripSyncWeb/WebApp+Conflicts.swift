@@ -12,8 +12,9 @@ extension WebApp {
         }
         for conflict in list.fields {
             let title = document.items[conflict.item]?.title?.value ?? "(no title)"
-            out += "<div class=\"conflict\"><h3><a href=\"/trips/\(trip)/items/\(conflict.item)\" dir=\"auto\">" + Page.h(title) + "</a>: "
-                + Page.h(Self.fieldLabel(conflict.field).lowercased()) + "</h3>\n<ul class=\"values\">\n"
+            let head: HTML = "<div class=\"conflict\"><h3><a href=\"\(Route.item(trip, conflict.item).path)\" dir=\"auto\">\(title)</a>: "
+                + "\(Self.fieldLabel(conflict.field).lowercased())</h3>\n<ul class=\"values\">\n"
+            out += head.description
             let choices = [("current", conflict.current)] + conflict.alternatives.enumerated().map { ("\($0.offset + 1)", $0.element) }
             for (choice, version) in choices {
                 out += valueHTML(version, document: document)
@@ -32,7 +33,8 @@ extension WebApp {
             case .tripZone: (subject, field) = ("The trip's zone", "trip-zone")
             case .caption(let attachment, _): (subject, field) = ("A caption", "caption-\(attachment)")
             }
-            out += "<div class=\"conflict\"><h3>" + Page.h(subject) + "</h3>\n<ul class=\"values\">\n"
+            let head: HTML = "<div class=\"conflict\"><h3>\(subject)</h3>\n<ul class=\"values\">\n"
+            out += head.description
             let choices = [("current", conflict.current)] + conflict.alternatives.enumerated().map { ("\($0.offset + 1)", $0.element) }
             for (choice, version) in choices {
                 out += valueHTML(version, document: document)
@@ -41,7 +43,8 @@ extension WebApp {
             out += "</ul></div>\n"
         }
         for edited in list.deletedWhileEdited {
-            out += "<div class=\"conflict\"><h3 dir=\"auto\">" + Page.h(edited.title ?? "(no title)") + ": edited while deleted</h3>\n<ul class=\"values\">\n"
+            let head: HTML = "<div class=\"conflict\"><h3 dir=\"auto\">\(edited.title ?? "(no title)"): edited while deleted</h3>\n<ul class=\"values\">\n"
+            out += head.description
             for version in edited.edits { out += valueHTML(version, document: document) + "</li>\n" }
             out += "</ul>\n" + Page.button("/trips/\(trip)/items/\(edited.item)/restore", csrf: csrf, label: "Restore") + "</div>\n"
         }
@@ -50,9 +53,10 @@ extension WebApp {
 
     /// An open `<li>` with one value, who wrote it and when.
     private func valueHTML(_ version: FieldConflict.Version, document: TripDocument) -> String {
-        "<li><span class=\"value\" dir=\"auto\">" + Page.h(version.text.isEmpty ? "(empty)" : version.text) + "</span> <span class=\"meta\">by "
-            + Page.h(document.deviceName(version.device)) + ", " + Page.h(Page.when(UTCTimestamp(millisecondsSinceEpoch: version.rev.counter)))
-            + "</span> "
+        let value = version.text.isEmpty ? "(empty)" : version.text
+        let when = Page.when(UTCTimestamp(millisecondsSinceEpoch: version.rev.counter))
+        let html: HTML = "<li><span class=\"value\" dir=\"auto\">\(value)</span> <span class=\"meta\">by \(document.deviceName(version.device)), \(when)</span> "
+        return html.description
     }
 
     /// POST `/trips/ID/resolve`: Keep this (`item`, `field`, `choice`: current or N).
@@ -86,7 +90,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: Self.words(error), status: 422)
+            return tripPage(request, trip: trip, error: Self.words(error), status: Self.status(for: error))
         }
         keepNotice("Kept; the conflict is settled on every laptop at their next sync.", for: request)
         return WebResponse.seeOther("/trips/\(trip)#conflicts")

@@ -6,6 +6,9 @@ extension WebApp {
     /// what was typed; nothing is saved.
     func addItem(_ request: WebRequest, trip: String) -> WebResponse {
         let form = ItemForm(request)
+        let answer = WebResponse.seeOther("/trips/\(trip)#itinerary")
+        // A form posted again (a double click, Back and resubmit) adds nothing and answers alike.
+        guard formKeys.claim(form.formKey) else { return answer }
         do {
             try withStore(trip) { store in
                 try store.edit { editor in
@@ -14,18 +17,20 @@ extension WebApp {
                     let end = try form.end(start: start, reference: reference)
                     try TripDocument.checkOrder(start: start, end: end)
                     let item = NewItem(
-                        title: try form.checkedTitle(), sortKey: "", start: start, end: end, place: ItemForm.optional(form.place),
+                        title: try form.checkedTitle(), start: start, end: end, place: ItemForm.optional(form.place),
                         note: ItemForm.optional(form.note))
                     try editor.addItem(item, at: .last)
                 }
             }
         } catch WebFailure.notFound {
+            formKeys.release(form.formKey)
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: Self.words(error), form: form, status: 422)
+            formKeys.release(form.formKey)  // nothing was added: the corrected form may be sent again
+            return tripPage(request, trip: trip, error: Self.words(error), form: form, status: Self.status(for: error))
         }
         keepNotice("Added \u{201C}\(form.title)\u{201D}.", for: request)
-        return WebResponse.seeOther("/trips/\(trip)#itinerary")
+        return answer
     }
 
     /// `/trips/ID/items/ITEM`: the item whole (who wrote each value and when), Edit, Delete,
@@ -38,32 +43,33 @@ extension WebApp {
             return failure(error)
         }
         guard let id = ItemID(item), let detail = ItemDetail(id, in: document) else { return notFound() }
-        let base = "/trips/\(document.tripID)/items/\(id)"
         let title = detail.fields.first { $0.field == .title }?.current.text ?? "(no title)"
-        var body = Page.notice(takeNotice(request)) + Page.error(error)
+        let trip = document.tripID
+        var body = HTML.trusted(Page.notice(takeNotice(request)) + Page.error(error))
         if detail.isDeleted {
-            body += "<p class=\"deleted-note\">This item is deleted.</p>\n" + Page.button(base + "/restore", csrf: request.csrf, label: "Restore")
+            body += "<p class=\"deleted-note\">This item is deleted.</p>\n\(HTML.trusted(Page.button(Route.restoreItem(trip, id).path, csrf: request.csrf, label: "Restore")))"
         }
         body += "<section data-live id=\"detail\" aria-label=\"Fields\">\n<dl class=\"detail\">\n"
         for field in detail.fields where field.field != .sortKey {
-            body += "<dt>" + Page.h(Self.fieldLabel(field.field)) + "</dt><dd dir=\"auto\">" + Page.h(Self.shown(field.current.value, text: field.current.text))
-                + " <span class=\"meta\">by " + Page.h(field.current.deviceName) + ", " + Page.h(Page.when(field.current.writtenAt)) + "</span>"
+            let current = field.current
+            body += "<dt>\(Self.fieldLabel(field.field))</dt><dd dir=\"auto\">\(Self.shown(current.value, text: current.text))"
+                + " <span class=\"meta\">by \(current.deviceName), \(Page.when(current.writtenAt))</span>"
             for alternative in field.alternatives {
-                body += "<br><span class=\"alt\">also: " + Page.h(Self.shown(alternative.value, text: alternative.text)) + " <span class=\"meta\">by " + Page.h(alternative.deviceName) + ", "
-                    + Page.h(Page.when(alternative.writtenAt)) + "</span></span>"
+                body += "<br><span class=\"alt\">also: \(Self.shown(alternative.value, text: alternative.text)) <span class=\"meta\">by \(alternative.deviceName), "
+                    + "\(Page.when(alternative.writtenAt))</span></span>"
             }
             body += "</dd>\n"
         }
         body += "</dl>\n</section>\n"
         if !detail.isDeleted {
-            body += "<div class=\"actions\"><a class=\"button\" href=\"" + base + "/edit\">Edit</a> "
-                + Page.button(base + "/delete", csrf: request.csrf, label: "Delete") + "</div>\n"
-            body += attachmentsHTML(document, item: id, csrf: request.csrf)
+            body += "<div class=\"actions\"><a class=\"button\" href=\"\(Route.editItem(trip, id).path)\">Edit</a> "
+                + "\(HTML.trusted(Page.button(Route.deleteItem(trip, id).path, csrf: request.csrf, label: "Delete")))</div>\n"
+            body += HTML.trusted(attachmentsHTML(document, item: id, csrf: request.csrf))
         }
-        body += "<p><a href=\"/trips/\(document.tripID)\">Back to the itinerary</a></p>\n"
+        body += "<p><a href=\"\(Route.trip(trip).path)\">Back to the itinerary</a></p>\n"
         let page = Page.frame(
             title: title, heading: title, nav: tripNav(document.tripID), live: "/trips/\(document.tripID)/version",
-            version: versionStamp(document.tripID), body: body)
+            version: versionStamp(document.tripID), body: body.description)
         return WebResponse.html(status, page)
     }
 
@@ -101,7 +107,7 @@ extension WebApp {
         }
         guard let id = ItemID(item), let fields = document.items[id] else { return notFound() }
         let shown = form ?? ItemForm(fields, tripZone: document.formZone)
-        let base = "/trips/\(document.tripID)/items/\(id)"
+        let base = Route.item(document.tripID, id).path
         var body = Page.error(error)
         body += Page.form(base, csrf: request.csrf, cssClass: "item-form", shown.html(prefix: "edit") + "<button type=\"submit\">Save</button>\n")
         body += "<p><a href=\"" + base + "\">Cancel</a></p>\n"
@@ -109,42 +115,39 @@ extension WebApp {
         return WebResponse.html(status, Page.frame(title: title, heading: title, nav: tripNav(document.tripID), body: body))
     }
 
-    /// POST `/trips/ID/items/ITEM`: Save. Writes each field whose text changed from what the form
-    /// showed (a flight's other end zone stays when Ends was not touched).
+    /// POST `/trips/ID/items/ITEM`: Save. Builds the library's one edit value (`ItemEdit`) from
+    /// the fields whose text the person changed from what the form showed, each with the revs
+    /// of the values the form showed: a field someone else changed meanwhile is not written
+    /// back, and one both changed keeps both values as a conflict.
     func saveItem(_ request: WebRequest, trip: String, item: String) -> WebResponse {
         let form = ItemForm(request)
         guard let id = ItemID(item) else { return notFound() }
+        guard let shown = form.shown else {
+            return editPage(request, trip: trip, item: item, error: "This form is from an older page; here is the item as it is now, to edit again.", status: 422)
+        }
+        var kept: [ItemField] = []
         do {
             try withStore(trip) { store in
                 try store.edit { editor in
-                    guard let fields = editor.document.items[id] else { throw EditError(.noSuchItem, "this item is not in the trip any more (deleted, or never here)") }
-                    let was = ItemForm(fields, tripZone: editor.document.formZone)
-                    let reference = editor.document.typingReference
-                    var writes: [FieldWrite] = []
-                    if form.title != was.title { writes.append(FieldWrite(.title, .text(try form.checkedTitle()))) }
-                    var start = fields.start?.value ?? nil
-                    var end = fields.end?.value ?? nil
-                    let timesChanged = (form.day, form.time, form.zone) != (was.day, was.time, was.zone)
-                    if timesChanged {
-                        start = try form.start(reference: reference)
-                        writes.append(FieldWrite(.start, .time(start)))
-                    }
-                    if form.ends != was.ends || (timesChanged && form.zone != was.zone && !form.ends.isEmpty) {
-                        end = try form.end(start: start, reference: reference)
-                        writes.append(FieldWrite(.end, .time(end)))
-                    }
-                    if timesChanged || form.ends != was.ends { try TripDocument.checkOrder(start: start, end: end) }
-                    if form.place != was.place { writes.append(FieldWrite(.place, .text(ItemForm.optional(form.place)))) }
-                    if form.note != was.note { writes.append(FieldWrite(.note, .text(ItemForm.optional(form.note)))) }
-                    if !writes.isEmpty { try editor.set(writes, of: id) }
+                    let fields = try editor.document.liveItem(id)  // deleted meanwhile: 409; never here: 404
+                    let edit = try form.edit(of: id, shown: shown, current: fields, reference: editor.document.typingReference, suggestedZone: editor.suggestedZone)
+                    if !edit.isEmpty { kept = try editor.apply(edit).kept }
                 }
             }
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return editPage(request, trip: trip, item: item, error: Self.words(error), form: form, status: 422)
+            let status = Self.status(for: error)
+            // Deleted (or gone) meanwhile: the item's page says so, with Restore; nothing to edit.
+            if status == 404 || status == 409 { return itemPage(request, trip: trip, item: item, error: Self.words(error), status: status) }
+            return editPage(request, trip: trip, item: item, error: Self.words(error), form: form, status: status)
         }
-        keepNotice("Saved.", for: request)
+        if kept.isEmpty {
+            keepNotice("Saved.", for: request)
+        } else {
+            let names = kept.map { Self.fieldLabel($0) }.joined(separator: ", ")
+            keepNotice("Saved. Someone else changed \(names) while you were editing; both values are kept as a conflict: choose one with Keep this under Conflicts on the trip's page.", for: request)
+        }
         return WebResponse.seeOther("/trips/\(trip)/items/\(id)")
     }
 
@@ -156,7 +159,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: 422)
+            return itemPage(request, trip: trip, item: item, error: Self.words(error), status: Self.status(for: error))
         }
         keepNotice("Deleted; it is listed under Deleted, where Restore brings it back.", for: request)
         return WebResponse.seeOther("/trips/\(trip)#itinerary")
@@ -170,7 +173,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: Self.words(error), status: 422)
+            return tripPage(request, trip: trip, error: Self.words(error), status: Self.status(for: error))
         }
         keepNotice("Restored.", for: request)
         return WebResponse.seeOther("/trips/\(trip)/items/\(id)")

@@ -19,10 +19,11 @@ extension WebApp {
         if let notice = takeNotice(request) {
             if notice.hasPrefix("INVITE:") {
                 let code = String(notice.dropFirst("INVITE:".count))
-                body += "<div class=\"notice invite\" role=\"status\"><div class=\"field\"><label for=\"invite-code\">Invite code</label>"
-                    + "<input type=\"text\" id=\"invite-code\" readonly value=\"" + Page.h(code) + "\"></div>"
+                let invite: HTML = "<div class=\"notice invite\" role=\"status\"><div class=\"field\"><label for=\"invite-code\">Invite code</label>"
+                    + "<input type=\"text\" id=\"invite-code\" readonly value=\"\(code)\"></div>"
                     + "<button type=\"button\" class=\"copy\" data-copy=\"invite-code\">Copy</button>"
                     + "<p>Send it to the person joining; it admits one laptop once.</p></div>\n"
+                body += invite.description
             } else {
                 body += Page.notice(notice)
             }
@@ -33,8 +34,8 @@ extension WebApp {
         if members.isEmpty { body += "<p class=\"empty\">This trip is open: every laptop with the folder may change it.</p>\n" }
         body += "<ul class=\"members\">\n"
         for member in members where !member.pending {
-            body += "<li><span dir=\"auto\">" + Page.h(member.name) + "</span> <span class=\"meta\">" + Page.h(member.role?.rawValue ?? "no role")
-                + ", device \(member.device.description.prefix(8))</span>"
+            let line: HTML = "<li><span dir=\"auto\">\(member.name)</span> <span class=\"meta\">\(member.role?.rawValue ?? "no role"), device \(String(member.device.description.prefix(8)))</span>"
+            body += line.description
             if owner, member.role != .owner, member.role != .removed {
                 let selectID = "role-\(member.device)"
                 body += Page.form(
@@ -50,8 +51,9 @@ extension WebApp {
         body += "<section aria-labelledby=\"pending-h\"><h2 id=\"pending-h\">Asking to join</h2>\n"
         if pending.isEmpty { body += "<p class=\"empty\">Nobody is waiting.</p>\n" }
         for member in pending {
-            body += "<div class=\"pending\"><span dir=\"auto\">" + Page.h(member.name) + "</span> <span class=\"meta\">device \(member.device.description.prefix(8))"
-                + (member.source.map { ", " + Page.h($0) } ?? "") + "</span> "
+            let source = member.source.map { ", " + $0 } ?? ""
+            let line: HTML = "<div class=\"pending\"><span dir=\"auto\">\(member.name)</span> <span class=\"meta\">device \(String(member.device.description.prefix(8)))\(source)</span> "
+            body += line.description
             if owner {
                 body += Page.button(base + "/approve", csrf: request.csrf, label: "Approve", hidden: [("device", member.device.description)])
                 body += Page.button(base + "/decline", csrf: request.csrf, label: "Decline", hidden: [("device", member.device.description)])
@@ -94,7 +96,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return membersPage(request, trip: trip, error: Self.words(error), status: 422)
+            return membersPage(request, trip: trip, error: Self.words(error), status: Self.status(for: error))
         }
         return WebResponse.seeOther("/trips/\(trip)/members")
     }

@@ -14,18 +14,20 @@ extension WebApp {
 
     /// Sync now, with the last folder (and a folder field when there is none).
     func syncHTML(_ document: TripDocument, csrf: String) -> String {
-        var out = "<h2 id=\"sync-h\">Sync</h2>\n"
+        var out: HTML = "<h2 id=\"sync-h\">Sync</h2>\n"
         let folder = lastFolder(document.tripID)
-        var fields = ""
+        var fields: HTML = ""
         if let folder {
-            out += "<p>With <code>" + Page.h(folder) + "</code>, the folder this trip last synced with; while this page is open it syncs by itself when something changes.</p>\n"
-            fields += "<input type=\"hidden\" name=\"folder\" value=\"" + Page.h(folder) + "\">\n"
+            out += "<p>With <code>\(folder)</code>, the folder this trip last synced with; while this page is open it syncs by itself when something changes.</p>\n"
+            fields += HTML.trusted(Page.hidden("folder", folder))
         } else {
             out += "<p>This trip has not synced with a shared folder yet.</p>\n"
-            fields += Page.field("sync-folder", name: "folder", label: "Folder", value: "", hint: "the shared folder (Syncthing, Dropbox…), e.g. /home/sam/Sync/trips", required: true)
+            fields += HTML.trusted(
+                Page.field("sync-folder", name: "folder", label: "Folder", value: "", hint: "the shared folder (Syncthing, Dropbox…), e.g. /home/sam/Sync/trips", required: true))
         }
-        if let problem = background.lastProblem { out += Page.error("The last automatic sync: " + problem) }
-        return out + Page.form("/trips/\(document.tripID)/sync", csrf: csrf, fields + "<button type=\"submit\">Sync now</button>\n")
+        if let problem = background.lastProblem { out += HTML.trusted(Page.error("The last automatic sync: " + problem)) }
+        fields += "<button type=\"submit\">Sync now</button>\n"
+        return (out + HTML.trusted(Page.form(Route.sync(document.tripID).path, csrf: csrf, fields.description))).description
     }
 
     /// POST `/trips/ID/sync`: one sync of this trip with `folder`, recorded as the last folder.
@@ -38,7 +40,7 @@ extension WebApp {
         } catch WebFailure.notFound {
             return notFound()
         } catch {
-            return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: 422)
+            return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: Self.status(for: error))
         }
         var problems = home.recordLastFolder(folder, of: report)
         problems += report.warnings + report.skipped.map { "\($0.file): skipped: " + Self.remedyLine($0.reason, $0.remedy) }
@@ -82,10 +84,11 @@ extension WebApp {
     /// What reached whom: this laptop's changes, published or not, and each other device's view.
     func statusHTML(_ document: TripDocument) -> String {
         let status = DeliveryStatus(document, me: document.deviceID, now: .now)
-        var out = "<h2 id=\"status-h\">Status</h2>\n"
-        out += "<p>" + (status.unpublished == 0
+        var out: HTML = "<h2 id=\"status-h\">Status</h2>\n"
+        let published = status.unpublished == 0
             ? "Every change made on this laptop is published to the shared folder."
-            : "\(status.unpublished) change\(status.unpublished == 1 ? " is" : "s are") only on this laptop (not yet synced).") + "</p>\n"
+            : "\(status.unpublished) change\(status.unpublished == 1 ? " is" : "s are") only on this laptop (not yet synced)."
+        out += "<p>\(published)</p>\n"
         let others = status.devices.filter { $0.id != document.deviceID }
         if others.isEmpty {
             out += "<p class=\"empty\">No other laptop has synced this trip yet.</p>\n"
@@ -93,11 +96,11 @@ extension WebApp {
             out += "<ul class=\"devices\">\n"
             for device in others {
                 let seen = device.missingOurs == 0 ? "has seen all of this laptop's changes" : "has not seen \(device.missingOurs) of this laptop's changes"
-                out += "<li><span dir=\"auto\">" + Page.h(device.name) + "</span>: " + Page.h(seen)
-                    + (device.lastPublished.map { " <span class=\"meta\">(last published " + Page.h(Page.when($0)) + ")</span>" } ?? "") + "</li>\n"
+                let last: HTML = device.lastPublished.map { " <span class=\"meta\">(last published \(Page.when($0)))</span>" } ?? ""
+                out += "<li><span dir=\"auto\">\(device.name)</span>: \(seen)\(last)</li>\n"
             }
             out += "</ul>\n"
         }
-        return out
+        return out.description
     }
 }

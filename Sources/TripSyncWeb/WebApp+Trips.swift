@@ -11,7 +11,7 @@ extension WebApp {
         } catch {
             return failure(error)
         }
-        var body = Page.notice(takeNotice(request))
+        var body = HTML.trusted(Page.notice(takeNotice(request)))
         let trips = listing.trips.map(\.document).sorted { ($0.trip.name.value, $0.tripID) < ($1.trip.name.value, $1.tripID) }
         if trips.isEmpty {
             body += "<p>No trips in this home yet. Make one with <code>tripsync new \"Lisbon 2027\"</code>, or join one with an invite code: <code>tripsync join CODE FOLDER</code>.</p>\n"
@@ -19,23 +19,24 @@ extension WebApp {
             body += "<ul class=\"trips\">\n"
             for trip in trips {
                 let conflicts = ConflictSummary(trip).total
-                body += "<li><a href=\"/trips/\(trip.tripID)\" dir=\"auto\">" + Page.h(trip.trip.name.value) + "</a> <span class=\"meta\">"
-                    + "\(trip.items.count) item\(trip.items.count == 1 ? "" : "s")"
-                    + (conflicts > 0 ? ", \(conflicts) conflict\(conflicts == 1 ? "" : "s")" : "") + "</span></li>\n"
+                let items = "\(trip.items.count) item\(trip.items.count == 1 ? "" : "s")" + (conflicts > 0 ? ", \(conflicts) conflict\(conflicts == 1 ? "" : "s")" : "")
+                body += "<li><a href=\"\(Route.trip(trip.tripID).path)\" dir=\"auto\">\(trip.trip.name.value)</a> <span class=\"meta\">\(items)</span></li>\n"
             }
             body += "</ul>\n"
         }
         for unreadable in listing.unreadable {
-            body += Page.error(unreadable.description)
+            body += HTML.trusted(Page.error(unreadable.description))
         }
-        return WebResponse.html(Page.frame(title: "Trips", heading: "Trips", body: body))
+        return WebResponse.html(Page.frame(title: "Trips", heading: "Trips", body: body.description))
     }
 
     /// The navigation of a trip's pages.
     func tripNav(_ trip: TripID) -> String {
-        "<nav aria-label=\"Trip\"><a href=\"/trips/\(trip)\">Itinerary</a> <a href=\"/trips/\(trip)#add\">Add</a> "
-            + "<a href=\"/trips/\(trip)#conflicts\">Conflicts</a> <a href=\"/trips/\(trip)#deleted\">Deleted</a> "
-            + "<a href=\"/trips/\(trip)#sync\">Sync</a> <a href=\"/trips/\(trip)/members\">Members</a></nav>"
+        let page = Route.trip(trip).path
+        let nav: HTML = "<nav aria-label=\"Trip\"><a href=\"\(page)\">Itinerary</a> <a href=\"\(page)#add\">Add</a> "
+            + "<a href=\"\(page)#conflicts\">Conflicts</a> <a href=\"\(page)#deleted\">Deleted</a> "
+            + "<a href=\"\(page)#sync\">Sync</a> <a href=\"\(Route.members(trip).path)\">Members</a></nav>"
+        return nav.description
     }
 
     /// `/trips/ID`: the itinerary by day, the Add form, conflicts, deleted items, sync and status.
@@ -55,8 +56,9 @@ extension WebApp {
         body += "</section>\n"
         var add = form ?? ItemForm()
         if form == nil { add.zone = document.formZone }
+        if add.formKey.isEmpty { add.formKey = formKeys.fresh() }
         body += "<section id=\"add\" aria-labelledby=\"add-h\">\n<h2 id=\"add-h\">Add an item</h2>\n" + Page.error(error)
-        body += Page.form("/trips/\(id)/items", csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add") + "<button type=\"submit\">Add</button>\n")
+        body += Page.form(Route.addItem(id).path, csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add") + "<button type=\"submit\">Add</button>\n")
         body += "</section>\n"
         body += "<section id=\"conflicts\" data-live aria-labelledby=\"conflicts-h\">\n" + conflictsHTML(document, csrf: request.csrf) + "</section>\n"
         body += "<section id=\"deleted\" data-live aria-labelledby=\"deleted-h\">\n" + deletedHTML(document, csrf: request.csrf) + "</section>\n"
@@ -68,60 +70,28 @@ extension WebApp {
         return WebResponse.html(status, page)
     }
 
-    /// The days, each item at its own local time in its own zone (the library's `Itinerary`).
+    /// The days, each item at its own local time in its own zone: the library's one itinerary
+    /// renderer (`ItineraryPage`, as `export --html` draws it: map links, a stay on each of its
+    /// days, a flight from departure to arrival), each title linked to its item's page.
     func itineraryHTML(_ document: TripDocument) -> String {
-        let itinerary = Itinerary(document)
-        let id = document.tripID
-        var out = ""
-        if itinerary.days.isEmpty && itinerary.unscheduled.isEmpty { out += "<p class=\"empty\">Nothing planned yet: add the first item below.</p>\n" }
-        for day in itinerary.days {
-            out += "<h3 class=\"day\"><time datetime=\"\(day.date)\">" + Page.h(Page.day(day.date)) + "</time></h3>\n<ol class=\"items\">\n"
-            for entry in day.entries { out += entryHTML(entry, trip: id) }
-            out += "</ol>\n"
-        }
-        if !itinerary.unscheduled.isEmpty {
-            out += "<h3 class=\"day\">No day yet</h3>\n<ol class=\"items\">\n"
-            for entry in itinerary.unscheduled { out += entryHTML(entry, trip: id) }
-            out += "</ol>\n"
-        }
-        return out
-    }
-
-    func entryHTML(_ entry: ItineraryEntry, trip: TripID) -> String {
-        var out = "<li class=\"item\"><span class=\"when\">"
-        if let start = entry.start {
-            out += Page.h(LocalTimeFormat.hhmm(start.time))
-            if case .local = start.time { out += " <abbr title=\"" + Page.h(start.time.zone ?? "") + "\">" + Page.h(start.abbreviation ?? start.time.zone ?? "") + "</abbr>" }
-        }
-        out += "</span> <a class=\"title\" dir=\"auto\" href=\"/trips/\(trip)/items/\(entry.id)\">" + Page.h(entry.fields.title?.value ?? "(no title)") + "</a>"
-        if let end = entry.end {
-            out += " <span class=\"until\">until "
-            if end.time.localDate != entry.start?.time.localDate { out += Page.h(Page.day(end.time.localDate)) + " " }
-            if case .local = end.time {
-                out += Page.h(LocalTimeFormat.hhmm(end.time)) + " " + Page.h(end.abbreviation ?? end.time.zone ?? "")
-            }
-            if let seconds = entry.durationSeconds { out += " (" + Page.h(LocalTimeFormat.duration(seconds: seconds)) + ")" }
-            out += "</span>"
-        }
-        if let place = entry.fields.place?.value ?? nil { out += " <span class=\"place\" dir=\"auto\">" + Page.h(place) + "</span>" }
-        if !entry.conflictedFields.isEmpty {
-            out += " <a class=\"flag\" href=\"#conflicts\">conflict: " + Page.h(entry.conflictedFields.map(\.rawValue).joined(separator: ", ")) + "</a>"
-        }
-        return out + "</li>\n"
+        let trip = document.tripID
+        let live = ItineraryPage.Live(
+            item: { Route.item(trip, $0).path }, conflicts: Route.trip(trip).path + "#conflicts", deleted: Route.trip(trip).path + "#deleted")
+        return ItineraryPage(document, generatedAt: .now, live: live).daysHTML
     }
 
     /// The deleted items, each with Restore.
     func deletedHTML(_ document: TripDocument, csrf: String) -> String {
         let deleted = DeletedItemList(document).entries
-        var out = "<h2 id=\"deleted-h\">Deleted</h2>\n"
-        guard !deleted.isEmpty else { return out + "<p class=\"empty\">No deleted items.</p>\n" }
+        var out: HTML = "<h2 id=\"deleted-h\">Deleted</h2>\n"
+        guard !deleted.isEmpty else { return (out + "<p class=\"empty\">No deleted items.</p>\n").description }
         out += "<ul class=\"deleted\">\n"
         for entry in deleted {
-            let names = entry.detail.deletes.map(\.deviceName)
-            out += "<li><span dir=\"auto\">" + Page.h(entry.title ?? "(no title)") + "</span> <span class=\"meta\">deleted by "
-                + Page.h(names.joined(separator: ", ")) + " on " + Page.h(Page.when(entry.deletedAt)) + "</span> "
-                + Page.button("/trips/\(document.tripID)/items/\(entry.detail.id)/restore", csrf: csrf, label: "Restore") + "</li>\n"
+            let names = entry.detail.deletes.map(\.deviceName).joined(separator: ", ")
+            let restore = Page.button(Route.restoreItem(document.tripID, entry.detail.id).path, csrf: csrf, label: "Restore")
+            out += "<li><span dir=\"auto\">\(entry.title ?? "(no title)")</span> <span class=\"meta\">deleted by \(names) on \(Page.when(entry.deletedAt))</span> "
+                + "\(HTML.trusted(restore))</li>\n"
         }
-        return out + "</ul>\n"
+        return (out + "</ul>\n").description
     }
 }

@@ -15,98 +15,77 @@ import TripSyncHome
 package final class WebApp: @unchecked Sendable {
     /// The home served.
     package let home: Home
+    /// The door every page reads and writes through (the library's handle on the home).
+    package let door: TripHome
     /// Sessions, tokens and the refusals.
     package let security = WebGuard()
     private let lock = NSLock()
     private var notices: [String: String] = [:]
     let background = BackgroundSync()
+    /// Add's one-time form keys.
+    let formKeys = FormKeys()
 
     /// Serves `home`.
     package init(home: Home) {
         self.home = home
+        door = TripHome(home)
     }
 
     func start() { background.start(self) }
     func stop() { background.stop() }
 
-    /// The answer to a request the guard let through.
+    /// The answer to a request the guard let through: its route (`Route`, read once), then the
+    /// page or action.
     package func respond(to request: WebRequest) -> WebResponse {
-        let parts = request.parts
-        let get = request.method == "GET" || request.method == "HEAD"
-        switch (get, parts.first) {
-        case (true, nil): return tripsPage(request)
-        case (true, "static"): return StaticFiles.response(parts.count == 2 ? parts[1] : "")
-        case (true, "favicon.ico") where parts.count == 1: return WebResponse(status: 204, headers: [], body: [])
-        case (_, "trips") where parts.count >= 2:
-            return tripRoute(request, trip: parts[1], rest: Array(parts.dropFirst(2)), get: get)
-        default: return notFound()
-        }
-    }
-
-    private func tripRoute(_ request: WebRequest, trip: String, rest: [String], get: Bool) -> WebResponse {
-        switch (get, rest.count, rest.first) {
-        case (true, 0, _): return tripPage(request, trip: trip)
-        case (true, 1, "version"): return version(trip)
-        case (false, 1, "items"): return addItem(request, trip: trip)
-        case (false, 1, "resolve"): return resolve(request, trip: trip)
-        case (false, 1, "sync"): return syncNow(request, trip: trip)
-        case (true, 1, "members"): return membersPage(request, trip: trip)
-        case (false, 2, "members"): return membersAction(request, trip: trip, action: rest[1])
-        case (true, 2, "attachments"): return attachmentBytes(trip: trip, attachment: rest[1])
-        case (_, _, "items") where rest.count >= 2:
-            let item = rest[1]
-            switch (get, rest.count > 2 ? rest[2] : nil) {
-            case (true, nil): return itemPage(request, trip: trip, item: item)
-            case (true, "edit"?) where rest.count == 3: return editPage(request, trip: trip, item: item)
-            case (false, nil): return saveItem(request, trip: trip, item: item)
-            case (false, "delete"?) where rest.count == 3: return deleteItem(request, trip: trip, item: item)
-            case (false, "restore"?) where rest.count == 3: return restoreItem(request, trip: trip, item: item)
-            case (false, "attachments"?) where rest.count == 3: return upload(request, trip: trip, item: item)
-            default: return notFound()
-            }
-        default: return notFound()
+        guard let method = HTTPMethod(rawValue: request.method), let route = Route(method, request.path) else { return notFound() }
+        switch route {
+        case .trips: return tripsPage(request)
+        case .staticFile(let name): return StaticFiles.response(name)
+        case .favicon: return WebResponse(status: 204, headers: [], body: [])
+        case .trip(let trip): return tripPage(request, trip: trip.description)
+        case .version(let trip): return version(trip.description)
+        case .addItem(let trip): return addItem(request, trip: trip.description)
+        case .resolve(let trip): return resolve(request, trip: trip.description)
+        case .sync(let trip): return syncNow(request, trip: trip.description)
+        case .members(let trip): return membersPage(request, trip: trip.description)
+        case .membersAction(let trip, let action): return membersAction(request, trip: trip.description, action: action)
+        case .attachment(let trip, let attachment): return attachmentBytes(trip: trip.description, attachment: attachment)
+        case .item(let trip, let item): return itemPage(request, trip: trip.description, item: item.description)
+        case .editItem(let trip, let item): return editPage(request, trip: trip.description, item: item.description)
+        case .saveItem(let trip, let item): return saveItem(request, trip: trip.description, item: item.description)
+        case .deleteItem(let trip, let item): return deleteItem(request, trip: trip.description, item: item.description)
+        case .restoreItem(let trip, let item): return restoreItem(request, trip: trip.description, item: item.description)
+        case .upload(let trip, let item): return upload(request, trip: trip.description, item: item.description)
         }
     }
 
     // MARK: reading the home
 
-    /// The trip `text` names by its full id, read as the CLI's readers read it (no lock).
+    /// The trip `text` names by its full id: the door's snapshot, read without the lock.
     func loaded(_ text: String) throws -> LoadedTrip {
         guard let id = TripID(text) else { throw WebFailure.notFound }
-        let listing = try home.listTrip(id)  // only this trip's replica: a request is about one trip
-        guard let trip = listing.trip(id) else {
-            if let unreadable = listing.unreadable(id) { throw WebFailure.message(unreadable.description) }
+        do {
+            return try door.loaded(id)
+        } catch TripStoreError.noMatch {
             throw WebFailure.notFound
+        } catch TripStoreError.unreadable(let unreadable) {
+            throw WebFailure.message(unreadable.description)
         }
-        return trip
     }
 
-    /// Opens the trip for one change: the store (and the home's lock) ends with `body`.
+    /// Runs `body` with a store of the trip for one change: the door holds the home's lock for
+    /// this write only.
     func withStore<T>(_ trip: String, _ body: (TripStore) throws -> T) throws -> T {
         guard let id = TripID(trip) else { throw WebFailure.notFound }
-        let store = try TripStore.open(trip: id, in: home)
-        return try body(store)
+        do {
+            return try door.write(id, body)
+        } catch TripStoreError.noMatch {
+            throw WebFailure.notFound
+        }
     }
 
-    /// A cheap stamp of the trip's replica file and its edit journal (each one's size, change
-    /// time and inode): it changes with every save, by this server, the CLI or a sync (an edit
-    /// appends to the journal; a sync rewrites the replica). Polled by the page's script.
-    func versionStamp(_ trip: TripID) -> String {
-        guard let replica = fileStamp(home.replicaPath(for: trip)) else { return "none" }
-        return replica + "/" + (fileStamp(home.journalPath(for: trip)) ?? "none")
-    }
-
-    /// `inode-size-ctime` of a file, nil when there is none.
-    private func fileStamp(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-            let changed = info.st_ctimespec
-        #else
-            let changed = info.st_ctim
-        #endif
-        return "\(info.st_ino)-\(info.st_size)-\(changed.tv_sec)-\(changed.tv_nsec)"
-    }
+    /// The door's cheap version of the trip, which the page's script polls.
+    func versionStamp(_ trip: TripID) -> String { door.version(of: trip) }
 
     private func version(_ trip: String) -> WebResponse {
         guard let id = TripID(trip) else { return notFound() }
@@ -137,9 +116,27 @@ package final class WebApp: @unchecked Sendable {
         }
     }
 
+    /// The one place a library error's kind becomes an HTTP status: nothing of that name 404,
+    /// not allowed to 403, a state that must change first (deleted, ambiguous, the order
+    /// needs a time) 409, the home busy or its files unusable 503, a refused value 422.
+    static func status(for error: Error) -> Int {
+        if case WebFailure.notFound = error { return 404 }
+        guard let error = error as? any TripSyncError else { return 422 }
+        switch error.errorKind {
+        case .notFound, .noTrips: return 404
+        case .notAllowed, .notOwner, .openTrip, .lastOwner: return 403
+        case .itemDeleted, .ambiguous, .sameName, .orderNeedsTime: return 409
+        case .busy, .fileSystem, .unreadableReplica: return 503
+        default: return 422
+        }
+    }
+
     /// A failure outside an edit: the trip page's error, or not found.
     func failure(_ error: Error) -> WebResponse {
         if case WebFailure.notFound = error { return notFound() }
+        if Self.status(for: error) == 503 {
+            return WebResponse.html(503, Page.frame(title: "Busy", heading: "Not now", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
+        }
         return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
     }
 }

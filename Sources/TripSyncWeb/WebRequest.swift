@@ -19,9 +19,6 @@ package struct WebRequest: Sendable {
     /// The session's cookie value (a key for messages kept across a redirect).
     var session: String = ""
 
-    /// The path's parts between slashes (`/trips/ab/items` → `["trips", "ab", "items"]`).
-    var parts: [String] { path.split(separator: "/").map(String.init) }
-
     /// The form value `name`, or "" when absent.
     func field(_ name: String) -> String { form[name] ?? "" }
 }

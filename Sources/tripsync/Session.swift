@@ -9,11 +9,16 @@ enum Session {
     /// warnings and the home's other unreadable files are told on stderr.
     static func store(_ global: GlobalOptions, trip selector: String?, keepingOthers: Bool = false) throws -> TripStore {
         // A trip that cannot be opened is worded by `Failure` (from `runTool`).
-        let store = try TripStore.open(selector, in: HomeAccess.home(global), keepingOthers: keepingOthers)
+        let store = try TripHome(HomeAccess.home(global)).open(selector, keepingOthers: keepingOthers)
+        tell(store)
+        return store
+    }
+
+    /// A store's notices, warnings and the home's other unreadable files, on stderr.
+    static func tell(_ store: TripStore) {
         for unreadable in store.skipped { HomeAccess.warn(unreadable) }
         for notice in store.notices { Console.warning(notice) }
         for warning in store.warnings { Console.warning("\(store.path): \(warning)") }
-        return store
     }
 
     /// Runs `body` on the chosen trip and saves what it wrote before returning.
@@ -32,26 +37,10 @@ enum Session {
         _ global: GlobalOptions, trip selector: String?, needs: QuickEdit.Needs, _ body: (inout TripEditor) throws -> T
     ) throws -> T {
         let home = HomeAccess.home(global)
-        // The quick edit (and the home's lock it holds) ends with this closure.
-        let quick: T? = try {
-            switch try QuickEdit.open(home, trip: selector, needs: needs) {
-            case .quick(let quick):
-                return try Failure.during(.saving(quick.path), home: home) { try quick.edit(body) }
-            case .whole(let notices):
-                for notice in notices { Console.warning(notice) }
-                return nil
-            }
-        }()
-        if let quick { return quick }
-        // The home's other trips are kept for their views: a quick edit chooses among them all.
-        let store = try store(global, trip: selector, keepingOthers: true)
-        let result = try Failure.during(.saving(store.path), home: store.home) { try store.edit(body) }
-        do {
-            try store.refreshView()
-        } catch {
-            Console.warning("\(error)")
-        }
-        return result
+        // The door chooses the quick edit or the whole trip, under the lock for this write only.
+        return try TripHome(home).edit(
+            selector, needs: needs, notices: { for notice in $0 { Console.warning(notice) } }, opened: tell,
+            saving: { path, error in Failure.cliError(error, doing: .saving(path), home: home) }, body)
     }
 
     /// The trip for reading only (no lock: a reader sees the last saved state); a home that

@@ -151,12 +151,9 @@ import Testing
         #expect(try laptops.run("A", ["fingerprint"]).stdout == laptops.run("C", ["fingerprint"]).stdout)
     }
 
-    /// Finding 4 at the other entrance: C's backup, holding B's writes made after B's removal,
-    /// imported on the owner's laptop with `import --merge`: C's own change is taken, none of
-    /// B's late ones, and the owner is told (as a sync of C's file would do).
-    @Test func aRemovedEditorsLaterWritesInAnImportedBackupAreNotTaken() throws {
-        let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+    /// C's backup holding B's writes made after the owner removed B (C took them before it
+    /// heard of the removal), plus C's own change; the owner has not synced since.
+    static func backupRelayingARemovedEditor(_ laptops: Laptops) throws -> String {
         let (_, _) = try laptops.ownedTripWithB(as: "editor")
         let code = try laptops.run("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try laptops.run("C", ["init", "--device-name", "Laptop C"])
@@ -174,11 +171,35 @@ import Testing
         try laptops.run("C", ["add", "C's own plan", "--day", "2027-06-12"])
         let backup = laptops.root + "/c-backup.trip.json.gz"
         try laptops.run("C", ["backup", "-o", backup])
+        return backup
+    }
+
+    /// Finding 4 at the other entrances: C's backup, relaying B's late writes, imported on the
+    /// owner's laptop with `import --merge`, or merged with the owner's backup by `merge`: C's
+    /// own change is taken, none of B's late ones, and the person is told (as a sync would).
+    @Test func aRemovedEditorsLaterWritesInAnImportedBackupAreNotTaken() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let backup = try Self.backupRelayingARemovedEditor(laptops)
         let imported = try laptops.run("A", ["import", backup, "--merge", "--yes"])
         #expect((imported.stdout + imported.stderr).contains("made after their removal"), "\(imported.stdout)\(imported.stderr)")
         let shown = try laptops.run("A", ["show"]).stdout
         #expect(shown.contains("C's own plan") && shown.contains("Castle"), "\(shown)")
         #expect(!shown.contains("Edited after removal") && !shown.contains("Added after removal"), "\(shown)")
+    }
+
+    @Test func aRemovedEditorsLaterWritesInAMergedFileAreNotTaken() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let backup = try Self.backupRelayingARemovedEditor(laptops)
+        let owners = laptops.root + "/a-backup.trip.json.gz"
+        try laptops.run("A", ["backup", "-o", owners])
+        let out = laptops.root + "/merged.trip.json"
+        let merged = try laptops.run("A", ["merge", owners, backup, "-o", out])
+        #expect((merged.stdout + merged.stderr).contains("made after their removal"), "\(merged.stdout)\(merged.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("C's own plan") && text.contains("Castle"))
+        #expect(!text.contains("Edited after removal") && !text.contains("Added after removal"))
     }
 
     /// Finding 3: thirty join requests answering one invite: twenty wait for the owner, the rest

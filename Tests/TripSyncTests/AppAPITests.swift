@@ -17,10 +17,10 @@ import TripSyncHome
         let path = made.path
 
         // docs/REFERENCE.md: For app developers (begin)
-        let home = try TripHome(path: path)                            // takes the home's lock
-        let store = try home.open("Lisbon 2027")                       // shares it
+        let home = try TripHome(path: path)                            // locks nothing until a write
+        let store = try home.open("Lisbon 2027")                       // holds the lock while it lives
         let castle = try store.edit { trip in                          // saved durably on return
-            try trip.addItem(NewItem(title: "Castelo", sortKey: "", place: "Alfama"), at: .last)
+            try trip.addItem(NewItem(title: "Castelo", place: "Alfama"), at: .last)
         }
         try store.edit { trip in
             try trip.set([FieldWrite(.note, .text("Tickets at the gate"))], of: castle)

@@ -139,8 +139,9 @@ import Testing
         let failures = events.failures
         #expect(failures.prefix(2).map(\.retryIn) == [1, 2])
         #expect(failures.prefix(2).map(\.failures) == [1, 2])
-        if case .couldNotRun(let text)? = failures.first?.failure {
+        if case .couldNotRun(let text, let kind, _)? = failures.first?.failure {
             #expect(text.contains(missing))
+            #expect(kind == .fileSystem)
         } else {
             Issue.record("expected a round that could not run: \(failures)")
         }

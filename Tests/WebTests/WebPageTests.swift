@@ -132,11 +132,16 @@ struct WebPageTests {
         #expect(edit.contains("value=\"10:00\""))
         #expect(edit.contains("<button type=\"submit\">Save</button>"))
         let startRev = try web.document.items[id]?.start?.rev
-        let saved = try web.post(
-            "/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin,
-            form: [("csrf", csrf), ("title", "Castelo de São Jorge"), ("day", "2027-06-10"), ("time", "10:00"), ("ends", ""), ("zone", "Europe/Lisbon"),
-                ("place", ""), ("note", "tickets online")])
+        // The form as a browser sends it (with what it showed, issue 39), the title typed over.
+        let fields = FormFields.of(edit, action: "/trips/\(web.trip)/items/\(id)").map { ($0.0, $0.0 == "title" ? "Castelo de São Jorge" : $0.1) }
+        let saved = try web.post("/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin, form: fields)
         #expect(saved.status == 303)
+        // A Save without what the form showed cannot tell what the person changed: refused, nothing written.
+        let blind = try web.post(
+            "/trips/\(web.trip)/items/\(id)", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Castelo"), ("day", "2027-06-10"), ("time", "10:00"), ("ends", ""), ("zone", "Europe/Lisbon"),
+                ("place", ""), ("note", "tickets online")])
+        #expect(blind.status == 422)
         #expect(try web.document.items[id]?.title?.value == "Castelo de São Jorge")
         #expect(try web.document.items[id]?.start?.rev == startRev)
         let deleted = try web.post("/trips/\(web.trip)/items/\(id)/delete", cookie: cookie, origin: web.origin, form: [("csrf", csrf)])
@@ -197,6 +202,33 @@ struct WebPageTests {
         #expect(kept.status == 303)
         #expect(ConflictList(try web.document).fields.isEmpty)
         #expect(try web.document.items[id]?.title?.value == alternative)
+    }
+
+    @Test("the live itinerary is the exported page's renderer: a place links to its map, a stay shows on each of its days")
+    func oneItineraryRenderer() throws {
+        let web = try WebHarness()
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        let place = "Rua das Carmelitas 144, Porto"
+        _ = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Livraria Lello"), ("day", "10 Jun 2027"), ("time", "9:30"), ("zone", "Europe/Lisbon"), ("place", place)])
+        _ = try web.post(
+            "/trips/\(web.trip)/items", cookie: cookie, origin: web.origin,
+            form: [("csrf", csrf), ("title", "Torel Avantgarde"), ("day", "10 Jun 2027"), ("ends", "12 Jun 2027"), ("zone", "Europe/Lisbon")])
+        let stay = try #require(try web.document.items.first { $0.value.title?.value == "Torel Avantgarde" }?.key)
+        let page = try web.get("/trips/\(web.trip)", cookie: cookie).body
+        let map = try #require(MapLink.url(for: place))
+        #expect(page.contains("href=\"" + HTMLText.escape(map) + "\""))
+        // The stay is on the 10th, then on the 11th and the 12th as it runs.
+        #expect(page.components(separatedBy: "data-continues=\"\(stay)\"").count == 3)
+        #expect(page.contains("<a href=\"/trips/\(web.trip)/items/\(stay)\">Torel Avantgarde</a>"))
+        // The exported page draws the same days the same way.
+        let exported = ItineraryPage(try web.document, generatedAt: .now).html
+        #expect(exported.components(separatedBy: "data-continues=\"\(stay)\"").count == 3)
+        #expect(exported.contains("href=\"" + HTMLText.escape(map) + "\""))
+        // No command-line hint on the live page: conflicts are settled with Keep this.
+        #expect(!page.contains("tripsync resolve"))
     }
 
     @Test("the version a page polls changes when the trip is saved by anyone (another store, like the CLI)")

@@ -466,6 +466,60 @@ class Suite:
             }
             return null;""", title)
 
+    # -- 3b: a form left open never writes back what others changed (issue 39) --------------
+
+    def stale_form(self):
+        a, c = self.a, self.c
+        title = "Francesinha at Café Santiago"
+        item = self.alex.item(title)
+        if not c.expect(item is not None, f"{title!r} is in Alex's trip"):
+            return
+        ident = item["id"]
+        # The form is open in the browser; the note changes in the terminal meanwhile.
+        a.open_item(title)
+        a.press("Edit")
+        self.alex.cli("edit", ident, "--note", "Typed in the terminal while the form was open")
+        field = a.field("Title")
+        field.clear()
+        field.send_keys("Francesinha at Santiago")
+        a.press("Save")
+        saved = self.alex.item("Francesinha at Santiago")
+        c.expect(saved is not None, "Save wrote the new title (CLI)")
+        c.expect(saved is not None and saved.get("note") == "Typed in the terminal while the form was open",
+                 f"the note typed in the terminal while the form was open stays (got {saved and saved.get('note')!r})")
+        # The same field changed in both: both values kept, Keep this on the page.
+        a.press("Edit")
+        self.alex.cli("edit", ident, "--note", "Closes at 23:00")
+        note = a.field("Note")
+        note.clear()
+        note.send_keys("Booked for 20:00")
+        a.press("Save")
+        conflicts = self.alex.cli("conflicts", "--json")
+        c.expect("Closes at 23:00" in conflicts and "Booked for 20:00" in conflicts,
+                 "a note changed in the terminal and on the page while the form was open keeps both as a conflict")
+        c.expect("Someone else changed Note" in a.text(), "after Save the page says someone else changed the note and both are kept")
+        a.itinerary()
+
+        def keep():
+            return a.driver.execute_script("""
+            const [value, other] = arguments;
+            const text = e => e.textContent.replace(/\\s+/g, ' ');
+            for (const button of document.querySelectorAll('button, input[type=submit]')) {
+              const name = (button.tagName === 'INPUT' ? button.value : button.textContent).replace(/\\s+/g, ' ').trim();
+              if (name !== 'Keep this') continue;
+              for (let e = button.parentElement; e; e = e.parentElement) {
+                if (text(e).includes(other)) break;
+                if (text(e).includes(value)) return button;
+              }
+            }
+            return null;""", "Closes at 23:00", "Booked for 20:00")
+        if not c.expect(keep() is not None, "the conflicts list offers Keep this on the note typed in the terminal"):
+            return
+        a.press("Keep this", find=keep)
+        after = self.alex.item("Francesinha at Santiago")
+        c.expect(after is not None and after.get("note") == "Closes at 23:00", "Keep this kept the terminal's note")
+        c.expect("Booked for 20:00" not in self.alex.cli("conflicts", "--json"), "Keep this settled the note")
+
     # -- 5: a CLI change shows live ------------------------------------------------------------
 
     def live(self):
@@ -638,6 +692,7 @@ class Suite:
             c.step("1 add an item by typing (10 Jun, 9:30, zone by place)", self.add_by_typing)
             c.step("2 Sync now on both: the other laptop sees it", self.sync_across)
             c.step("3 the same title changed on both: conflict, Keep this, one fingerprint", self.conflict)
+            c.step("3b a form left open keeps what the terminal changed; the same field keeps both", self.stale_form)
             c.step("4 delete and restore", self.delete_restore)
             c.step("5 a CLI change shows without a reload", self.live)
             c.step("6 a photo uploaded with the location removed, shown", self.attachment)

@@ -66,6 +66,7 @@ public struct MergeSummary: JSONReport, Sendable {
 
     struct Input: JSONReport {
         var input: MergeInput
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("file", input.file),

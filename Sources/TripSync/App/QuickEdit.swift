@@ -66,7 +66,11 @@ package final class QuickEdit {
     /// declares, or says it must be opened whole. Throws what opening the trip whole throws
     /// for a busy home or a broken identity.
     package static func open(_ home: Home, trip selector: String?, needs: Needs, timeout: Double = HomeLock.defaultTimeout) throws -> Opening {
-        let lock = try TripStore.takeLock(home, timeout: timeout)
+        try open(home, trip: selector, needs: needs, holding: TripStore.takeLock(home, timeout: timeout))
+    }
+
+    /// `open` under a lock the caller holds already (`TripHome.edit`).
+    package static func open(_ home: Home, trip selector: String?, needs: Needs, holding lock: HomeLock) throws -> Opening {
         let (identity, notice) = try home.openIdentity()
         if let notice { return .whole(notices: [notice]) }
         guard let (state, view, zone) = try assemble(home, identity: identity, trip: selector, needs: needs) else { return .whole(notices: []) }

@@ -37,8 +37,7 @@ public struct TripEditor {
         try ItemLookup.find(text, in: document, scope: scope)
     }
 
-    /// Adds an item at `position` (`values.sortKey` is replaced by a key chosen there) and
-    /// returns its new id. Every value is checked as readers check it (`TripDocument.check`).
+    /// Adds an item at `position` (its order key is chosen there) and returns its new id. Every value is checked as readers check it (`TripDocument.check`).
     @discardableResult
     public mutating func addItem(_ values: NewItem, at position: ItemPosition) throws(EditError) -> ItemID {
         var placed = values
@@ -46,9 +45,10 @@ public struct TripEditor {
         return try addItem(placed)
     }
 
-    /// Adds an item with the order key in `values` and returns its new id.
+    /// Adds an item with the order key in `values` and returns its new id (the package's
+    /// fixtures; an app says where with `addItem(_:at:)`).
     @discardableResult
-    public mutating func addItem(_ values: NewItem) throws(EditError) -> ItemID {
+    package mutating func addItem(_ values: NewItem) throws(EditError) -> ItemID {
         let id = Identifier.random()
         try document.addItem(id, values, hlc: &clock, now: now)
         wrote = true
@@ -60,6 +60,17 @@ public struct TripEditor {
     @discardableResult
     public mutating func set(_ writes: [FieldWrite], of id: ItemID) throws(EditError) -> EditOutcome {
         let outcome = try document.set(writes, of: id, hlc: &clock, now: now)
+        if !outcome.changed.isEmpty { wrote = true }
+        return outcome
+    }
+
+    /// Applies a person's edit of an item (`ItemEdit`, the one edit every face builds): only the
+    /// fields it changes are written, a part of a time by the library's one rule, and a field
+    /// someone else changed after the person saw it keeps that value beside the new one as a
+    /// conflict (`EditOutcome.kept`). Nothing is written when any value is refused.
+    @discardableResult
+    public mutating func apply(_ edit: ItemEdit) throws(EditError) -> EditOutcome {
+        let outcome = try document.apply(edit, suggestedZone: suggestedZone, hlc: &clock, now: now)
         if !outcome.changed.isEmpty { wrote = true }
         return outcome
     }

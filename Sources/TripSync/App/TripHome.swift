@@ -1,48 +1,172 @@
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TripSyncPlatform
 import TripSyncCore
 import TripSyncHome
 import TripSyncSync
 
-/// A TripSync home on this laptop, held open: where an app starts (docs/DESIGN.md, "The app
-/// API"). The handle owns the home's lock from `init` until it is released, so no `tripsync`
-/// process and no other handle writes the home meanwhile; the trips it opens share that lock.
+/// A TripSync home on this laptop: where an app starts, and the door both faces use
+/// (docs/DESIGN.md, "The app API" and "One door"). Reads take a consistent snapshot without the
+/// home's lock; each write takes the lock for that write only (`edit(_:_:)`, `write(_:_:)`,
+/// `create`, `sync`), so the CLI, a second app and the browser app can all write the home
+/// between two of this handle's writes. A store from `open(_:)` holds the lock while it lives
+/// (and every write of this handle meanwhile shares it); release the store to let others in.
 ///
 /// ```swift
 /// let home = try TripHome(path: path)
 /// let store = try home.create(name: "Lisbon", zone: "Europe/Lisbon")
-/// try store.edit { trip in try trip.addItem(NewItem(title: "Castelo")) }
-/// let report = try home.sync(with: "/Volumes/Shared/trips")
+/// try store.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
+/// let report = try home.sync(with: shared)   // the shared folder, e.g. "/Volumes/Shared/trips"
 /// ```
 ///
-/// A handle is safe to use from several threads: the stores it opens serialize their own calls,
-/// and a sync runs under the same lock.
+/// A handle is safe to use from several threads: its writes are serialized, the stores it
+/// opens serialize their own calls, and a sync runs under the same lock.
 public final class TripHome: @unchecked Sendable {
     /// The home's folder.
     public let path: String
     package let home: Home
-    package let lock: HomeLock
+    private let timeout: Double
+    /// The lock while anything of this handle holds it (a store, a write in progress).
+    private weak var held: HomeLock?
     /// The stores this handle opened and that are still held, to refresh after a sync.
     private var opened: [Weak] = []
     private let mutex = NSLock()
+    /// One write of this handle at a time (the lock is shared within the process).
+    private let writing = NSRecursiveLock()
 
     private struct Weak {
         weak var store: TripStore?
     }
 
-    /// Opens the home at `path` (nil: `$TRIPSYNC_HOME`, else the platform's default), making
-    /// its folder when missing, and takes its lock, waiting up to `timeout` seconds for another
-    /// process. Throws `TripStoreError.busy` when the lock stays taken, `FileSystemError` when
-    /// the folder cannot be made or locked.
+    /// Opens the home at `path` (nil: `$TRIPSYNC_HOME`, else the platform's default). Nothing
+    /// is locked until a write: each write waits up to `timeout` seconds for another process,
+    /// then throws `TripStoreError.busy`.
     public convenience init(path: String? = nil, timeout: Double = 10) throws {
-        try self.init(Home.resolve(option: path), timeout: timeout)
+        self.init(Home.resolve(option: path), timeout: timeout)
     }
 
     /// Opens `home` (the faces' route: they resolve the home themselves).
-    package init(_ home: Home, timeout: Double = HomeLock.defaultTimeout) throws {
+    package init(_ home: Home, timeout: Double = HomeLock.defaultTimeout) {
         self.home = home
+        self.timeout = timeout
         path = home.path
-        lock = try TripStore.takeLock(home, timeout: timeout)
+    }
+
+    /// The home's lock: the one held by this handle's stores or a write in progress, else
+    /// taken now. It is released when the last holder lets it go.
+    package func lease() throws -> HomeLock {
+        try mutex.withLock {
+            if let held { return held }
+            let lock = try TripStore.takeLock(home, timeout: timeout)
+            held = lock
+            return lock
+        }
+    }
+
+    /// Whether this handle (a store it opened, or a write in progress) holds the home's lock now.
+    package var holdsLock: Bool { mutex.withLock { held != nil } }
+
+    /// Runs `body` as one write: serialized with this handle's other writes, under the lock.
+    private func writing<T>(_ body: (HomeLock) throws -> T) throws -> T {
+        writing.lock()
+        defer { writing.unlock() }
+        let lock = try lease()
+        return try withExtendedLifetime(lock) { try body(lock) }
+    }
+
+    /// The trip with id `trip` as saved now (its replica and edit journal), read without the
+    /// lock: a consistent snapshot, never half of a write. Throws `TripStoreError.noMatch` when
+    /// the home has no such trip, `.unreadable` when its file cannot be read.
+    public func document(of trip: TripID) throws -> TripDocument {
+        try loaded(trip).document
+    }
+
+    /// `document(of:)` with what the read noticed (the browser app's pages).
+    package func loaded(_ trip: TripID) throws -> LoadedTrip {
+        let listing = try home.listTrip(trip)  // only this trip's replica
+        guard let loaded = listing.trip(trip) else {
+            if let unreadable = listing.unreadable(trip) { throw TripStoreError.unreadable(unreadable) }
+            throw TripStoreError.noMatch(trip.description)
+        }
+        return loaded
+    }
+
+    /// Runs `body` on the trip with id `trip` and saves what it wrote, holding the home's lock
+    /// for this write only (`TripStore.edit`'s rules: nothing is saved when `body` throws).
+    @discardableResult
+    public func edit<T>(_ trip: TripID, _ body: (inout TripEditor) throws -> T) throws -> T {
+        try write(trip) { store in try store.edit(body) }
+    }
+
+    /// Runs `body` with a store of the trip with id `trip` that holds the lock for this call
+    /// only (a sync of one trip, an invite, an attachment). Do not keep the store.
+    @discardableResult
+    public func write<T>(_ trip: TripID, _ body: (TripStore) throws -> T) throws -> T {
+        try writing { lock in try body(TripStore.open(trip: trip, in: home, holding: lock)) }
+    }
+
+    /// Runs `body` on the trip `selector` names, holding the lock for this write only, without
+    /// decoding every item when the trip's replica view allows (`QuickEdit`: `needs` declares
+    /// the items `body` reads); otherwise on the whole trip, after which the view is written
+    /// anew. `notices` hears what a person should know (a re-keyed identity, warnings); the
+    /// whole trip's store is handed to `opened` before the edit (the CLI warns from it); an error
+    /// of the edit or its save goes through `saving` with the file saved (a face's wording).
+    package func edit<T>(
+        _ selector: String?, needs: QuickEdit.Needs, notices: ([String]) -> Void, opened: (TripStore) -> Void = { _ in },
+        saving: (_ path: String, _ error: any Error) -> any Error = { _, error in error }, _ body: (inout TripEditor) throws -> T
+    ) throws -> T {
+        try writing { lock in
+            switch try QuickEdit.open(home, trip: selector, needs: needs, holding: lock) {
+            case .quick(let quick):
+                do {
+                    if let result = try quick.edit(body) { return result }
+                } catch {
+                    throw saving(quick.path, error)
+                }
+            case .whole(let told):
+                notices(told)
+            }
+            // The home's other trips are kept for their views: a quick edit chooses among them all.
+            let store = try TripStore.open(selector, in: home, holding: lock, keepingOthers: true)
+            opened(store)
+            let result: T
+            do {
+                result = try store.edit(body)
+            } catch {
+                throw saving(store.path, error)
+            }
+            do {
+                try store.refreshView()
+            } catch {
+                notices(["\(error)"])
+            }
+            return result
+        }
+    }
+
+    /// A cheap version of the trip with id `trip`: a stamp of its replica file and edit journal
+    /// (each one's inode, size and change time), read without opening either. It changes with
+    /// every save, by this handle, the CLI or a sync; a page polls it for live updates.
+    public func version(of trip: TripID) -> String {
+        guard let replica = Self.stamp(home.replicaPath(for: trip)) else { return "none" }
+        return replica + "/" + (Self.stamp(home.journalPath(for: trip)) ?? "none")
+    }
+
+    /// `inode-size-ctime` of a file, nil when there is none.
+    private static func stamp(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+            let changed = info.st_ctimespec
+        #else
+            let changed = info.st_ctim
+        #endif
+        return "\(info.st_ino)-\(info.st_size)-\(changed.tv_sec)-\(changed.tv_nsec)"
     }
 
     /// The trips of the home: a summary of each readable one, by name, and every trip file that
@@ -58,7 +182,12 @@ public final class TripHome: @unchecked Sendable {
     /// exact name; nil: the home's only trip). Throws `TripStoreError` (no such trip, several,
     /// its file unreadable) or `TripFileError` (this laptop's identity file broken).
     public func open(_ selector: String? = nil) throws -> TripStore {
-        remember(try TripStore.open(selector, in: home, holding: lock))
+        try open(selector, keepingOthers: false)
+    }
+
+    /// `open(_:)`, keeping the home's other trips read on the way for their views (the CLI).
+    package func open(_ selector: String?, keepingOthers: Bool) throws -> TripStore {
+        try writing { lock in remember(try TripStore.open(selector, in: home, holding: lock, keepingOthers: keepingOthers)) }
     }
 
     private func remember(_ store: TripStore) -> TripStore {
@@ -75,7 +204,7 @@ public final class TripHome: @unchecked Sendable {
     /// otherwise anyone with the folder may write it. Throws `EditError` for a name or zone
     /// refused, `TripStoreError.nameTaken` when another trip of the home has the name.
     public func create(name: String, zone: String? = nil, owned: Bool = true) throws -> TripStore {
-        remember(try TripStore.create(name: name, defaultZone: zone, owned: owned, in: home, holding: lock))
+        try writing { lock in remember(try TripStore.create(name: name, defaultZone: zone, owned: owned, in: home, holding: lock)) }
     }
 
     /// Asks to join the trip an invite code names, through the shared `folder`: writes a signed
@@ -83,8 +212,12 @@ public final class TripHome: @unchecked Sendable {
     /// Throws `InviteError` (a malformed or expired code, a trip already held under another
     /// owner) or `FileSystemError`.
     public func join(code: String, folder: String) throws {
-        let invite = try InviteCode(parsing: code)
-        _ = try TripStore.join(code: invite, folder: folder, in: home, holding: lock)
+        _ = try join(code: try InviteCode(parsing: code), folder: folder)
+    }
+
+    /// `join(code:folder:)` with the code read already, answering the request written.
+    package func join(code: InviteCode, folder: String) throws -> JoinRequest {
+        try writing { lock in try TripStore.join(code: code, folder: folder, in: home, holding: lock) }
     }
 
     /// Reads a trip file to import (a backup, a file someone sent) and says what merging it or
@@ -92,7 +225,7 @@ public final class TripHome: @unchecked Sendable {
     /// how old it is, which items it deleted that live here, which unpublished changes a replace
     /// would discard. Throws `TripFileError` for a file that cannot be read.
     public func prepareImport(file: String) throws -> TripImport {
-        try TripImport.prepare(file: file, into: home, holding: lock)
+        try writing { lock in try TripImport.prepare(file: file, into: home, holding: lock) }
     }
 
     /// Merges the prepared file into the home's copy, or replaces the copy with it (keeping
@@ -101,11 +234,13 @@ public final class TripHome: @unchecked Sendable {
     /// (`refusal(for:)` says why) or the home's copy changed since `prepareImport`.
     @discardableResult
     public func apply(_ prepared: TripImport, _ mode: TripImport.Mode) throws -> TripImport.Outcome {
-        let stores = mutex.withLock { opened.compactMap(\.store) }.filter { $0.tripID == prepared.incoming.document.tripID }
-        for store in stores { try store.save() }
-        let outcome = try prepared.apply(mode, holding: lock)
-        for store in stores { store.adopt(identity: outcome.identity, document: outcome.document) }
-        return outcome
+        try writing { lock in
+            let stores = mutex.withLock { opened.compactMap(\.store) }.filter { $0.tripID == prepared.incoming.document.tripID }
+            for store in stores { try store.save() }
+            let outcome = try prepared.apply(mode, holding: lock)
+            for store in stores { store.adopt(identity: outcome.identity, document: outcome.document) }
+            return outcome
+        }
     }
 
     /// Syncs every trip of the home with the shared `folder` (nil: the folder the trips last
@@ -116,11 +251,13 @@ public final class TripHome: @unchecked Sendable {
     /// in its `SyncReport.Trip.failure`, and the others go on.
     public func sync(with folder: String? = nil) throws -> SyncReport {
         let sync = try folder.map { FolderSync(home: home, folder: $0) } ?? FolderSync(lastFolderOf: home)
-        let stores = mutex.withLock { opened.compactMap(\.store) }
-        for store in stores { try store.save() }
-        let result = try sync.runKeeping(locked: lock, only: nil, now: FileMerger.wallClockMilliseconds())
-        for store in stores { store.adopt(result) }
-        return result.report
+        return try writing { lock in
+            let stores = mutex.withLock { opened.compactMap(\.store) }
+            for store in stores { try store.save() }
+            let result = try sync.runKeeping(locked: lock, only: nil, now: FileMerger.wallClockMilliseconds())
+            for store in stores { store.adopt(result) }
+            return result.report
+        }
     }
 
     /// The folder the home's trips last synced with, or nil when they have synced with none

@@ -11,8 +11,8 @@ import TripSyncSync
 /// write with the next rev of the one clock and saves durably before it returns.
 ///
 /// ```swift
-/// let store = try TripStore.open("Lisbon", in: Home(path: path))
-/// let id = try store.edit { trip in try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
+/// let store = try TripHome(path: path).open("Lisbon")
+/// let id = try store.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
 /// let conflicts = store.conflicts
 /// ```
 ///
@@ -76,7 +76,11 @@ public final class TripStore: @unchecked Sendable {
     /// home's other trips: what the browser app does for each change it saves. Throws
     /// `.noMatch` when the home has no such trip.
     package static func open(trip: TripID, in home: Home, timeout: Double = HomeLock.defaultTimeout) throws -> TripStore {
-        let lock = try takeLock(home, timeout: timeout)
+        try open(trip: trip, in: home, holding: takeLock(home, timeout: timeout))
+    }
+
+    /// Opens the trip with id `trip` under a lock the caller holds already (`TripHome.write`).
+    package static func open(trip: TripID, in home: Home, holding lock: HomeLock) throws -> TripStore {
         let (identity, notice) = try home.openIdentity()
         let listing = try home.listTrip(trip)
         if listing.trips.isEmpty && listing.unreadable.isEmpty { throw TripStoreError.noMatch(trip.description) }

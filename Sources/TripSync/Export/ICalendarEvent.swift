@@ -43,88 +43,112 @@ struct ICalendarEvent {
         guard let startRegister = fields.start, let start = startRegister.value else { return nil }
         let end = fields.end?.value ?? nil
         self.id = id
-        zoneUses = []
-        var notices: [String] = []
-        var timeLines: [String] = []
-
+        var times = Times()
         switch start {
-        case .local(let startLocal, let startZone):
-            var endLocal: LocalDateTime?
-            var endZone = startZone
-            switch end {
-            case .local(let local, let zone)?:
-                endLocal = local
-                endZone = zone
-            case .date(let day)?:
-                endLocal = LocalDate(daysSinceEpoch: day.daysSinceEpoch + 1)
-                    .flatMap { LocalDateTime(date: $0, hour: 0, minute: 0) }
-            case nil:
-                break
-            }
-            let startInstant = zones.resolve(startLocal, zone: startZone)
-            let endInstant = endLocal.flatMap { zones.resolve($0, zone: endZone) }
-            if let startInstant, endLocal == nil || endInstant != nil {
-                let writtenStart = Self.existing(startLocal, zone: startZone, startInstant, notices: &notices)
-                timeLines.append("DTSTART;TZID=\(startZone):" + ICalendarValue.dateTime(writtenStart))
-                zoneUses.append((startZone, startInstant.secondsSinceEpoch))
-                if let endLocal, let endInstant, endInstant.secondsSinceEpoch > startInstant.secondsSinceEpoch {
-                    let writtenEnd = Self.existing(endLocal, zone: endZone, endInstant, notices: &notices)
-                    timeLines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(writtenEnd))
-                    zoneUses.append((endZone, endInstant.secondsSinceEpoch))
-                } else {
-                    if endLocal != nil { notices.append(Self.droppedEndNotice(end)) }
-                    timeLines.append(Self.defaultDurationLine)
-                    notices.append(Self.defaultDurationNotice)
-                }
-                sortSeconds = startInstant.secondsSinceEpoch
-            } else {
-                timeLines.append("DTSTART:" + ICalendarValue.dateTime(startLocal))
-                if let endLocal, endLocal > startLocal {
-                    timeLines.append("DTEND:" + ICalendarValue.dateTime(endLocal))
-                } else {
-                    if endLocal != nil { notices.append(Self.droppedEndNotice(end)) }
-                    timeLines.append(Self.defaultDurationLine)
-                    notices.append(Self.defaultDurationNotice)
-                }
-                let unknown = [startZone, endZone].filter { !zones.isKnown($0) }
-                var seen = Set<String>()
-                let names = unknown.filter { seen.insert($0).inserted }.joined(separator: " and ")
-                var notice = "[TripSync] Time zone \(names) is unknown to the machine that exported this calendar,"
-                notice += " so the times are written as local clock times: starts \(startLocal) \(startZone)"
-                if let end { notice += ", ends " + Self.describe(end) }
-                notices.insert(notice + ".", at: 0)
-                sortSeconds = startInstant?.secondsSinceEpoch ?? startLocal.secondsSinceEpochAsUTC
-            }
-
-        case .date(let startDay):
-            timeLines.append("DTSTART;VALUE=DATE:" + ICalendarValue.date(startDay))
-            // The first day after the event (DTEND is exclusive): the day after the start, the
-            // checkout day of a stay (a later day as the end), the day after a timed end's day.
-            var endDay = startDay.daysSinceEpoch + 1
-            switch end {
-            case .date(let day)? where day > startDay:
-                endDay = day.daysSinceEpoch
-                let nights = StayNights.text(day.daysSinceEpoch - startDay.daysSinceEpoch)
-                notices.append("[TripSync] \(nights): \(startDay) to \(day).")
-            case .date(let day)? where day == startDay:
-                break
-            case .local(let local, let zone)? where local.date >= startDay:
-                endDay = local.date.daysSinceEpoch + 1
-                notices.append("[TripSync] Ends " + Self.describe(.local(local, zone: zone)) + ".")
-            case let end?:
-                notices.append(Self.droppedEndNotice(end))
-            case nil:
-                break
-            }
-            if let dayAfter = LocalDate(daysSinceEpoch: endDay) {
-                timeLines.append("DTEND;VALUE=DATE:" + ICalendarValue.date(dayAfter))
-            }
-            sortSeconds = Int64(startDay.daysSinceEpoch) * 86_400
+        case .local(let startLocal, let startZone): times = Self.timed(startLocal, zone: startZone, end: end, zones: zones)
+        case .date(let startDay): times = Self.allDay(startDay, end: end)
         }
+        zoneUses = times.zoneUses
+        sortSeconds = times.sortSeconds
+        lines = Self.lines(id: id, fields: fields, times: times, deviceName: deviceName)
+    }
 
+    /// What the event's times come to: the DTSTART/DTEND lines, the notices for the
+    /// description, the zones used and the instant the event sorts by.
+    private struct Times {
+        var lines: [String] = []
+        var notices: [String] = []
+        var zoneUses: [(zone: String, instant: Int64)] = []
+        var sortSeconds: Int64 = 0
+    }
+
+    /// The times of an item that starts at a local time in `zone`.
+    private static func timed(_ startLocal: LocalDateTime, zone startZone: String, end: TripTime?, zones: ZoneRules) -> Times {
+        var times = Times()
+        var endLocal: LocalDateTime?
+        var endZone = startZone
+        switch end {
+        case .local(let local, let zone)?:
+            endLocal = local
+            endZone = zone
+        case .date(let day)?:
+            endLocal = LocalDate(daysSinceEpoch: day.daysSinceEpoch + 1)
+                .flatMap { LocalDateTime(date: $0, hour: 0, minute: 0) }
+        case nil:
+            break
+        }
+        let startInstant = zones.resolve(startLocal, zone: startZone)
+        let endInstant = endLocal.flatMap { zones.resolve($0, zone: endZone) }
+        if let startInstant, endLocal == nil || endInstant != nil {
+            let writtenStart = Self.existing(startLocal, zone: startZone, startInstant, notices: &times.notices)
+            times.lines.append("DTSTART;TZID=\(startZone):" + ICalendarValue.dateTime(writtenStart))
+            times.zoneUses.append((startZone, startInstant.secondsSinceEpoch))
+            if let endLocal, let endInstant, endInstant.secondsSinceEpoch > startInstant.secondsSinceEpoch {
+                let writtenEnd = Self.existing(endLocal, zone: endZone, endInstant, notices: &times.notices)
+                times.lines.append("DTEND;TZID=\(endZone):" + ICalendarValue.dateTime(writtenEnd))
+                times.zoneUses.append((endZone, endInstant.secondsSinceEpoch))
+            } else {
+                if endLocal != nil { times.notices.append(Self.droppedEndNotice(end)) }
+                times.lines.append(Self.defaultDurationLine)
+                times.notices.append(Self.defaultDurationNotice)
+            }
+            times.sortSeconds = startInstant.secondsSinceEpoch
+        } else {
+            times.lines.append("DTSTART:" + ICalendarValue.dateTime(startLocal))
+            if let endLocal, endLocal > startLocal {
+                times.lines.append("DTEND:" + ICalendarValue.dateTime(endLocal))
+            } else {
+                if endLocal != nil { times.notices.append(Self.droppedEndNotice(end)) }
+                times.lines.append(Self.defaultDurationLine)
+                times.notices.append(Self.defaultDurationNotice)
+            }
+            let unknown = [startZone, endZone].filter { !zones.isKnown($0) }
+            var seen = Set<String>()
+            let names = unknown.filter { seen.insert($0).inserted }.joined(separator: " and ")
+            var notice = "[TripSync] Time zone \(names) is unknown to the machine that exported this calendar,"
+            notice += " so the times are written as local clock times: starts \(startLocal) \(startZone)"
+            if let end { notice += ", ends " + Self.describe(end) }
+            times.notices.insert(notice + ".", at: 0)
+            times.sortSeconds = startInstant?.secondsSinceEpoch ?? startLocal.secondsSinceEpochAsUTC
+        }
+        return times
+    }
+
+    /// The times of an item that starts on a day (no time).
+    private static func allDay(_ startDay: LocalDate, end: TripTime?) -> Times {
+        var times = Times()
+        times.lines.append("DTSTART;VALUE=DATE:" + ICalendarValue.date(startDay))
+        // The first day after the event (DTEND is exclusive): the day after the start, the
+        // checkout day of a stay (a later day as the end), the day after a timed end's day.
+        var endDay = startDay.daysSinceEpoch + 1
+        switch end {
+        case .date(let day)? where day > startDay:
+            endDay = day.daysSinceEpoch
+            let nights = StayNights.text(day.daysSinceEpoch - startDay.daysSinceEpoch)
+            times.notices.append("[TripSync] \(nights): \(startDay) to \(day).")
+        case .date(let day)? where day == startDay:
+            break
+        case .local(let local, let zone)? where local.date >= startDay:
+            endDay = local.date.daysSinceEpoch + 1
+            times.notices.append("[TripSync] Ends " + Self.describe(.local(local, zone: zone)) + ".")
+        case let end?:
+            times.notices.append(Self.droppedEndNotice(end))
+        case nil:
+            break
+        }
+        if let dayAfter = LocalDate(daysSinceEpoch: endDay) {
+            times.lines.append("DTEND;VALUE=DATE:" + ICalendarValue.date(dayAfter))
+        }
+        times.sortSeconds = Int64(startDay.daysSinceEpoch) * 86_400
+        return times
+    }
+
+    /// The VEVENT's lines: its times, then the summary (marked when a field a calendar shows is
+    /// in conflict), the place, and the description (the note, the conflict, the notices).
+    private static func lines(id: ItemID, fields: ItemFields, times: Times, deviceName: (DeviceID) -> String) -> [String] {
         let conflicts = Self.markedFields.compactMap { FieldConflict(item: id, field: $0, in: fields) }
         var lines = ["BEGIN:VEVENT", "UID:\(id)@tripsync", "DTSTAMP:" + Self.stamp(fields)]
-        lines += timeLines
+        lines += times.lines
         let mark = conflicts.isEmpty ? "" : Self.conflictMark
         if let title = fields.title?.value {
             lines.append("SUMMARY:" + ICalendarText.escape(mark + title))
@@ -138,12 +162,12 @@ struct ICalendarEvent {
         var description: [String] = []
         if let note = fields.note?.value ?? nil, !note.isEmpty { description.append(note) }
         if !conflicts.isEmpty { description.append(Self.conflictNotice(conflicts, item: id, deviceName: deviceName)) }
-        description += notices
+        description += times.notices
         if !description.isEmpty {
             lines.append("DESCRIPTION:" + ICalendarText.escape(description.joined(separator: "\n\n")))
         }
         lines.append("END:VEVENT")
-        self.lines = lines
+        return lines
     }
 
     /// The local time to write for a resolved time: itself, or for a time in a DST gap the

@@ -110,7 +110,12 @@ extension ItineraryPage {
         case (_, let start?): out += clockHTML(start, day: day)
         }
         out += "</div>\n<div class=\"card\">\n"
-        out += "<h3 class=\"title\" dir=\"auto\">" + HTMLText.escape(entry.fields.title?.value ?? "") + "</h3>\n"
+        let title = HTMLText.escape(entry.fields.title?.value ?? "")
+        if let live {
+            out += "<h3 class=\"title\" dir=\"auto\"><a" + HTMLText.attribute("href", live.item(entry.id)) + ">" + title + "</a></h3>\n"
+        } else {
+            out += "<h3 class=\"title\" dir=\"auto\">" + title + "</h3>\n"
+        }
         out += spanHTML(entry, kind: kind, days: days, day: day)
         if let place = entry.fields.place?.value ?? nil, !place.isEmpty {
             out += "<p class=\"place\" dir=\"auto\">" + placeHTML(place) + "</p>\n"
@@ -138,7 +143,8 @@ extension ItineraryPage {
     /// devices at once shows every value with who wrote it. Also says whether a caption's
     /// conflict box took the card's conflict number.
     func attachmentsHTML(_ item: ItemID) -> (html: String, numbered: Bool) {
-        guard let shown = attachmentsByItem[item], !shown.isEmpty else { return ("", false) }
+        // The live page shows attachments on the item's own page (view, download), not here.
+        guard live == nil, let shown = attachmentsByItem[item], !shown.isEmpty else { return ("", false) }
         var numbered = false
         var out = "<ul class=\"attachments\" aria-label=\"Attachments\">\n"
         for (id, name, blob, attachment) in shown {
@@ -241,6 +247,11 @@ extension ItineraryPage {
         let anchor = numbered ? conflictNumbers[entry.id].map { " id=\"conflict-\($0)\"" } ?? "" : ""
         var out = "<div class=\"conflicts\"" + anchor + " role=\"note\">\n"
         out += "<p class=\"c-head\">Changed on more than one device</p>\n"
+        if let live {
+            // Each value with who wrote it and when, and Keep this, is under the page's Conflicts.
+            let names = entry.conflictedFields.map { Self.fieldName($0).lowercased() }.joined(separator: ", ")
+            return out + "<p class=\"c-fix\">" + names + ": keep one with Keep this under <a" + HTMLText.attribute("href", live.conflicts) + ">Conflicts</a>.</p>\n</div>\n"
+        }
         let short = String(entry.id.description.prefix(8))
         for field in entry.conflictedFields {
             guard let conflict = FieldConflict(item: entry.id, field: field, in: entry.fields) else { continue }
@@ -272,7 +283,11 @@ extension ItineraryPage {
             out += "<li><span class=\"c-name\">" + Self.fieldName(field) + "</span> <span class=\"c-val\" dir=\"auto\">" + valueText(edit.value)
                 + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(edit.device)) + "</bdi></span></li>\n"
         }
-        out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: <code>tripsync restore " + HTMLText.escape(String(id.prefix(8))) + "</code></p>\n"
+        if let live {
+            out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: Restore under <a" + HTMLText.attribute("href", live.deleted) + ">Deleted</a>.</p>\n"
+        } else {
+            out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: <code>tripsync restore " + HTMLText.escape(String(id.prefix(8))) + "</code></p>\n"
+        }
         return out + "</div>\n</div>\n</li>\n"
     }
 

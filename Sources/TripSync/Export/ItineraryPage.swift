@@ -44,9 +44,31 @@ package struct ItineraryPage: Sendable {
     /// computed once, so a page of many items and attachments stays linear.
     let attachmentsByItem: [ItemID: [(id: AttachmentID, name: String, blob: BlobReference, attachment: Attachment)]]
     let captionConflicts: [AttachmentID: RegisterConflict]
+    /// Where the page is shown live (the browser app), nil for the exported file.
+    let live: Live?
 
-    /// Lays out the page of `document` made at `generatedAt`, with this machine's tz data by default.
-    package init(_ document: TripDocument, generatedAt: UTCTimestamp, zones: ZoneRules = ZoneRules()) {
+    /// The live page's links (`tripsync open`): the one renderer serves the exported page and
+    /// the live one, which links each title to its item's page and words each fix as a click
+    /// ("Keep this under Conflicts") rather than a command.
+    package struct Live: Sendable {
+        /// An item's page.
+        package var item: @Sendable (ItemID) -> String
+        /// The page's conflicts, with Keep this.
+        package var conflicts: String
+        /// The page's deleted items, with Restore.
+        package var deleted: String
+
+        package init(item: @escaping @Sendable (ItemID) -> String, conflicts: String, deleted: String) {
+            self.item = item
+            self.conflicts = conflicts
+            self.deleted = deleted
+        }
+    }
+
+    /// Lays out the page of `document` made at `generatedAt`, with this machine's tz data by
+    /// default; `live` for the browser app's page (no zone switch: each time in its own zone).
+    package init(_ document: TripDocument, generatedAt: UTCTimestamp, zones: ZoneRules = ZoneRules(), live: Live? = nil) {
+        self.live = live
         self.document = document
         self.generatedAt = generatedAt
         self.zones = zones
@@ -60,7 +82,7 @@ package struct ItineraryPage: Sendable {
                 if let end = entry.end { times.append(end) }
             }
         }
-        viewerZones = ViewerZone.zones(for: times, rules: zones)
+        viewerZones = live == nil ? ViewerZone.zones(for: times, rules: zones) : []
         conflictNumbers = Self.numberConflicts(layout, conflicts)
         var byItem: [ItemID: [(id: AttachmentID, name: String, blob: BlobReference, attachment: Attachment)]] = [:]
         for (id, attachment) in document.attachments where document.isShown(id) {
@@ -93,15 +115,21 @@ package struct ItineraryPage: Sendable {
         out += "<style>" + style + "</style>\n</head>\n<body>\n"
         out += zoneRadios()
         out += header()
-        out += "<main>\n"
+        out += "<main>\n" + daysHTML + "</main>\n"
+        out += footer()
+        out += "</body>\n</html>\n"
+        return out
+    }
+
+    /// The days (each with its items, a stay on each of its days, the map links), then the
+    /// items not scheduled yet: the part the exported page and the live page share.
+    package var daysHTML: String {
+        var out = ""
         for day in layout.days { out += dayHTML(day) }
         if !layout.unscheduled.isEmpty || !layout.unscheduledGhosts.isEmpty { out += unscheduledHTML() }
         if layout.days.isEmpty && layout.unscheduled.isEmpty && layout.unscheduledGhosts.isEmpty {
             out += "<p class=\"empty\">Nothing planned yet.</p>\n"
         }
-        out += "</main>\n"
-        out += footer()
-        out += "</body>\n</html>\n"
         return out
     }
 

@@ -76,6 +76,7 @@ package struct ConflictReport: Encodable, Sendable {
             device = version.device.description
             deviceName = document.deviceName(version.device)
         }
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("value", value),
@@ -91,6 +92,7 @@ package struct ConflictReport: Encodable, Sendable {
         var title: String
         var current: Version
         var alternatives: [Version]
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("item", item.description),
@@ -106,6 +108,7 @@ package struct ConflictReport: Encodable, Sendable {
         var field: String
         var value: FieldValue
         var device: String
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("field", field),
@@ -120,6 +123,7 @@ package struct ConflictReport: Encodable, Sendable {
         var title: String?
         var deletedBy: [String]
         var edits: [Edit]
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("item", item.description),

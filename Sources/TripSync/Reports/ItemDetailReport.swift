@@ -40,6 +40,7 @@ package struct ItemDetailReport: JSONReport, Sendable {
 
     struct Delete: JSONReport {
         var delete: ItemDetail.Delete
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("at", delete.at.description),

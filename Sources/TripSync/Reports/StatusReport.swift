@@ -53,6 +53,7 @@ public struct StatusReport: JSONReport, Sendable {
 
     struct MetricsEntry: JSONReport {
         var metrics: TeamMetrics
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("changes", metrics.changes),
@@ -71,6 +72,7 @@ public struct StatusReport: JSONReport, Sendable {
 
     struct StaleEntry: JSONReport {
         var stale: TeamMetrics.StaleDevice
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("device", stale.id.description),
@@ -83,6 +85,7 @@ public struct StatusReport: JSONReport, Sendable {
 
     struct DeviceEntry: JSONReport {
         var device: DeliveryStatus.Device
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("device", device.id.description),
@@ -96,6 +99,7 @@ public struct StatusReport: JSONReport, Sendable {
 
     struct ChangeEntry: JSONReport {
         var change: DeliveryStatus.Change
+        /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
         public var reportFields: [ReportField] {
             [
                 .field("item", change.item?.description),

@@ -1,9 +1,11 @@
-/// The values of a new item.
+/// The values of a new item. Where it goes in the order is said when it is added
+/// (`TripEditor.addItem(_:at:)`), never by a key of its own.
 public struct NewItem: Hashable, Sendable {
     /// The title (1–200 characters).
     public var title: String
-    /// The order key.
-    public var sortKey: String
+    /// The order key: chosen by the editor at the place the item is added (`ItemPosition`); the
+    /// package's simulations set it directly.
+    package var sortKey: String
     /// When it starts.
     public var start: TripTime?
     /// When it ends.
@@ -14,7 +16,12 @@ public struct NewItem: Hashable, Sendable {
     public var note: String?
 
     /// Creates the values of a new item.
-    public init(title: String, sortKey: String, start: TripTime? = nil, end: TripTime? = nil, place: String? = nil, note: String? = nil) {
+    public init(title: String, start: TripTime? = nil, end: TripTime? = nil, place: String? = nil, note: String? = nil) {
+        self.init(title: title, sortKey: "", start: start, end: end, place: place, note: note)
+    }
+
+    /// Creates the values of a new item with its order key (the package's fixtures and tests).
+    package init(title: String, sortKey: String, start: TripTime? = nil, end: TripTime? = nil, place: String? = nil, note: String? = nil) {
         self.title = title
         self.sortKey = sortKey
         self.start = start
@@ -57,10 +64,16 @@ public struct EditOutcome: Hashable, Sendable {
     /// with those values and their writers, as they were before the edit.
     public var replaced: [FieldConflict]
 
+    /// The fields written whose value someone else changed after the person saw it (an
+    /// `ItemEdit` with `.revs`): the new value is the field's value and the other one is kept
+    /// beside it as a conflict, to settle with Keep this.
+    public var kept: [ItemField] = []
+
     /// Creates an outcome.
-    package init(changed: [ItemField], replaced: [FieldConflict]) {
+    package init(changed: [ItemField], replaced: [FieldConflict], kept: [ItemField] = []) {
         self.changed = changed
         self.replaced = replaced
+        self.kept = kept
     }
 }
 
@@ -203,8 +216,21 @@ extension TripDocument {
         try write(writes, of: id, force: false, hlc: &hlc, now: now)
     }
 
+    /// Applies a person's edit of an item (`ItemEdit`): only the fields it changes are written,
+    /// each checked as `set` checks it; a field whose register holds a value the person did not
+    /// see (written since by someone else) keeps that value as a conflict beside the new one.
+    package mutating func apply(
+        _ edit: ItemEdit, suggestedZone: String?, hlc: inout HybridLogicalClock, now: UInt64
+    ) throws(EditError) -> EditOutcome {
+        let original = try liveItem(edit.item)
+        let pairs = try edit.writes(of: original, suggestedZone: suggestedZone)
+        var seen: [ItemField: Set<Rev>] = [:]
+        for (write, what) in pairs { if case .revs(let revs) = what { seen[write.field] = revs } }
+        return try write(pairs.map(\.0), of: edit.item, force: false, seen: seen, hlc: &hlc, now: now)
+    }
+
     private mutating func write(
-        _ writes: [FieldWrite], of id: ItemID, force: Bool, hlc: inout HybridLogicalClock, now: UInt64
+        _ writes: [FieldWrite], of id: ItemID, force: Bool, seen: [ItemField: Set<Rev>] = [:], hlc: inout HybridLogicalClock, now: UInt64
     ) throws(EditError) -> EditOutcome {
         let original = try liveItem(id)
         var checksOrder = false
@@ -231,7 +257,18 @@ extension TripDocument {
         func stamp() throws(EditError) -> Rev {
             try Self.stamp(&newHLC, &newClock, device: device, now: now)
         }
-        func write<V>(_ register: inout Register<V>?, _ newValue: V) throws(EditError) -> Bool {
+        // A write replaces what the person saw; a value written since (a rev not seen) stays
+        // beside it as a conflict, never reverted (`ItemEdit.Seen.revs`).
+        var keptBeside = false
+        func write<V>(_ register: inout Register<V>?, _ newValue: V, seen: Set<Rev>?) throws(EditError) -> Bool {
+            keptBeside = false
+            let unseen = seen.map { seen in register?.versions.filter { !seen.contains($0.rev) } ?? [] } ?? []
+            if !unseen.isEmpty {
+                if register?.value == newValue { return false }  // someone else typed the same since
+                register = Register(versions: [Versioned(value: newValue, rev: try stamp())] + unseen)
+                keptBeside = true
+                return true
+            }
             if let current = register, current.value == newValue, current.conflicts.isEmpty || !force { return false }
             register = Register(value: newValue, rev: try stamp())
             return true
@@ -240,20 +277,23 @@ extension TripDocument {
         var outcome = EditOutcome(changed: [], replaced: [])
         for entry in writes {
             let changed: Bool
+            let saw = seen[entry.field]
             switch (entry.field, entry.value) {
-            case (.title, .text(let text?)): changed = try write(&item.title, text)
-            case (.sortKey, .text(let text?)): changed = try write(&item.sortKey, text)
-            case (.place, .text(let text)): changed = try write(&item.place, text)
-            case (.note, .text(let text)): changed = try write(&item.note, text)
-            case (.start, .time(let time)): changed = try write(&item.start, time)
-            case (.end, .time(let time)): changed = try write(&item.end, time)
+            case (.title, .text(let text?)): changed = try write(&item.title, text, seen: saw)
+            case (.sortKey, .text(let text?)): changed = try write(&item.sortKey, text, seen: saw)
+            case (.place, .text(let text)): changed = try write(&item.place, text, seen: saw)
+            case (.note, .text(let text)): changed = try write(&item.note, text, seen: saw)
+            case (.start, .time(let time)): changed = try write(&item.start, time, seen: saw)
+            case (.end, .time(let time)): changed = try write(&item.end, time, seen: saw)
             default: throw EditError("\(entry.field.rawValue) cannot take that value")
             }
             guard changed else { continue }
-            if !outcome.changed.contains(entry.field) {
-                outcome.changed.append(entry.field)
-                if let conflict = FieldConflict(item: id, field: entry.field, in: original) { outcome.replaced.append(conflict) }
+            if keptBeside {
+                if !outcome.kept.contains(entry.field) { outcome.kept.append(entry.field) }
+            } else if !outcome.changed.contains(entry.field), let conflict = FieldConflict(item: id, field: entry.field, in: original) {
+                outcome.replaced.append(conflict)
             }
+            if !outcome.changed.contains(entry.field) { outcome.changed.append(entry.field) }
         }
         if !outcome.changed.isEmpty {
             items[id] = item

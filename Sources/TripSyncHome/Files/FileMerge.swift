@@ -65,52 +65,8 @@ package struct FileMerger: Sendable {
 
     /// Reads every file, checks clocks against `nowMilliseconds`, and merges them in order.
     package func merge(files: [String], nowMilliseconds: UInt64 = FileMerger.wallClockMilliseconds()) throws(FileMergeError) -> FileMergeResult {
-        // Read and validate every input on every core; items the inputs share byte for byte are
-        // decoded once, and items the merge leaves as an input held them are written by copying
-        // their bytes.
-        var reader = reader
-        reader.keepsItemBytes = true
-        let results = reader.read(paths: files)
-        var loaded: [(String, LoadedTrip)] = []
-        for (file, result) in zip(files, results) {
-            switch result {
-            case .success(let trip): loaded.append((file, trip))
-            case .failure(let error): throw .unreadable(error)
-            }
-        }
-        for (file, trip) in loaded {
-            if let (device, skew) = ClockGuard.futureDevice(in: trip.document, nowMilliseconds: nowMilliseconds) {
-                throw .refused(file: file, MergeError(.clockFromTheFuture, message: ClockGuard.describe(device: device, skewMilliseconds: skew)))
-            }
-        }
-        guard !loaded.isEmpty else {
-            throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
-        }
-        // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): the first
-        // input is the starting state, trusted as a home's own replica is; every other input is
-        // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
-        var acksOnly: Set<Int> = []
-        if loaded.count > 1 {
-            let membership = Membership(
-                local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document), signers: loaded.dropFirst().map(\.1.signedBy))
-            for index in loaded.indices.dropFirst() {
-                let (file, trip) = loaded[index]
-                let document = trip.document
-                let writer = document.deviceName(document.deviceID)
-                switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
-                case .whole: break
-                case .acksOnly: acksOnly.insert(index)
-                case .skipped(let what, let remedy):
-                    let reason = MembershipRemedy.message(what, remedy)
-                    let first = loaded[0].1.document
-                    let message =
-                        document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3
-                        ? "a schema \(trip.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(first.owner?.key.fingerprint ?? ""), not merged into it (\(reason))"
-                        : reason
-                    throw .refused(file: file, MergeError(.notAccepted, message: message + "; nothing was written"))
-                }
-            }
-        }
+        var loaded = try read(files, nowMilliseconds: nowMilliseconds)
+        let (acksOnly, lateBounds) = try Self.acceptance(of: loaded)
         // The documents move out of `loaded`, so the merge can reuse the first one's maps in
         // place (no other copy holds them) and each input is freed once merged.
         let names = loaded.map(\.0)
@@ -128,6 +84,7 @@ package struct FileMerger: Sendable {
         document.deviceID = writer
         var inputs: [MergeInput] = []
         var kept: [TripDocument] = []
+        var lateWarnings: [Int: ValidationIssue] = [:]
         let empty = TripDocument(tripID: document.tripID, deviceID: writer, clock: VersionVector(), trip: document.trip)
         for index in names.indices {
             let file = names[index]
@@ -142,6 +99,19 @@ package struct FileMerger: Sendable {
                     document.takeAcks(of: other.deviceID, from: other)
                     brought = MergeContribution(before: before, after: document)
                 } else {
+                    // A removed device is judged by its own dots, as in sync: its writes above
+                    // the removal's `seen` are taken from neither side.
+                    var other = other
+                    if !lateBounds.isEmpty, other.mayHoldLateWrites(lateBounds) || document.mayHoldLateWrites(lateBounds) {
+                        let relayed = other
+                        let (dropped, _) = other.dropLateWrites(lateBounds, restoringFrom: document)
+                        let (droppedHere, _) = document.dropLateWrites(lateBounds, restoringFrom: relayed)
+                        if dropped + droppedHere > 0 {
+                            lateWarnings[index] = ValidationIssue(
+                                .warning, pointer: "",
+                                message: "\(dropped + droppedHere) change(s) of removed members made after their removal, not taken (as sync does)")
+                        }
+                    }
                     do {
                         brought = try DocumentMerger.mergeInPlace(&document, other, writer: writer, report: true, forks: &forks)
                     } catch {
@@ -160,9 +130,69 @@ package struct FileMerger: Sendable {
             inputs.append(
                 MergeInput(
                     file: file, schemaVersion: info.schemaVersion, deviceID: info.deviceID,
-                    brought: brought, warnings: info.warnings, forks: forks))
+                    brought: brought, warnings: info.warnings + (lateWarnings[index].map { [$0] } ?? []), forks: forks))
         }
         return FileMergeResult(document: document, inputs: inputs, keptInputs: kept)
+    }
+
+
+    /// Every input read and validated (on every core; items the inputs share byte for byte are
+    /// decoded once, and items the merge leaves as an input held them are written by copying
+    /// their bytes), each clock checked against `nowMilliseconds`.
+    private func read(_ files: [String], nowMilliseconds: UInt64) throws(FileMergeError) -> [(String, LoadedTrip)] {
+        var reader = reader
+        reader.keepsItemBytes = true
+        let results = reader.read(paths: files)
+        var loaded: [(String, LoadedTrip)] = []
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let trip): loaded.append((file, trip))
+            case .failure(let error): throw .unreadable(error)
+            }
+        }
+        for (file, trip) in loaded {
+            if let (device, skew) = ClockGuard.futureDevice(in: trip.document, nowMilliseconds: nowMilliseconds) {
+                throw .refused(file: file, MergeError(.clockFromTheFuture, message: ClockGuard.describe(device: device, skewMilliseconds: skew)))
+            }
+        }
+        guard !loaded.isEmpty else {
+            throw .unreadable(TripFileError(.unreadable, file: "", message: "no input files"))
+        }
+        return loaded
+    }
+
+    /// The inputs taken for their acks only (a viewer's), and each removed device with the
+    /// removal's `seen` of it (what no input's late writes may pass); throws for an input sync
+    /// would refuse.
+    private static func acceptance(of loaded: [(String, LoadedTrip)]) throws(FileMergeError) -> (acksOnly: Set<Int>, lateBounds: [DeviceID: UInt64]) {
+        // The acceptance of sync (docs/DESIGN.md, "Every entrance checks the same way"): the first
+        // input is the starting state, trusted as a home's own replica is; every other input is
+        // taken whole, for its acks only (a viewer's), or refuses the merge, as sync would decide.
+        var acksOnly: Set<Int> = []
+        var lateBounds: [DeviceID: UInt64] = [:]
+        if loaded.count > 1 {
+            let membership = Membership(
+                local: loaded[0].1.document, trusted: nil, inputs: loaded.dropFirst().map(\.1.document), signers: loaded.dropFirst().map(\.1.signedBy))
+            lateBounds = membership.lateWriteBounds
+            for index in loaded.indices.dropFirst() {
+                let (file, trip) = loaded[index]
+                let document = trip.document
+                let writer = document.deviceName(document.deviceID)
+                switch membership.verdict(for: document, signedBy: trip.signedBy, name: "\(writer) (\(document.deviceID.description.prefix(8)))") {
+                case .whole: break
+                case .acksOnly: acksOnly.insert(index)
+                case .skipped(let what, let remedy):
+                    let reason = MembershipRemedy.message(what, remedy)
+                    let first = loaded[0].1.document
+                    let message =
+                        document.owner == nil && first.owner != nil && trip.sourceSchemaVersion < 3
+                        ? "a schema \(trip.sourceSchemaVersion) copy (no owner, no signatures) of a trip owned by key \(first.owner?.key.fingerprint ?? ""), not merged into it (\(reason))"
+                        : reason
+                    throw .refused(file: file, MergeError(.notAccepted, message: message + "; nothing was written"))
+                }
+            }
+        }
+        return (acksOnly, lateBounds)
     }
 
     /// Moves a document out of its slot, leaving nil (so the slot holds no second reference).

@@ -64,7 +64,7 @@ enum AddCommand: Command {
             } else {
                 position = .last
             }
-            return (try trip.addItem(NewItem(title: title, sortKey: "", start: start, end: end, place: place, note: note), at: position), start)
+            return (try trip.addItem(NewItem(title: title, start: start, end: end, place: place, note: note), at: position), start)
         }
         if let machineZoneUsed, typedZone == nil {
             Console.err("the trip has no zone: used this machine's zone \(machineZoneUsed) (set the trip's: tripsync zone ZONE)")

@@ -43,53 +43,42 @@ enum EditCommand: Command {
         let note = try parser.value("--note").map { try InputParser.text($0, option: "--note", rule: .note, command: name) }
         let zoneOption = try parser.value("--zone").map { try InputParser.zone($0, option: "--zone", command: name) }
         let endZoneOption = try parser.value("--end-zone").map { try InputParser.zone($0, option: "--end-zone", command: name) }
+        let day = try parser.value("--day").map { try InputParser.date($0, option: "--day", command: name) }
+        let at = try parser.value("--at").map { try InputParser.time($0, option: "--at", command: name) }
+        let endChange = try parser.value("--end").map { try Self.end($0, zone: endZoneOption) }
         let report: EditReport = try Session.edit(global, trip: parser.value("--trip"), needs: QuickEdit.Needs(items: [selector])) { trip in
             let id = try trip.item(selector)
             guard let item = trip.document.items[id] else { throw CLIError.refused("no item \(selector)") }
-            var writes: [FieldWrite] = []
-            if let title { writes.append(FieldWrite(.title, .text(title))) }
-            if let place { writes.append(FieldWrite(.place, .text(place))) }
-            if let note { writes.append(FieldWrite(.note, .text(note))) }
-            // Start: combine what was given with the current value.
-            let day = parser.value("--day")
-            let at = parser.value("--at")
-            let current = item.start?.value ?? nil
-            var start = current
-            var end = item.end?.value ?? nil
-            var timesTyped = false
+            // The library's one edit value, as the page's Save builds it; what the person saw is
+            // the item as it is now (`.current`), so an edit replaces the conflicts it names.
+            var edit = ItemEdit(item: id)
+            if let title { edit.set(.title, to: title) }
+            if let place { edit.set(.place, to: place) }
+            if let note { edit.set(.note, to: note) }
             if day != nil || at != nil || zoneOption != nil {
-                let currentLocal: LocalDateTime? = { if case .local(let local, _)? = current { return local } else { return nil } }()
-                let dayText = day ?? current?.localDate.description
-                let atText = at ?? currentLocal.map { pad2($0.hour) + ":" + pad2($0.minute) }
-                let zone = zoneOption ?? current?.zone ?? trip.suggestedZone
-                guard dayText != nil else { throw CLIError.usage("the item has no day yet: give --day", command: name) }
-                start = try StartInput.parse(day: dayText, at: atText, zone: zone, command: name)
-                writes.append(FieldWrite(.start, .time(start)))
-                timesTyped = true
+                if day == nil, item.start?.value == nil { throw CLIError.usage("the item has no day yet: give --day", command: name) }
+                edit.set(.start, to: .parts(day: day, time: at.map { .at(hour: $0.hour, minute: $0.minute) }, zone: zoneOption))
             }
-            if let endText = parser.value("--end") {
-                let endZone = endZoneOption ?? (item.end?.value ?? nil)?.zone ?? current?.zone ?? zoneOption
-                end = try InputParser.endValue(endText, zone: endZone, option: "--end", command: name)
-                writes.append(FieldWrite(.end, .time(end)))
-                timesTyped = true
+            if let endChange {
+                edit.set(.end, to: endChange)
             } else if let zone = endZoneOption {
-                guard case .local(let local, _)? = item.end?.value ?? nil else { throw CLIError.usage("--end-zone needs a timed end (give --end)", command: name) }
-                end = .local(local, zone: zone)
-                writes.append(FieldWrite(.end, .time(end)))
-                timesTyped = true
+                guard case .local? = item.end?.value ?? nil else { throw CLIError.usage("--end-zone needs a timed end (give --end)", command: name) }
+                edit.set(.end, to: .parts(day: nil, time: nil, zone: zone))
             }
-            if let clear {
-                switch clear {
-                case "start": writes.append(FieldWrite(.start, .time(nil))); start = nil
-                case "end": writes.append(FieldWrite(.end, .time(nil))); end = nil
-                case "place": writes.append(FieldWrite(.place, .text(nil)))
-                default: writes.append(FieldWrite(.note, .text(nil)))
-                }
+            switch clear {
+            case "start"?: edit.set(.start, to: .whole(nil))
+            case "end"?: edit.set(.end, to: .whole(nil))
+            case "place"?: edit.set(.place, to: nil)
+            case "note"?: edit.set(.note, to: nil)
+            default: break
             }
-            guard !writes.isEmpty else { throw CLIError.usage("nothing to change: give at least one field option", command: name) }
-            if timesTyped { try InputParser.order(start: start, end: end, hint: "give a later --end, or --clear end", command: name) }
+            guard !edit.isEmpty else { throw CLIError.usage("nothing to change: give at least one field option", command: name) }
+            if edit.seen(.start) != nil || edit.seen(.end) != nil {
+                let (start, end) = try edit.times(of: item, suggestedZone: trip.suggestedZone)
+                try InputParser.order(start: start, end: end, hint: "give a later --end, or --clear end", command: name)
+            }
             let before = trip.document
-            return EditReport(item: id, outcome: try trip.set(writes, of: id), namesFrom: before)
+            return EditReport(item: id, outcome: try trip.apply(edit), namesFrom: before)
         }
         for (field, values) in report.replacedByField {
             Console.warning(
@@ -109,5 +98,11 @@ enum EditCommand: Command {
         return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
     }
 
-    static func pad2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    /// `--end` as a change of the end: a time (its zone `--end-zone`, else the end's own, else
+    /// the start's, by the library's rule) or a last day.
+    static func end(_ text: String, zone: String?) throws -> ItemEdit.TimeChange {
+        if let local = LocalDateParsing.dateTime(text) { return .parts(day: local.date, time: .at(hour: local.hour, minute: local.minute), zone: zone) }
+        if let date = LocalDateParsing.date(text) { return .whole(.date(date)) }
+        throw CLIError.usage("--end expects YYYY-MM-DDTHH:MM or YYYY-MM-DD, got '\(text)'", command: name)
+    }
 }

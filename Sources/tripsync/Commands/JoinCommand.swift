@@ -22,7 +22,7 @@ enum JoinCommand: Command {
         let (text, folder) = (parser.positionals[0], parser.positionals[1])
         try MembersCommand.attempt {
             let code = try InviteCode(parsing: text)
-            let request = try TripStore.join(code: code, folder: folder, in: HomeAccess.home(global))
+            let request = try TripHome(HomeAccess.home(global)).join(code: code, folder: folder)
             Console.out("asked to join trip \(code.trip) as \(code.role.rawValue) (this laptop: \(request.name), key \(request.key.fingerprint))")
             Console.out("the owner's next sync admits this laptop; then run: tripsync sync \(folder)")
         }

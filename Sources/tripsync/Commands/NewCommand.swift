@@ -39,7 +39,7 @@ enum NewCommand: Command {
         let zone = typedZone ?? machineZone
         let home = HomeAccess.home(global)
         let store = try Failure.during(.saving(home.path), home: home) {
-            try TripStore.create(name: title, defaultZone: zone, owned: !parser.has("--open"), in: home)
+            try TripHome(home).create(name: title, zone: zone, owned: !parser.has("--open"))
         }
         for notice in store.notices { Console.warning(notice) }
         if typedZone == nil {

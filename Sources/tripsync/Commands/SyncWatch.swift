@@ -49,7 +49,7 @@ enum SyncWatch {
 
     private static func describe(_ failure: SyncLoop.Failure, folder: String) -> String {
         switch failure {
-        case .couldNotRun(let text): return SyncCommand.couldNotRun(text, folder: folder)
+        case .couldNotRun(let text, _, _): return SyncCommand.couldNotRun(text, folder: folder)
         case .tripsFailed(let failed, let all): return "\(plural(failed, "trip")) of \(all) could not be synced (named above); the others were"
         }
     }

@@ -19,6 +19,23 @@ func check(_ condition: Bool, _ what: String) throws {
     print("ok: \(what)")
 }
 
+// The doc examples of the two handles, verbatim (Tests/TripSyncTests/DocExampleTests.swift checks
+// that each ```swift block of TripHome.swift and TripStore.swift is here), compiled and run.
+func tripHomeExample(path: String, shared: String) throws -> SyncReport {
+    let home = try TripHome(path: path)
+    let store = try home.create(name: "Lisbon", zone: "Europe/Lisbon")
+    try store.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
+    let report = try home.sync(with: shared)   // the shared folder, e.g. "/Volumes/Shared/trips"
+    return report
+}
+
+func tripStoreExample(path: String) throws -> (ItemID, ConflictList) {
+    let store = try TripHome(path: path).open("Lisbon")
+    let id = try store.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
+    let conflicts = store.conflicts
+    return (id, conflicts)
+}
+
 func run() throws {
     let arguments = CommandLine.arguments
     guard arguments.count == 4 else { throw Failed(description: "usage: TripSyncAppExample SAMPLE BROKEN WORKDIR") }
@@ -48,7 +65,7 @@ func run() throws {
     try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
     let ana = try TripHome(path: work + "/ana")
     let lisbon = try ana.create(name: "Lisbon", zone: "Europe/Lisbon", owned: false)
-    let castle = try lisbon.edit { trip in try trip.addItem(NewItem(title: "Castelo", sortKey: ""), at: .last) }
+    let castle = try lisbon.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
     try check(lisbon.document.items[castle]?.title?.value == "Castelo", "Ana added Castelo")
     let first = try ana.sync(with: shared)
     try check(first.trips.contains { $0.published != nil }, "Ana published the trip")
@@ -80,7 +97,7 @@ func run() throws {
     let rounds = Rounds()
     let watch = try ana.watch { event in if case .synced = event { rounds.add() } }
     let before = rounds.count
-    let tram = try bensTrip.edit { trip in try trip.addItem(NewItem(title: "Tram 28", sortKey: ""), at: .last) }
+    let tram = try bensTrip.edit { trip in try trip.addItem(NewItem(title: "Tram 28"), at: .last) }
     _ = try ben.sync()
     let deadline = Date().addingTimeInterval(30)
     while lisbon.document.items[tram] == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
@@ -100,6 +117,14 @@ func run() throws {
     let imported = try carol.apply(prepared, .merge)
     try check(imported.document.items.count == loaded.document.items.count, "imported \(imported.document.items.count) items")
     try check(try carol.open(loaded.document.tripID.description).document.items.count == loaded.document.items.count, "Carol opens the imported trip")
+
+    // The handles' doc examples.
+    let examples = work + "/examples"
+    try FileManager.default.createDirectory(atPath: examples + "/shared", withIntermediateDirectories: true)
+    let exampleReport = try tripHomeExample(path: examples + "/home", shared: examples + "/shared")
+    try check(exampleReport.failed.isEmpty, "TripHome's doc example runs")
+    let (exampleItem, exampleConflicts) = try tripStoreExample(path: examples + "/home")
+    try check(exampleConflicts.fields.isEmpty && !exampleItem.description.isEmpty, "TripStore's doc example runs")
 
     // Errors are typed values to switch on, with a message a person can act on.
     do {

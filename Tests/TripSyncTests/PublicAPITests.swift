@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// The public API (issue 27, issue 39): `scripts/public-api.sh` counts public declarations, and
+/// this test counts them the same way and holds every one to a `///` comment.
+@Suite struct PublicAPITests {
+    static let targets = ["TripSyncPlatform", "TripSyncCore", "TripSyncHome", "TripSyncSync", "TripSync"]
+    static let modifiers = "(nonisolated|final|static|class|override|mutating|nonmutating|indirect|convenience|required|dynamic|private\\(set\\)|internal\\(set\\)|fileprivate\\(set\\)|package\\(set\\))"
+    static let keywords = "(func|var|let|init|subscript|struct|class|enum|protocol|extension|typealias|case|actor|associatedtype)"
+    static let pattern = "^[ \\t]*(@[A-Za-z_]+(\\([^)]*\\))?[ \\t]+)*(\(modifiers)[ \\t]+)*(public|open)[ \\t]+(\(modifiers)[ \\t]+)*\(keywords)([^A-Za-z0-9_]|$)"
+
+    /// Every public declaration line of the library: (file, line number, the lines of the file).
+    static func declarations() throws -> [(file: String, index: Int, lines: [String])] {
+        let regex = try NSRegularExpression(pattern: pattern)
+        var found: [(String, Int, [String])] = []
+        for target in targets {
+            let folder = PackagePaths.root + "/Sources/" + target
+            let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
+            for file in files {
+                let lines = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+                for (index, line) in lines.enumerated() where regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    found.append((target + "/" + file, index, lines))
+                }
+            }
+        }
+        return found
+    }
+
+    @Test("the script counts what this test counts: declarations only, not a local named open")
+    func scriptCountsDeclarations() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [PackagePaths.root + "/scripts/public-api.sh"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let total = output.split(separator: "\n").first { $0.hasPrefix("total") }?.split(separator: " ").last.flatMap { Int($0) }
+        #expect(total == (try Self.declarations().count))
+        let regex = try NSRegularExpression(pattern: Self.pattern)
+        for local in ["        open += list.registers.map { $0 }", "    let open = true"] {
+            #expect(regex.firstMatch(in: local, range: NSRange(local.startIndex..., in: local)) == nil)
+        }
+    }
+
+    @Test("every public declaration has a /// comment")
+    func everyPublicDeclarationIsDocumented() throws {
+        var undocumented: [String] = []
+        for (file, index, lines) in try Self.declarations() {
+            var above = index - 1
+            // Attributes and the lines of a multi-line attribute sit between the comment and the declaration.
+            while above >= 0, lines[above].trimmingCharacters(in: .whitespaces).hasPrefix("@") { above -= 1 }
+            if above < 0 || !lines[above].trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+                undocumented.append("\(file):\(index + 1): \(lines[index].trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(undocumented.isEmpty, "\(undocumented.count) undocumented:\n\(undocumented.prefix(40).joined(separator: "\n"))")
+    }
+}
