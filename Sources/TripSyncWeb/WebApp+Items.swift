@@ -6,12 +6,13 @@ extension WebApp {
     /// what was typed; nothing is saved.
     func addItem(_ request: WebRequest, trip: String) -> WebResponse {
         let form = ItemForm(request)
-        let answer = WebResponse.seeOther("/trips/\(trip)#itinerary")
-        // A form posted again (a double click, Back and resubmit) adds nothing and answers alike.
-        guard formKeys.claim(form.formKey) else { return answer }
+        // A form posted again (a double click, Back and resubmit) adds nothing and answers as
+        // the first post did: to the item it added, on the itinerary.
+        if case .used(let location) = formKeys.claim(form.formKey) { return WebResponse.seeOther(location ?? "/trips/\(trip)#itinerary") }
+        let added: ItemID
         do {
-            try withStore(trip) { store in
-                try store.edit { editor in
+            added = try withStore(trip) { store in
+                try store.edit { editor -> ItemID in
                     let reference = editor.document.typingReference
                     let start = try form.start(reference: reference)
                     let end = try form.end(start: start, reference: reference)
@@ -19,7 +20,7 @@ extension WebApp {
                     let item = NewItem(
                         title: try form.checkedTitle(), start: start, end: end, place: ItemForm.optional(form.place),
                         note: ItemForm.optional(form.note))
-                    try editor.addItem(item, at: .last)
+                    return try editor.addItem(item, at: .last)
                 }
             }
         } catch WebFailure.notFound {
@@ -29,8 +30,10 @@ extension WebApp {
             formKeys.release(form.formKey)  // nothing was added: the corrected form may be sent again
             return tripPage(request, trip: trip, error: Self.words(error), form: form, status: Self.status(for: error))
         }
+        let location = "/trips/\(trip)#item-\(added)"
+        formKeys.settle(form.formKey, location: location)
         keepNotice("Added \u{201C}\(form.title)\u{201D}.", for: request)
-        return answer
+        return WebResponse.seeOther(location)
     }
 
     /// `/trips/ID/items/ITEM`: the item whole (who wrote each value and when), Edit, Delete,
