@@ -77,6 +77,23 @@ FIX_WORDS = re.compile(r"\b(set|fix|correct|adjust)\b", re.IGNORECASE)
 
 # The cases, in the order of the issue.
 
+def note_typed_fast_then_home_restored(laptops, note, skew, owner_syncs):
+    """A owns a trip with B; B's home is copied; B, its clock `skew` seconds fast, types `note`
+    and syncs (then A syncs, when `owner_syncs`); B's home is restored from the copy and its
+    clock fixed. Cases a and f."""
+    laptops.owned_trip("A", ["B"])
+    item = laptops.add("A", "Fado night", "--day", "2027-06-08", "--at", "21:00")
+    laptops.rounds(["A", "B"])
+    laptops.copy_home("B", "B.backup")
+    laptops.skew["B"] = skew
+    laptops.ok("B", "edit", item, "--note", note)
+    laptops.sync("B")
+    if owner_syncs:
+        laptops.sync("A")
+    laptops.restore_home("B", "B.backup")
+    laptops.skew["B"] = 0
+
+
 def restored_home(case):
     """a. A laptop 2 days fast shares a note; its home is then restored from a backup copy
     taken before the note, and its clock fixed. Its first sync must not lose the note: the note
@@ -87,17 +104,8 @@ def restored_home(case):
     was the only copy of the note: A never merged it (48 h ahead), B's restored replica never
     had it, and it is gone from the folder, on day 0 and on day 3 alike, with no sign."""
     laptops = case.laptops
-    laptops.owned_trip("A", ["B"])
-    item = laptops.add("A", "Fado night", "--day", "2027-06-08", "--at", "21:00")
-    laptops.rounds(["A", "B"])
-    laptops.copy_home("B", "B.backup")
     note = "Clube de Fado, table for 4 (typed 2 days fast)"
-    laptops.skew["B"] = 2 * DAY
-    laptops.ok("B", "edit", item, "--note", note)
-    laptops.sync("B")
-    laptops.sync("A")
-    laptops.restore_home("B", "B.backup")
-    laptops.skew["B"] = 0
+    note_typed_fast_then_home_restored(laptops, note, 2 * DAY, owner_syncs=True)
     first = laptops.sync("B")
     case.check(
         folder_holds_text(laptops, note) or holds_text(laptops, "B", note) or holds_text(laptops, "A", note),
@@ -123,16 +131,8 @@ def restored_home_ten_years(case):
     it while A's own clock ran ten years ahead, and after A's clock was fixed every other laptop
     refused A's files for good."""
     laptops = case.laptops
-    laptops.owned_trip("A", ["B"])
-    item = laptops.add("A", "Fado night", "--day", "2027-06-08", "--at", "21:00")
-    laptops.rounds(["A", "B"])
-    laptops.copy_home("B", "B.backup")
     note = "Clube de Fado, table for 4 (typed ten years fast)"
-    laptops.skew["B"] = 10 * YEAR
-    laptops.ok("B", "edit", item, "--note", note)
-    laptops.sync("B")
-    laptops.restore_home("B", "B.backup")
-    laptops.skew["B"] = 0
+    note_typed_fast_then_home_restored(laptops, note, 10 * YEAR, owner_syncs=False)
     first = laptops.sync("B")
     case.check(holds_text(laptops, "B", note), "the restored laptop's first sync did not take the note from its own far-ahead file", first)
     # A's clock now runs as far ahead for a while, and syncs: nothing from the future is left
