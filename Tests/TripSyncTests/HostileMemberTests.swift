@@ -15,23 +15,11 @@ import Testing
         var key: SigningKey
     }
 
-    /// An owned trip: the owner device first, then one device for each of `roles`.
+    /// An owned trip: the owner device first, then one device for each of `roles`
+    /// (`SuccessionTests.trip`, the one builder of such trips, at the same start).
     func trip(_ roles: [MemberRole]) throws -> (document: TripDocument, owner: SigningKey, devices: [Device]) {
-        let ownerKey = SigningKey.generate()
-        let ownerDevice = Device(id: Identifier.random(), key: SigningKey.generate())
-        let tripID = TripOwner.derivedTripID(for: ownerKey.publicKey)
-        var hlc = HybridLogicalClock(highWater: start)
-        var document = TripDocument(
-            tripID: tripID, deviceID: ownerDevice.id, clock: VersionVector([ownerDevice.id: start]),
-            trip: TripInfo(name: Register(value: "Trip", rev: Rev(counter: start, device: ownerDevice.id))))
-        try document.claim(ownerKey: ownerKey, deviceKey: ownerDevice.key.publicKey, hlc: &hlc, now: start + 1)
-        var devices = [ownerDevice]
-        for role in roles {
-            let device = Device(id: Identifier.random(), key: SigningKey.generate())
-            try document.grant(device.id, key: device.key.publicKey, role: role, ownerKey: ownerKey, hlc: &hlc, now: start + 2)
-            devices.append(device)
-        }
-        return (document, ownerKey, devices)
+        let (document, owner, devices) = try SuccessionTests().trip(roles)
+        return (document, owner, devices.map { Device(id: $0.id, key: $0.key) })
     }
 
     /// `document` as `device` publishes it.

@@ -99,6 +99,12 @@ import Testing
         #expect(document.role(of: new.id) == .editor)
     }
 
+    /// An open trip named by `device` at counter `at`, nothing else in it.
+    static func openTrip(by device: DeviceID, at: UInt64) -> TripDocument {
+        TripDocument(
+            tripID: Identifier.random(), deviceID: device, clock: VersionVector([device: at]), trip: TripInfo(name: Register(value: "Trip", rev: Rev(counter: at, device: device))))
+    }
+
     /// A replica written while the clock ran ten years ahead: after recovery nothing is past the
     /// bound, every value is kept in the order typed, and the document is valid.
     @Test func clockRecoveryMovesValuesFromTheFutureAndKeepsTheDocumentValid() throws {
@@ -107,8 +113,7 @@ import Testing
         let new = Identifier.random()
         let future = now + 10 * 365 * 86_400_000
         var hlc = HybridLogicalClock(highWater: now)
-        var document = TripDocument(
-            tripID: Identifier.random(), deviceID: old, clock: VersionVector([old: now]), trip: TripInfo(name: Register(value: "Trip", rev: Rev(counter: now, device: old))))
+        var document = Self.openTrip(by: old, at: now)
         let first = Identifier.random()
         let second = Identifier.random()
         try document.addItem(first, NewItem(title: "Typed first", sortKey: "V"), hlc: &hlc, now: future)
@@ -140,8 +145,7 @@ import Testing
         let other = Identifier.random()
         let future = now + 10 * 365 * 86_400_000
         var hlc = HybridLogicalClock(highWater: now)
-        var document = TripDocument(
-            tripID: Identifier.random(), deviceID: old, clock: VersionVector([old: now]), trip: TripInfo(name: Register(value: "Trip", rev: Rev(counter: now, device: old))))
+        var document = Self.openTrip(by: old, at: now)
         let item = Identifier.random()
         try document.addItem(item, NewItem(title: "Typed far ahead", sortKey: "V"), hlc: &hlc, now: future)
         // Another laptop (its clock as far ahead) saw it and deleted it.

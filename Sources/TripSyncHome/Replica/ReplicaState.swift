@@ -57,7 +57,7 @@ package struct ReplicaState: Sendable {
         case .right:
             break
         case .behind(let device, let lag):
-            let who = document.members[device]?.name ?? document.selfWrittenName(of: device) ?? "device \(device.description.prefix(8))"
+            let who = document.deviceName(device)
             notices.append(
                 "this laptop's clock is about \(ClockGuard.span(lag)) behind: \(who) has written \"\(document.trip.name.value)\" at a time this laptop's clock has not reached. Set this laptop's date and time right (automatic date and time); until then what this laptop writes still sorts after everything it has seen, but it takes no newer file from the others")
         case .ranAhead(let lead):
