@@ -79,15 +79,7 @@ struct StaleFormTests {
         let folder = web.folder + "/shared"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)]).status == 303)
-        let other = Home(path: web.folder + "/other")
-        let code: InviteCode = try {
-            let store = try TripStore.open(web.trip.description, in: web.home)
-            return try store.invite(role: .editor)
-        }()
-        _ = try other.openIdentity()
-        _ = try TripStore.join(code: code, folder: folder, in: other)
-        _ = try FolderSync(home: web.home, folder: folder).run()
-        _ = try FolderSync(home: other, folder: folder).run()
+        let other = try web.joinSecondLaptop(through: folder)
         let form = try Self.openEdit(web, cookie: cookie, id: id)
         try {
             let theirs = try TripStore.open(web.trip.description, in: other)

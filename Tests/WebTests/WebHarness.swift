@@ -3,6 +3,7 @@ import TripSync
 import TripSyncWeb
 import TripSyncCore
 import TripSyncHome
+import TripSyncSync
 
 #if canImport(Glibc)
     import Glibc
@@ -141,6 +142,21 @@ final class WebHarness {
     }
 
     /// Signs in with the one-time token: the session cookie's value.
+    /// A second laptop (`folder/other`) that joined this trip as an editor through `shared`,
+    /// after both synced there once (this home through the library, not the page).
+    func joinSecondLaptop(through shared: String) throws -> Home {
+        let other = Home(path: folder + "/other")
+        let code: InviteCode = try {
+            let store = try TripStore.open(trip.description, in: home)
+            return try store.invite(role: .editor)
+        }()
+        _ = try other.openIdentity()
+        _ = try TripStore.join(code: code, folder: shared, in: other)
+        _ = try FolderSync(home: home, folder: shared).run()
+        _ = try FolderSync(home: other, folder: shared).run()
+        return other
+    }
+
     func signIn() throws -> String {
         let response = try get("/?token=" + server.app.security.oneTimeToken)
         guard let cookie = response.header("set-cookie"), let start = cookie.range(of: WebGuard.cookieName + "=") else {

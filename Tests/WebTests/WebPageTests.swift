@@ -170,15 +170,7 @@ struct WebPageTests {
         #expect(afterSync.contains("Synced with"))
         #expect(afterSync.contains("the folder this trip last synced with"))
         // A second laptop, invited as an editor, renames the same item at the same time.
-        let other = Home(path: web.folder + "/other")
-        let code: InviteCode = try {
-            let store = try TripStore.open(web.trip.description, in: web.home)
-            return try store.invite(role: .editor)
-        }()
-        _ = try other.openIdentity()
-        _ = try TripStore.join(code: code, folder: folder, in: other)
-        _ = try FolderSync(home: web.home, folder: folder).run()
-        _ = try FolderSync(home: other, folder: folder).run()
+        let other = try web.joinSecondLaptop(through: folder)
         let id = try #require(try web.document.items.first { $0.value.title?.value == "Dinner" }?.key)
         try {
             let theirs = try TripStore.open(web.trip.description, in: other)
@@ -274,15 +266,7 @@ struct WebPageTests {
         let cookie = try web.signIn()
         let csrf = try web.csrf(cookie: cookie)
         #expect(try web.post("/trips/\(web.trip)/sync", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("folder", folder)]).status == 303)
-        let other = Home(path: web.folder + "/other")
-        let code: InviteCode = try {
-            let store = try TripStore.open(web.trip.description, in: web.home)
-            return try store.invite(role: .editor)
-        }()
-        _ = try other.openIdentity()
-        _ = try TripStore.join(code: code, folder: folder, in: other)
-        _ = try FolderSync(home: web.home, folder: folder).run()
-        _ = try FolderSync(home: other, folder: folder).run()
+        let other = try web.joinSecondLaptop(through: folder)
         try {
             let theirs = try TripStore.open(web.trip.description, in: other)
             try theirs.edit { try $0.addItem(NewItem(title: "From Sam", sortKey: ""), at: .last) }
