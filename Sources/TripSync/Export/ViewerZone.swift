@@ -26,7 +26,7 @@ package struct ViewerZone: Sendable {
     }
 
     /// Ids that name UTC itself: labelled "UTC".
-    static let utcIDs: Set<String> = ["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu"]
+    static var utcIDs: Set<String> { LocalTimeFormat.utcIDs }
 
     init(id: String, label: String, zone: TimeZone) {
         self.id = id
@@ -63,9 +63,9 @@ package struct ViewerZone: Sendable {
     /// The instant (seconds since 1970) read in this zone; nil outside years 1–9999.
     package func read(_ seconds: Int64) -> Reading? {
         guard let (local, offset) = LocalTimeFormat.local(seconds, in: zone) else { return nil }
-        // Foundation names UTC "GMT" (and its file may say "UTC", "UCT" or "Zulu"): UTC it is.
+        // Foundation names UTC "GMT" (and its file may say "UTC", "UCT" or "Zulu"): UTC it is (`utcIDs`).
         let name =
-            ViewerZone.utcIDs.contains(id) ? "UTC" : LocalTimeFormat.abbreviation(zone, Date(timeIntervalSince1970: TimeInterval(seconds)), offset: offset)
+            LocalTimeFormat.abbreviation(zone, Date(timeIntervalSince1970: TimeInterval(seconds)), offset: offset, id: id)
         return Reading(clock: pad(local.hour, 2) + ":" + pad(local.minute, 2), abbreviation: name, date: local.date, local: local)
     }
 

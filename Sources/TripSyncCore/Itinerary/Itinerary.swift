@@ -113,7 +113,7 @@ public struct Itinerary: Sendable {
                 return ShownTime(time: time, instant: nil, abbreviation: nil, zoneUnknown: true)
             }
             let date = Date(timeIntervalSince1970: TimeInterval(instant.secondsSinceEpoch))
-            return ShownTime(time: time, instant: instant, abbreviation: LocalTimeFormat.abbreviation(timeZone, date, offset: instant.offsetSeconds), zoneUnknown: false)
+            return ShownTime(time: time, instant: instant, abbreviation: LocalTimeFormat.abbreviation(timeZone, date, offset: instant.offsetSeconds, id: zone), zoneUnknown: false)
         }
     }
 
@@ -149,9 +149,15 @@ package enum LocalTimeFormat {
         return "all day"
     }
 
+    /// Ids that name UTC itself: labelled "UTC" (Foundation calls UTC "GMT", and the tz files of
+    /// these ids say "UTC", "UCT" or "Zulu").
+    package static let utcIDs: Set<String> = ["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu"]
+
     /// The zone's abbreviation at an instant ("WEST", from the zone's own file, else Foundation's
-    /// when it is not just an offset), or `UTC±H[:MM]` when the zone has only a numeric one.
-    package static func abbreviation(_ zone: TimeZone, _ date: Date, offset: Int) -> String {
+    /// when it is not just an offset), or `UTC±H[:MM]` when the zone has only a numeric one;
+    /// "UTC" when `id`, the zone as the trip names it, is one of `utcIDs`.
+    package static func abbreviation(_ zone: TimeZone, _ date: Date, offset: Int, id: String? = nil) -> String {
+        if let id, utcIDs.contains(id) { return "UTC" }
         // The zone's own file first: Foundation says "GMT+1" on Linux, and "GMT" for Lisbon's "WET".
         let instant = Int64(date.timeIntervalSince1970.rounded(.down))
         if let name = TZifAbbreviations.cached(zone: zone.identifier)?.abbreviation(
