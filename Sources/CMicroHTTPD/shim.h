@@ -7,16 +7,20 @@
 
 /// MHD_start_daemon is variadic, which Swift cannot call: this starts one daemon on `address`
 /// (one loopback address and port) with its own polling thread, calling `handler` for every
-/// request and `completed` when a request ends, with a bounded number of connections.
+/// request and `completed` when a request ends. Connections are bounded in all (`limit`) and per
+/// client address (`perClient`), and one that sends nothing for `idleSeconds` is closed, so a
+/// few half-open sockets cannot hold every slot (docs/DESIGN.md, "Slow clients").
 static inline struct MHD_Daemon *tripsync_mhd_start(
     unsigned int flags, const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *handlerContext,
-    MHD_RequestCompletedCallback completed, void *completedContext) {
+    MHD_RequestCompletedCallback completed, void *completedContext, unsigned int limit, unsigned int perClient,
+    unsigned int idleSeconds) {
     return MHD_start_daemon(
         flags | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, handler, handlerContext,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completedContext,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)60,
+        MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, perClient,
+        MHD_OPTION_CONNECTION_TIMEOUT, idleSeconds,
         MHD_OPTION_END);
 }
 

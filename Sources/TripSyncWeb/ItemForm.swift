@@ -145,6 +145,47 @@ struct ItemForm {
         return edit
     }
 
+    /// Every wrong field at once, in the form's order (field name, message): each field checked
+    /// by the same rules the edit applies, so a person sees all of them together, not the first
+    /// alone. `only`: the names to check (Save checks the fields the person changed).
+    func problems(reference: LocalDate, only names: Set<String>? = nil) -> [(name: String, message: String)] {
+        var found: [String: String] = [:]
+        func wanted(_ name: String) -> Bool { names?.contains(name) ?? true }
+        func record(_ error: EditError, fallback: String) {
+            let name = Self.fieldName(of: error.message) ?? fallback
+            if found[name] == nil { found[name] = error.message }
+        }
+        if wanted("title") {
+            do throws(EditError) { _ = try checkedTitle() } catch { record(error, fallback: "title") }
+        }
+        let zoneKnown = zone.isEmpty || chosenZone != nil
+        if !zoneKnown && wanted("zone") { found["zone"] = "Zone: '\(zone.prefix(60))' is not a zone of this machine" }
+        if wanted("day") || wanted("time") || wanted("zone") || wanted("ends") {
+            do throws(EditError) {
+                let start = try TypedInput.start(day: day, time: time, zone: zoneKnown ? chosenZone : nil, reference: reference)
+                if wanted("ends") || wanted("day") || wanted("time") {
+                    let end = try TypedInput.end(ends, start: start, zone: start?.zone ?? chosenZone, reference: reference)
+                    try TripDocument.checkOrder(start: start, end: end)
+                }
+            } catch {
+                // Without a known zone the start cannot be read: Zone says so already.
+                if zoneKnown || Self.fieldName(of: error.message) != "zone" { record(error, fallback: "ends") }
+            }
+        }
+        return Self.names.compactMap { name in found[name].map { (name, $0) } }
+    }
+
+    /// The field a message of the rules names (`Day: …`, `end: …`, `a time needs a zone`).
+    static func fieldName(of message: String) -> String? {
+        let lowered = message.lowercased()
+        if lowered.hasPrefix("a time needs a day") { return "day" }
+        if lowered.hasPrefix("a time needs a zone") { return "zone" }
+        guard let colon = lowered.firstIndex(of: ":") else { return nil }
+        let head = String(lowered[..<colon])
+        if head == "end" { return "ends" }
+        return names.contains(head) ? head : nil
+    }
+
     /// `text` with CRLF read as LF: a browser posts a text area's line breaks as CRLF.
     static func lines(_ text: String) -> String { text.replacingOccurrences(of: "\r\n", with: "\n") }
 
@@ -153,19 +194,19 @@ struct ItemForm {
     }
 
     /// The form's fields, labelled Title, Day, Time, Ends, Zone, Place and Note; `prefix` keeps
-    /// ids unique on a page.
-    func html(prefix: String) -> String {
-        var out = Page.field(prefix + "-title", name: "title", label: "Title", value: title, required: true)
+    /// ids unique on a page; `errors` marks each wrong field (by name) with its message.
+    func html(prefix: String, errors: [String: String] = [:]) -> String {
+        var out = Page.field(prefix + "-title", name: "title", label: "Title", value: title, required: true, error: errors["title"])
         out += "<div class=\"row\">"
-        out += Page.field(prefix + "-day", name: "day", label: "Day", value: day, hint: "10 Jun or 2027-06-10")
-        out += Page.field(prefix + "-time", name: "time", label: "Time", value: time, hint: "9:30; empty for all day")
-        out += Page.field(prefix + "-ends", name: "ends", label: "Ends", value: ends, hint: "13:00, 12 Jun, or 12 Jun 13:00")
+        out += Page.field(prefix + "-day", name: "day", label: "Day", value: day, hint: "10 Jun or 2027-06-10", error: errors["day"])
+        out += Page.field(prefix + "-time", name: "time", label: "Time", value: time, hint: "9:30; empty for all day", error: errors["time"])
+        out += Page.field(prefix + "-ends", name: "ends", label: "Ends", value: ends, hint: "13:00, 12 Jun, or 12 Jun 13:00", error: errors["ends"])
         out += "</div>\n"
         var options = TypedInput.zoneChoices.map { ($0.id, $0.place + " — " + $0.id) }
         if !zone.isEmpty && !options.contains(where: { $0.0 == zone }) { options.insert((zone, zone), at: 0) }
-        out += Page.select(prefix + "-zone", name: "zone", label: "Zone", options: options, selected: zone)
-        out += Page.field(prefix + "-place", name: "place", label: "Place", value: place)
-        out += Page.field(prefix + "-note", name: "note", label: "Note", value: note, multiline: true)
+        out += Page.select(prefix + "-zone", name: "zone", label: "Zone", options: options, selected: zone, error: errors["zone"])
+        out += Page.field(prefix + "-place", name: "place", label: "Place", value: place, error: errors["place"])
+        out += Page.field(prefix + "-note", name: "note", label: "Note", value: note, multiline: true, error: errors["note"])
         if !formKey.isEmpty { out += Page.hidden("formkey", formKey) }
         if let shown {
             for name in Self.names { out += Page.hidden("shown-" + name, shown[name] ?? "") }

@@ -42,23 +42,32 @@ enum Page {
         "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">\n"
     }
 
-    /// A labelled text field (the label visible, above the field).
-    static func field(_ id: String, name: String, label: String, value: String, hint: String = "", required: Bool = false, multiline: Bool = false) -> String {
-        var out: HTML = "<div class=\"field\"><label for=\"\(id)\">\(label)</label>"
+    /// A labelled text field (the label visible, above the field). `error`: what is wrong with
+    /// the value, shown under the label and tied to the field (`aria-invalid`, described by it).
+    static func field(
+        _ id: String, name: String, label: String, value: String, hint: String = "", required: Bool = false, multiline: Bool = false, error: String? = nil
+    ) -> String {
+        var out: HTML = "<div class=\"field\(error == nil ? "" : " invalid")\"><label for=\"\(id)\">\(label)</label>"
         if !hint.isEmpty { out += "<span class=\"hint\" id=\"\(id)-hint\">\(hint)</span>" }
-        let described: HTML = hint.isEmpty ? "" : " aria-describedby=\"\(id)-hint\""
+        if let error { out += "<span class=\"field-error\" id=\"\(id)-error\">\(error)</span>" }
+        let ids = (error == nil ? [] : [id + "-error"]) + (hint.isEmpty ? [] : [id + "-hint"])
+        let described: HTML = ids.isEmpty ? "" : " aria-describedby=\"\(ids.joined(separator: " "))\""
+        let invalid: HTML = error == nil ? "" : " aria-invalid=\"true\""
         if multiline {
-            out += "<textarea id=\"\(id)\" name=\"\(name)\" rows=\"3\"\(described)>\(value)</textarea>"
+            out += "<textarea id=\"\(id)\" name=\"\(name)\" rows=\"3\"\(described)\(invalid)>\(value)</textarea>"
         } else {
             let needed: HTML = required ? " required" : ""
-            out += "<input type=\"text\" id=\"\(id)\" name=\"\(name)\" value=\"\(value)\"\(described)\(needed)>"
+            out += "<input type=\"text\" id=\"\(id)\" name=\"\(name)\" value=\"\(value)\"\(described)\(invalid)\(needed)>"
         }
         return (out + "</div>\n").description
     }
 
-    /// A labelled choice among `options` (value, text), `selected` chosen.
-    static func select(_ id: String, name: String, label: String, options: [(String, String)], selected: String) -> String {
-        var out: HTML = "<div class=\"field\"><label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(name)\">"
+    /// A labelled choice among `options` (value, text), `selected` chosen; `error` as for `field`.
+    static func select(_ id: String, name: String, label: String, options: [(String, String)], selected: String, error: String? = nil) -> String {
+        var out: HTML = "<div class=\"field\(error == nil ? "" : " invalid")\"><label for=\"\(id)\">\(label)</label>"
+        if let error { out += "<span class=\"field-error\" id=\"\(id)-error\">\(error)</span>" }
+        let invalid: HTML = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(id)-error\""
+        out += "<select id=\"\(id)\" name=\"\(name)\"\(invalid)>"
         for (value, text) in options {
             let chosen: HTML = value == selected ? " selected" : ""
             out += "<option value=\"\(value)\"\(chosen)>\(text)</option>"
@@ -66,17 +75,28 @@ enum Page {
         return (out + "</select></div>\n").description
     }
 
-    /// An error from the library, in words, where the person looks.
+    /// An error from the library, in words, where the person looks: the keyboard focus moves
+    /// to it when the page loads (`tabindex="-1"`, `autofocus`, and the pages' script).
     static func error(_ message: String?) -> String {
         guard let message else { return "" }
-        let html: HTML = "<div class=\"error\" role=\"alert\"><p>\(message)</p></div>\n"
+        let html: HTML = "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus data-focus><p>\(message)</p></div>\n"
         return html.description
     }
 
-    /// A message kept across a redirect (what a sync did, an invite code).
+    /// Several wrong fields at once: one box that names each, linked to its field (each field
+    /// also marked by `field(error:)`), where the focus goes.
+    static func errors(_ problems: [(id: String, message: String)]) -> String {
+        guard !problems.isEmpty else { return "" }
+        if problems.count == 1 { return error(problems[0].message) }
+        var html: HTML = "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus data-focus><p>\(problems.count) fields need a change:</p><ul>"
+        for problem in problems { html += "<li><a href=\"#\(problem.id)\">\(problem.message)</a></li>" }
+        return (html + "</ul></div>\n").description
+    }
+
+    /// A message kept across a redirect (what a sync did, an invite code), where the focus goes.
     static func notice(_ message: String?) -> String {
         guard let message else { return "" }
-        let html: HTML = "<div class=\"notice\" role=\"status\"><p>\(message)</p></div>\n"
+        let html: HTML = "<div class=\"notice\" role=\"status\" tabindex=\"-1\" autofocus data-focus><p>\(message)</p></div>\n"
         return html.description
     }
 

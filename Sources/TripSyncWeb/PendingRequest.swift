@@ -3,10 +3,16 @@ import Foundation
 
 /// A request while libmicrohttpd delivers it: its headers (read at once), and its form, which
 /// libmicrohttpd's post processor parses from the body (urlencoded or multipart) piece by piece.
+/// Each piece is appended in place (a value is never copied out and back, which made a 48 MB
+/// upload quadratic), and every byte of the form counts against one cap for the whole request:
+/// names, values and files alike, each field costing `fieldCost` more however empty it is.
 final class PendingRequest {
-    /// The most a form's text fields may hold together, and the most an uploaded file may hold.
+    /// The most one request's form may hold: every file, name and value together.
+    static let requestLimit = 64 << 20
+    /// The most its text (names and values of fields that are not files) may hold.
     static let textLimit = 1 << 20
-    static let fileLimit = 64 << 20
+    /// What each field costs beyond its bytes, so a million empty names are not free.
+    static let fieldCost = 64
 
     let connection: OpaquePointer
     let method: String
@@ -17,8 +23,9 @@ final class PendingRequest {
     var postProcessor: OpaquePointer?
     var refusal: WebResponse?
     private var fields: [String: [UInt8]] = [:]
-    private var files: [String: (filename: String, bytes: [UInt8])] = [:]
+    private var files: [String: WebUpload] = [:]
     private var textBytes = 0
+    private var formBytes = 0
 
     init(connection: OpaquePointer, method: String, url: String) {
         self.connection = connection
@@ -33,10 +40,19 @@ final class PendingRequest {
         if let postProcessor { _ = MHD_destroy_post_processor(postProcessor) }
     }
 
-    /// Makes the post processor (nil when the body is not a form libmicrohttpd reads).
+    /// Makes the post processor (nil when the body is not a form libmicrohttpd reads). A body
+    /// announced larger than the cap is refused before a byte of it is read.
     func startBody() {
+        if let length = headers["content-length"].flatMap({ Int($0) }), length > Self.requestLimit {
+            refusal = Self.tooLarge
+            return
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         postProcessor = MHD_create_post_processor(connection, 16 * 1024, webPostIterator, context)
+    }
+
+    static var tooLarge: WebResponse {
+        WebResponse.text(413, "the form is larger than \(requestLimit >> 20) MiB (its files and fields together)")
     }
 
     /// Hands a piece of the body to the post processor.
@@ -47,25 +63,24 @@ final class PendingRequest {
         }
     }
 
-    /// One piece of one form value (libmicrohttpd calls this in order, offset by offset).
-    fileprivate func take(key: String, filename: String?, data: UnsafePointer<CChar>?, size: Int) -> Bool {
+    /// One piece of one form value (libmicrohttpd calls this in order, offset by offset; a
+    /// value's first piece has offset 0, and that call pays for the field's name).
+    fileprivate func take(key: String, filename: String?, data: UnsafePointer<CChar>?, offset: UInt64, size: Int) -> Bool {
         guard refusal == nil else { return false }
-        let piece = data.map { UnsafeRawBufferPointer(start: $0, count: size) }
+        let cost = size + (offset == 0 ? key.utf8.count + (filename?.utf8.count ?? 0) + Self.fieldCost : 0)
+        formBytes += cost
+        if filename == nil { textBytes += cost }
+        guard formBytes <= Self.requestLimit, textBytes <= Self.textLimit else {
+            refusal = formBytes > Self.requestLimit ? Self.tooLarge : WebResponse.text(413, "the form's text is larger than \(Self.textLimit >> 20) MiB")
+            return false
+        }
+        let piece = data.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: size) }
         if let filename {
-            var file = files[key] ?? (filename, [])
-            if file.bytes.count + size > Self.fileLimit {
-                refusal = WebResponse.text(413, "the file is larger than \(Self.fileLimit >> 20) MiB")
-                return false
-            }
-            if let piece { file.bytes += piece }
-            files[key] = file
+            // Appended where it lies: `files[key]` is never copied out, grown and stored back.
+            if files[key] == nil { files[key] = WebUpload(field: key, filename: filename, bytes: []) }
+            if let piece { files[key]?.bytes.append(contentsOf: piece) }
         } else {
-            textBytes += size
-            if textBytes > Self.textLimit {
-                refusal = WebResponse.text(413, "the form is too large")
-                return false
-            }
-            if let piece { fields[key, default: []] += piece } else if fields[key] == nil { fields[key] = [] }
+            if let piece { fields[key, default: []].append(contentsOf: piece) } else if fields[key] == nil { fields[key] = [] }
         }
         return true
     }
@@ -78,7 +93,8 @@ final class PendingRequest {
         }
         var form: [String: String] = [:]
         for (key, bytes) in fields { form[key] = String(decoding: bytes, as: UTF8.self) }
-        let uploads = files.map { WebUpload(field: $0.key, filename: $0.value.filename, bytes: $0.value.bytes) }
+        let uploads = Array(files.values)
+        files = [:]
         return WebRequest(method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, uploads: uploads)
     }
 
@@ -108,6 +124,6 @@ private func webPostIterator(
 ) -> MHD_Result {
     guard let context, let key else { return .NO }
     let pending = Unmanaged<PendingRequest>.fromOpaque(context).takeUnretainedValue()
-    let ok = pending.take(key: String(cString: key), filename: filename.map { String(cString: $0) }, data: data, size: size)
+    let ok = pending.take(key: String(cString: key), filename: filename.map { String(cString: $0) }, data: data, offset: offset, size: size)
     return ok ? .YES : .NO
 }

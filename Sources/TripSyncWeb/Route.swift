@@ -21,8 +21,16 @@ package enum Route: Hashable, Sendable {
     case staticFile(String)
     /// `GET /favicon.ico`.
     case favicon
+    /// `GET /version`: the live stamp of the trips list.
+    case homeVersion
+    /// `POST /join`: join a trip with an invite code through a shared folder.
+    case join
     /// `GET /trips/ID`: the itinerary, Add, conflicts, deleted, sync, status.
     case trip(TripID)
+    /// `GET /trips/ID/calendar.ics`: the calendar file, as `export --ics` writes it.
+    case calendar(TripID)
+    /// `GET /trips/ID/itinerary.html`: the printable page, as `export --html` writes it.
+    case printable(TripID)
     /// `GET /trips/ID/version`: the live stamp.
     case version(TripID)
     /// `POST /trips/ID/items`: Add.
@@ -59,6 +67,8 @@ package enum Route: Hashable, Sendable {
         case (true, 2, "static"?): self = .staticFile(parts[1])
         case (true, 1, "static"?): self = .staticFile("")
         case (true, 1, "favicon.ico"?): self = .favicon
+        case (true, 1, "version"?): self = .homeVersion
+        case (false, 1, "join"?): self = .join
         case (_, 2..., "trips"?):
             guard let trip = TripID(parts[1]) else { return nil }
             self.init(reads, trip: trip, Array(parts.dropFirst(2)))
@@ -70,6 +80,8 @@ package enum Route: Hashable, Sendable {
         switch (reads, rest.count, rest.first) {
         case (true, 0, _): self = .trip(trip)
         case (true, 1, "version"?): self = .version(trip)
+        case (true, 1, "calendar.ics"?): self = .calendar(trip)
+        case (true, 1, "itinerary.html"?): self = .printable(trip)
         case (false, 1, "items"?): self = .addItem(trip)
         case (false, 1, "resolve"?): self = .resolve(trip)
         case (false, 1, "sync"?): self = .sync(trip)
@@ -97,6 +109,10 @@ package enum Route: Hashable, Sendable {
         case .trips: return "/"
         case .staticFile(let name): return "/static/" + name
         case .favicon: return "/favicon.ico"
+        case .homeVersion: return "/version"
+        case .join: return "/join"
+        case .calendar(let trip): return "/trips/\(trip)/calendar.ics"
+        case .printable(let trip): return "/trips/\(trip)/itinerary.html"
         case .trip(let trip): return "/trips/\(trip)"
         case .version(let trip): return "/trips/\(trip)/version"
         case .addItem(let trip): return "/trips/\(trip)/items"

@@ -60,6 +60,11 @@ enum StaticFiles {
         .error { background: #fdecee; border: 1px solid var(--bad); color: var(--bad); border-radius: 6px; padding: 4px 12px; margin: 8px 0; }
         .notice { background: #e8f4ea; border: 1px solid #2e7d32; border-radius: 6px; padding: 4px 12px; margin: 8px 0; }
         .empty { color: var(--muted); }
+        .field-error { color: var(--bad); font-weight: 600; font-size: 0.92rem; }
+        .field.invalid input, .field.invalid select, .field.invalid textarea { border: 2px solid var(--bad); }
+        .error ul { margin: 4px 0; padding-left: 20px; }
+        .error a { color: var(--bad); }
+        .error:focus, .notice:focus { outline: 3px solid #ffbf47; outline-offset: 2px; }
         dl.detail { display: grid; grid-template-columns: minmax(5em, max-content) 1fr; gap: 4px 12px; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px; }
         dl.detail dt { font-weight: 600; }
         dl.detail dd { margin: 0; white-space: pre-wrap; }
@@ -71,11 +76,15 @@ enum StaticFiles {
 
     /// Keeps a trip's page current: polls the trip's version every second and, when it changed,
     /// fetches the page again and swaps its live parts (itinerary, conflicts, deleted, status),
-    /// leaving forms being typed into alone. Copy buttons copy an invite code.
+    /// leaving forms being typed into alone. Copy buttons copy an invite code. A notice or an
+    /// error (`data-focus`) takes the focus when the page loads.
     static let script = """
         (function () {
           "use strict";
           var main = document.getElementById("main");
+          // After an action the notice or the error takes the keyboard focus (and the eye).
+          var said = document.querySelector("[data-focus]");
+          if (said && document.activeElement !== said) { said.focus(); }
           document.addEventListener("click", function (event) {
             var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
             if (!button) return;

@@ -39,9 +39,14 @@ extension WebApp {
             out += " <span class=\"meta\">\(ByteCount.text(entry.blob.size) + ", " + state)</span></li>\n"
         }
         out += "</ul>\n"
-        var fields: HTML = "<div class=\"field\"><label for=\"upload-file\">File</label><input type=\"file\" id=\"upload-file\" name=\"file\" required></div>\n"
+        // The reason comes before the upload, next to the file field: a photo's location is removed
+        // unless the person keeps it on purpose.
+        var fields: HTML = "<div class=\"field\"><label for=\"upload-file\">File</label>"
+        fields += "<span class=\"hint\" id=\"upload-file-hint\">Photos often record where they were taken. TripSync removes that before the photo is shared, "
+        fields += "unless you tick \u{201C}Keep where it was taken\u{201D}.</span>"
+        fields += "<input type=\"file\" id=\"upload-file\" name=\"file\" required aria-describedby=\"upload-file-hint\"></div>\n"
         fields += HTML.trusted(Page.field("upload-caption", name: "caption", label: "Caption", value: ""))
-        fields += "<div class=\"field check\"><input type=\"checkbox\" id=\"upload-strip\" name=\"strip\" value=\"1\"><label for=\"upload-strip\">Remove the location</label></div>\n"
+        fields += "<div class=\"field check\"><input type=\"checkbox\" id=\"upload-keep\" name=\"keep-location\" value=\"1\"><label for=\"upload-keep\">Keep where it was taken</label></div>\n"
         fields += "<button type=\"submit\">Upload</button>\n"
         out += HTML.trusted(Page.form(Route.upload(trip, item).path, csrf: csrf, multipart: true, fields.description))
         return (out + "</section>\n").description
@@ -53,7 +58,7 @@ extension WebApp {
     }
 
     /// POST `/trips/ID/items/ITEM/attachments`: the uploaded file attached (through a private
-    /// temporary file, removed after), optionally without its location.
+    /// temporary file, removed after), without its location unless "Keep where it was taken" was ticked.
     func upload(_ request: WebRequest, trip: String, item: String) -> WebResponse {
         guard let id = ItemID(item) else { return notFound() }
         guard let file = request.uploads.first(where: { $0.field == "file" }), !file.filename.isEmpty else {
@@ -61,6 +66,10 @@ extension WebApp {
         }
         let name = (file.filename.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "file")
         let caption = ItemForm.optional(request.field("caption"))
+        // A photo loses its location unless the person kept it on purpose; other files have none
+        // to lose (the library refuses to strip a type it cannot, so only photos are asked to).
+        let sniffed = BlobType.sniff(Array(file.bytes.prefix(BlobType.sniffLength)))
+        let strip = request.form["keep-location"] == nil && PhotoLocation.readTypes.contains(sniffed)
         let outcome: AttachOutcome
         do {
             let folder = FileManager.default.temporaryDirectory.path + "/tripsync-upload-" + WebGuard.randomToken().prefix(16)
@@ -71,7 +80,7 @@ extension WebApp {
                 throw WebFailure.message("cannot keep the upload in \(folder)")
             }
             outcome = try withStore(trip) { store in
-                try store.attach(file: path, to: id, caption: caption, stripLocation: request.form["strip"] != nil)
+                try store.attach(file: path, to: id, caption: caption, stripLocation: strip)
             }
         } catch WebFailure.notFound {
             return notFound()
@@ -82,7 +91,7 @@ extension WebApp {
         if outcome.stripped {
             notice += " Its location was removed."
         } else if outcome.location.recordsLocation {
-            notice += " It records where it was taken (\(outcome.location)); upload it with \u{201C}Remove the location\u{201D} to keep that private."
+            notice += " It keeps where it was taken (\(outcome.location)), as you asked: everyone in the trip can see it."
         }
         keepNotice(notice, for: request)
         return WebResponse.seeOther("/trips/\(trip)/items/\(id)#attachments")

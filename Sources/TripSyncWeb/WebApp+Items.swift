@@ -9,6 +9,19 @@ extension WebApp {
         // A form posted again (a double click, Back and resubmit) adds nothing and answers as
         // the first post did: to the item it added, on the itinerary.
         if case .used(let location) = formKeys.claim(form.formKey) { return WebResponse.seeOther(location ?? "/trips/\(trip)#itinerary") }
+        // Every wrong field at once, before anything is written (the write checks again).
+        let reference: LocalDate
+        do {
+            reference = try loaded(trip).document.typingReference
+        } catch {
+            formKeys.release(form.formKey)
+            return failure(error)
+        }
+        let problems = form.problems(reference: reference)
+        if !problems.isEmpty {
+            formKeys.release(form.formKey)
+            return tripPage(request, trip: trip, problems: problems, form: form, status: 422)
+        }
         let added: ItemID
         do {
             added = try withStore(trip) { store in
@@ -101,7 +114,10 @@ extension WebApp {
     }
 
     /// `/trips/ID/items/ITEM/edit`: the form with the item's values, and Save.
-    func editPage(_ request: WebRequest, trip: String, item: String, error: String? = nil, form: ItemForm? = nil, status: Int = 200) -> WebResponse {
+    func editPage(
+        _ request: WebRequest, trip: String, item: String, error: String? = nil, problems: [(name: String, message: String)] = [], form: ItemForm? = nil,
+        status: Int = 200
+    ) -> WebResponse {
         let document: TripDocument
         do {
             document = try loaded(trip).document
@@ -111,8 +127,9 @@ extension WebApp {
         guard let id = ItemID(item), let fields = document.items[id] else { return notFound() }
         let shown = form ?? ItemForm(fields, tripZone: document.formZone)
         let base = Route.item(document.tripID, id).path
-        var body = Page.error(error)
-        body += Page.form(base, csrf: request.csrf, cssClass: "item-form", shown.html(prefix: "edit") + "<button type=\"submit\">Save</button>\n")
+        var body = Page.error(error) + Page.errors(problems.map { ("edit-" + $0.name, $0.message) })
+        let errors = Dictionary(problems.map { ($0.name, $0.message) }) { first, _ in first }
+        body += Page.form(base, csrf: request.csrf, cssClass: "item-form", shown.html(prefix: "edit", errors: errors) + "<button type=\"submit\">Save</button>\n")
         body += "<p><a href=\"" + base + "\">Cancel</a></p>\n"
         let title = "Edit \u{201C}\(fields.title?.value ?? "")\u{201D}"
         return WebResponse.html(status, Page.frame(title: title, heading: title, nav: tripNav(document.tripID), body: body))
@@ -128,6 +145,16 @@ extension WebApp {
         guard let shown = form.shown else {
             return editPage(request, trip: trip, item: item, error: "This form is from an older page; here is the item as it is now, to edit again.", status: 422)
         }
+        // Every wrong field the person changed, at once, before anything is written.
+        let reference: LocalDate
+        do {
+            reference = try loaded(trip).document.typingReference
+        } catch {
+            return failure(error)
+        }
+        let changed = Set(ItemForm.names.filter { ItemForm.lines(form.texts[$0] ?? "") != ItemForm.lines(shown[$0] ?? "") })
+        let problems = form.problems(reference: reference, only: changed)
+        if !problems.isEmpty { return editPage(request, trip: trip, item: item, problems: problems, form: form, status: 422) }
         var kept: [ItemField] = []
         do {
             try withStore(trip) { store in

@@ -1,10 +1,14 @@
+import Foundation
 import TripSync
 import TripSyncCore
 import TripSyncHome
 
 extension WebApp {
-    /// `/`: the home's trips.
-    func tripsPage(_ request: WebRequest) -> WebResponse {
+    /// `/`: the home's trips (live: the page polls `/version`), and Join a trip. `join` and
+    /// `problems`: a refused join shown again as typed, each wrong field marked.
+    func tripsPage(
+        _ request: WebRequest, join: (code: String, folder: String) = ("", ""), problems: [(name: String, message: String)] = [], status: Int = 200
+    ) -> WebResponse {
         let listing: HomeTrips
         do {
             listing = try home.listTrips()
@@ -13,8 +17,10 @@ extension WebApp {
         }
         var body = HTML.trusted(Page.notice(takeNotice(request)))
         let trips = listing.trips.map(\.document).sorted { ($0.trip.name.value, $0.tripID) < ($1.trip.name.value, $1.tripID) }
+        body += "<section id=\"trips\" data-live aria-label=\"Your trips\">\n"
+        if let problem = joining.lastProblem { body += HTML.trusted(Page.error("Fetching the trip you asked to join: " + problem)) }
         if trips.isEmpty {
-            body += "<p>No trips in this home yet. Make one with <code>tripsync new \"Lisbon 2027\"</code>, or join one with an invite code: <code>tripsync join CODE FOLDER</code>.</p>\n"
+            body += "<p>No trips on this laptop yet. Join one below with the invite code someone in the group sent you.</p>\n"
         } else {
             body += "<ul class=\"trips\">\n"
             for trip in trips {
@@ -27,7 +33,76 @@ extension WebApp {
         for unreadable in listing.unreadable {
             body += HTML.trusted(Page.error(unreadable.description))
         }
-        return WebResponse.html(Page.frame(title: "Trips", heading: "Trips", body: body.description))
+        body += "</section>\n"
+        body += HTML.trusted(joinHTML(csrf: request.csrf, form: join, problems: problems))
+        return WebResponse.html(status, Page.frame(title: "Trips", heading: "Trips", live: Route.homeVersion.path, version: homeVersionStamp(), body: body.description))
+    }
+
+    /// A cheap stamp of every trip of the home (its replica's and journal's `door.version`),
+    /// so the trips list changes on the page when a trip arrives, goes, or changes.
+    func homeVersionStamp() -> String {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: home.tripsPath)
+        } catch {
+            return "none"  // no trips folder yet: nothing to show
+        }
+        let trips = names.compactMap { name -> TripID? in
+            guard name.hasSuffix(Home.tripFileSuffix) else { return nil }
+            return TripID(String(name.dropLast(Home.tripFileSuffix.count)))
+        }.sorted { $0.description < $1.description }
+        return trips.map { "\($0):\(door.version(of: $0))" }.joined(separator: ";") + (joining.lastProblem ?? "")
+    }
+
+    /// `GET /version`: the trips list's stamp; a poll also keeps the page's syncs running.
+    func homeVersion() -> WebResponse {
+        background.pageIsOpen()
+        joining.tick(door)
+        return WebResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(homeVersionStamp().utf8))
+    }
+
+    /// `GET /trips/ID/calendar.ics`: the trip as `export --ics` writes it (the library's
+    /// `ICalendarExporter`), downloaded.
+    func calendar(_ trip: TripID) -> WebResponse {
+        let document: TripDocument
+        do {
+            document = try loaded(trip.description).document
+        } catch {
+            return failure(error)
+        }
+        let text = ICalendarExporter().calendar(document).text
+        return Self.download(Array(text.utf8), type: "text/calendar; charset=utf-8", name: document.trip.name.value + ".ics")
+    }
+
+    /// `GET /trips/ID/itinerary.html`: the printable page, as `export --html` writes it (the
+    /// library's `ItineraryPage`), downloaded: it carries its own style and policy, which this
+    /// server's policy would not let run in place.
+    func printable(_ trip: TripID) -> WebResponse {
+        let document: TripDocument
+        do {
+            document = try loaded(trip.description).document
+        } catch {
+            return failure(error)
+        }
+        let page = ItineraryPage(document, generatedAt: .now).html
+        return Self.download(Array(page.utf8), type: "text/html; charset=utf-8", name: document.trip.name.value + " itinerary.html")
+    }
+
+    /// Bytes sent as a file to save, named `name` (the trip's name may hold anything: the plain
+    /// name keeps printable ASCII alone, `filename*` has it whole).
+    static func download(_ bytes: [UInt8], type: String, name: String) -> WebResponse {
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "\\" && $0 != ";" ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
+        return WebResponse(
+            status: 200, headers: [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)")], body: bytes)
+    }
+
+    /// The trip page's downloads: the calendar file and the printable page.
+    func downloadsHTML(_ trip: TripID) -> String {
+        let html: HTML = "<h2 id=\"downloads-h\">Take it with you</h2>\n<ul class=\"downloads\">"
+            + "<li><a href=\"\(Route.calendar(trip).path)\" download>Download the calendar (.ics)</a> <span class=\"meta\">for your phone's or laptop's calendar</span></li>"
+            + "<li><a href=\"\(Route.printable(trip).path)\" download>Download the printable page</a> <span class=\"meta\">one page to print or keep offline</span></li></ul>\n"
+        return html.description
     }
 
     /// The navigation of a trip's pages.
@@ -35,13 +110,15 @@ extension WebApp {
         let page = Route.trip(trip).path
         let nav: HTML = "<nav aria-label=\"Trip\"><a href=\"\(page)\">Itinerary</a> <a href=\"\(page)#add\">Add</a> "
             + "<a href=\"\(page)#conflicts\">Conflicts</a> <a href=\"\(page)#deleted\">Deleted</a> "
-            + "<a href=\"\(page)#sync\">Sync</a> <a href=\"\(Route.members(trip).path)\">Members</a></nav>"
+            + "<a href=\"\(page)#sync\">Sync</a> <a href=\"\(Route.members(trip).path)\">Members</a> <a href=\"\(page)#downloads\">Downloads</a></nav>"
         return nav.description
     }
 
     /// `/trips/ID`: the itinerary by day, the Add form, conflicts, deleted items, sync and status.
     /// `error` and `form`: an Add that was refused, shown with what was typed.
-    func tripPage(_ request: WebRequest, trip: String, error: String? = nil, form: ItemForm? = nil, status: Int = 200) -> WebResponse {
+    func tripPage(
+        _ request: WebRequest, trip: String, error: String? = nil, problems: [(name: String, message: String)] = [], form: ItemForm? = nil, status: Int = 200
+    ) -> WebResponse {
         let loaded: LoadedTrip
         do {
             loaded = try self.loaded(trip)
@@ -58,12 +135,15 @@ extension WebApp {
         if form == nil { add.zone = document.formZone }
         if add.formKey.isEmpty { add.formKey = formKeys.fresh() }
         body += "<section id=\"add\" aria-labelledby=\"add-h\">\n<h2 id=\"add-h\">Add an item</h2>\n" + Page.error(error)
-        body += Page.form(Route.addItem(id).path, csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add") + "<button type=\"submit\">Add</button>\n")
+        body += Page.errors(problems.map { ("add-" + $0.name, $0.message) })
+        let errors = Dictionary(problems.map { ($0.name, $0.message) }) { first, _ in first }
+        body += Page.form(Route.addItem(id).path, csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add", errors: errors) + "<button type=\"submit\">Add</button>\n")
         body += "</section>\n"
         body += "<section id=\"conflicts\" data-live aria-labelledby=\"conflicts-h\">\n" + conflictsHTML(document, csrf: request.csrf) + "</section>\n"
         body += "<section id=\"deleted\" data-live aria-labelledby=\"deleted-h\">\n" + deletedHTML(document, csrf: request.csrf) + "</section>\n"
         body += "<section id=\"sync\" aria-labelledby=\"sync-h\">\n" + syncHTML(document, csrf: request.csrf) + "</section>\n"
         body += "<section id=\"status\" data-live aria-labelledby=\"status-h\">\n" + statusHTML(document) + "</section>\n"
+        body += "<section id=\"downloads\" aria-labelledby=\"downloads-h\">\n" + downloadsHTML(id) + "</section>\n"
         let page = Page.frame(
             title: document.trip.name.value, heading: document.trip.name.value, nav: tripNav(id), live: "/trips/\(id)/version",
             version: versionStamp(id), body: body)

@@ -18,17 +18,25 @@ package final class WebApp: @unchecked Sendable {
     /// The door every page reads and writes through (the library's handle on the home).
     package let door: TripHome
     /// Sessions, tokens and the refusals.
-    package let security = WebGuard()
+    package let security: WebGuard
     private let lock = NSLock()
     private var notices: [String: String] = [:]
     let background = BackgroundSync()
     /// Add's one-time form keys.
     let formKeys = FormKeys()
+    /// A join from the page, waiting for its trip.
+    let joining = JoinWatch()
 
-    /// Serves `home`.
-    package init(home: Home) {
+    /// Serves `home` under `origin`, its host name and cookie.
+    package init(home: Home, origin: HomeOrigin) {
         self.home = home
         door = TripHome(home)
+        security = WebGuard(origin: origin)
+    }
+
+    /// Serves `home` under its own origin (made and kept in the home the first time).
+    package convenience init(home: Home) throws {
+        self.init(home: home, origin: try HomeOrigin(home: home))
     }
 
     func start() { background.start(self) }
@@ -42,6 +50,10 @@ package final class WebApp: @unchecked Sendable {
         case .trips: return tripsPage(request)
         case .staticFile(let name): return StaticFiles.response(name)
         case .favicon: return WebResponse(status: 204, headers: [], body: [])
+        case .homeVersion: return homeVersion()
+        case .join: return join(request)
+        case .calendar(let trip): return calendar(trip)
+        case .printable(let trip): return printable(trip)
         case .trip(let trip): return tripPage(request, trip: trip.description)
         case .version(let trip): return version(trip.description)
         case .addItem(let trip): return addItem(request, trip: trip.description)

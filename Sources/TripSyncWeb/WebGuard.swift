@@ -1,20 +1,53 @@
 import Foundation
 
-/// Who may ask (docs/DESIGN.md, "The server"): the one-time token of the printed URL is
-/// exchanged for a session cookie (HttpOnly, SameSite=Strict); every other request needs that
-/// cookie, names this server exactly in its Host header (DNS rebinding), and a POST carries a
-/// same-origin Origin and the session's anti-forgery token. Refusals hold no trip data.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Who may ask (docs/DESIGN.md, "The server" and "One origin per home"): a one-time sign-in
+/// token, handed to the browser through a private page (`LoginPage`), is exchanged for a session
+/// cookie of this home's own name (HttpOnly, SameSite=Strict, host-only on the home's
+/// `LABEL.localhost`); every other request needs that cookie and names exactly that host and
+/// port in its Host header (DNS rebinding, and no page on another port of 127.0.0.1 shares the
+/// cookie), and a POST carries a same-origin Origin and the session's anti-forgery token.
+/// Refusals hold no trip data.
 package final class WebGuard: @unchecked Sendable {
-    /// The session cookie's name.
-    package static let cookieName = "tripsync_session"
-    /// The token in the printed URL, good for one exchange.
-    package let oneTimeToken: String
-    private var tokenUsed = false
+    /// How long a sign-in token is good for, unused (ten minutes; a test shortens it).
+    package var loginLifetime: Duration {
+        get { lock.withLock { lifetime } }
+        set { lock.withLock { lifetime = newValue } }
+    }
+    private var lifetime: Duration = .seconds(600)
+    /// The home's host name and cookie name.
+    package let origin: HomeOrigin
+    /// The session cookie's name (the home's own).
+    package var cookieName: String { origin.cookieName }
+    private var logins: [String: (expires: ContinuousClock.Instant, page: String?)] = [:]
     private var sessions: [String: String] = [:]  // cookie value → anti-forgery token
     private let lock = NSLock()
 
-    init() {
-        oneTimeToken = Self.randomToken()
+    init(origin: HomeOrigin) {
+        self.origin = origin
+    }
+
+    /// A fresh one-time sign-in token, good once within `loginLifetime`; `page` is the private
+    /// file that carries it, removed when the token is used.
+    package func mintLogin(page: String? = nil) -> String {
+        let token = Self.randomToken()
+        lock.withLock { logins[token] = (ContinuousClock.now + lifetime, page) }
+        return token
+    }
+
+    /// Records the page that carries `token` (written after the token was made).
+    func attach(page: String, to token: String) {
+        lock.withLock { logins[token]?.page = page }
+    }
+
+    /// The sign-in pages not used yet (removed when the server stops).
+    func unusedPages() -> [String] {
+        lock.withLock { logins.values.compactMap(\.page) }
     }
 
     /// 32 random bytes as hex (the system's secure generator).
@@ -43,20 +76,24 @@ package final class WebGuard: @unchecked Sendable {
     }
 
     /// The answer to send instead of the page, or nil to let the request through to the app:
-    /// a refusal, or the cookie for the one-time token.
+    /// a refusal, or the cookie for a sign-in token. The stylesheet is served without a session
+    /// (it is the same for everyone), so the refusal pages look like the others.
     func check(_ request: PendingRequest, port: UInt16) -> WebResponse? {
         guard ["GET", "HEAD", "POST"].contains(request.method) else {
             return WebResponse.text(405, "only GET and POST are answered here")
         }
         let host = request.headers["host"] ?? ""
-        guard host == "127.0.0.1:\(port)" || host == "[::1]:\(port)" else {
-            return WebResponse.text(421, "this server answers only to http://127.0.0.1:\(port)/ (the Host header named another)")
+        guard host == "\(origin.hostName):\(port)" else {
+            return WebResponse.text(421, "this server answers only to http://\(origin.hostName):\(port)/ (the Host header named another)")
         }
         if request.method == "GET", request.path == "/", let token = request.query["token"] {
             return exchange(token, next: request.query["next"])
         }
-        guard let cookie = request.cookies[Self.cookieName], csrf(ofSession: cookie) != nil else {
-            return WebResponse.text(401, "not signed in: open the link that 'tripsync open' printed (it works once)")
+        if request.method == "GET", request.path == "/static/app.css" { return nil }
+        guard let cookie = request.cookies[cookieName], csrf(ofSession: cookie) != nil else {
+            return Self.signInPage(
+                401, heading: "Not signed in",
+                "This browser is not signed in to TripSync. Click TripSync in your app menu again, or run <code>tripsync open</code> again: it signs this browser in.")
         }
         if request.method == "POST" {
             guard Self.sameOrigin(request.headers, host: host) else {
@@ -64,6 +101,12 @@ package final class WebGuard: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// A page that says what to do to get in (no trip data, no form).
+    static func signInPage(_ status: Int, heading: String, _ advice: HTML) -> WebResponse {
+        let body: HTML = "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus><p>\(advice)</p></div>\n"
+        return WebResponse.html(status, Page.frame(title: heading, heading: heading, body: body.description))
     }
 
     /// Whether a POST comes from this server's own pages: its Origin is this server's. Under
@@ -88,17 +131,23 @@ package final class WebGuard: @unchecked Sendable {
     }
 
     /// The one-time token for a session cookie, then a redirect to the URL without the token:
-    /// `/`, or `next` when it is a path of this server (`/trips/…`, never `//host`).
+    /// `/`, or `next` when it is a path of this server (`/trips/…`, never `//host`). A token
+    /// used, expired or never made gets a page that says how to get a new one.
     private func exchange(_ token: String, next: String?) -> WebResponse {
-        let session: String? = lock.withLock {
-            guard !tokenUsed, Self.same(token, oneTimeToken) else { return nil }
-            tokenUsed = true
+        let now = ContinuousClock.now
+        let outcome: (session: String?, page: String?) = lock.withLock {
+            guard let key = logins.keys.first(where: { Self.same($0, token) }), let login = logins.removeValue(forKey: key) else { return (nil, nil) }
+            guard login.expires > now else { return (nil, login.page) }
             let cookie = Self.randomToken()
             sessions[cookie] = Self.randomToken()
-            return cookie
+            return (cookie, login.page)
         }
-        guard let session else {
-            return WebResponse.text(403, "this link was used already or is wrong: run 'tripsync open' again for a new one")
+        // The page did its one job: it goes (our own file in our own folder; gone already is fine).
+        if let page = outcome.page { unlink(page) }
+        guard let session = outcome.session else {
+            return Self.signInPage(
+                403, heading: "This sign-in link is used up",
+                "Each sign-in link works once, for ten minutes, and this one was used already or is too old. Click TripSync in your app menu again, or run <code>tripsync open</code> again: it opens a fresh one.")
         }
         var location = "/"
         if let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
@@ -107,7 +156,8 @@ package final class WebGuard: @unchecked Sendable {
             location = next
         }
         var response = WebResponse.seeOther(location)
-        response.headers.append(("Set-Cookie", "\(Self.cookieName)=\(session); HttpOnly; SameSite=Strict; Path=/"))
+        // Host-only (no Domain): sent to LABEL.localhost alone, never to 127.0.0.1 or another name.
+        response.headers.append(("Set-Cookie", "\(cookieName)=\(session); HttpOnly; SameSite=Strict; Path=/"))
         return response
     }
 }

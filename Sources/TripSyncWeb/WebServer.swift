@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import TripSyncPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -13,8 +14,8 @@ import Foundation
 package final class WebServer: @unchecked Sendable {
     /// The port both daemons listen on.
     package private(set) var port: UInt16 = 0
-    /// The page that exchanges the one-time token for the cookie: what `tripsync open` prints.
-    package var url: String { "http://127.0.0.1:\(port)/?token=\(security.oneTimeToken)" }
+    /// The address of the pages, `http://LABEL.localhost:PORT/`: what `tripsync open` prints.
+    package var url: String { "http://\(security.origin.hostName):\(port)/" }
     /// The pages and actions.
     package let app: WebApp
     var security: WebGuard { app.security }
@@ -26,6 +27,7 @@ package final class WebServer: @unchecked Sendable {
     /// when no daemon could start (the port taken, no loopback).
     package init(app: WebApp, port: UInt16 = 0) throws {
         self.app = app
+        Self.allowEnoughFiles()
         // Both daemons call back into this object, which outlives them (stop() ends them first).
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard let ipv4 = Self.startDaemon(ipv6: false, port: port, context: context) else {
@@ -39,7 +41,8 @@ package final class WebServer: @unchecked Sendable {
         app.start()
     }
 
-    /// Stops both daemons (requests in progress finish first) and the app's background sync.
+    /// Stops both daemons (requests in progress finish first) and the app's background sync,
+    /// and removes the sign-in pages nobody used.
     package func stop() {
         let running: [OpaquePointer] = lock.withLock {
             guard !stopped else { return [] }
@@ -48,9 +51,50 @@ package final class WebServer: @unchecked Sendable {
         }
         for daemon in running { MHD_stop_daemon(daemon) }
         app.stop()
+        for page in security.unusedPages() { unlink(page) }
+    }
+
+    /// A fresh sign-in: a one-time token (`WebGuard.mintLogin`) written into a private page
+    /// (0600, in the home's 0700 `open/` folder) that sends the browser on to the token's
+    /// address, as Jupyter does. The token is in that file and nowhere else: never in an
+    /// argument of any process. Returns the page's path, which is what a browser is given.
+    package func newLogin() throws -> String {
+        let token = security.mintLogin()
+        let target = url + "?token=" + token
+        let page: HTML = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta http-equiv="refresh" content="0;url=\(target)">
+            <meta name="referrer" content="no-referrer">
+            <title>Opening TripSync</title></head>
+            <body><p>Opening TripSync… If nothing happens, <a href="\(target)">sign in to TripSync</a>.</p></body></html>
+
+            """
+        let path = security.origin.folder + "/login-" + WebGuard.randomToken().prefix(16) + ".html"
+        try FileIO.writeAtomically(Array(page.description.utf8), to: path, mode: 0o600)
+        security.attach(page: path, to: token)
+        return path
     }
 
     deinit { stop() }
+
+    /// The most connections each daemon holds (docs/DESIGN.md, "Slow clients").
+    package static let connectionLimit: UInt32 = 1000
+    /// The most connections from one client address.
+    package static let perClientLimit: UInt32 = 250
+    /// The seconds a connection may stay silent before it is closed.
+    package static let idleSeconds: UInt32 = 10
+
+    /// Raises the soft limit of open files to what the connection limits need (up to the hard
+    /// limit): a desktop session's usual 1024 would run out before `connectionLimit` on two daemons.
+    private static func allowEnoughFiles() {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return }
+        let wanted = rlim_t(2 * connectionLimit + 256)
+        guard limits.rlim_cur < wanted else { return }
+        limits.rlim_cur = min(wanted, limits.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)  // if refused, libmicrohttpd refuses connections past the limit itself
+    }
 
     private static func startDaemon(ipv6: Bool, port: UInt16, context: UnsafeMutableRawPointer?) -> OpaquePointer? {
         let handler: MHD_AccessHandlerCallback = webAccessHandler
@@ -62,7 +106,7 @@ package final class WebServer: @unchecked Sendable {
             address.sin6_addr = in6addr_loopback
             return withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    tripsync_mhd_start(UInt32(MHD_USE_IPv6.rawValue | MHD_USE_POLL.rawValue), $0, handler, context, completed, context)
+                    tripsync_mhd_start(UInt32(MHD_USE_IPv6.rawValue | MHD_USE_POLL.rawValue), $0, handler, context, completed, context, connectionLimit, perClientLimit, idleSeconds)
                 }
             }
         }
@@ -72,7 +116,7 @@ package final class WebServer: @unchecked Sendable {
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                tripsync_mhd_start(UInt32(MHD_USE_POLL.rawValue), $0, handler, context, completed, context)
+                tripsync_mhd_start(UInt32(MHD_USE_POLL.rawValue), $0, handler, context, completed, context, connectionLimit, perClientLimit, idleSeconds)
             }
         }
     }
@@ -108,7 +152,7 @@ package final class WebServer: @unchecked Sendable {
             response = refusal
         } else {
             var request = pending.request()
-            request.session = request.cookies[WebGuard.cookieName] ?? ""
+            request.session = request.cookies[security.cookieName] ?? ""
             request.csrf = security.csrf(ofSession: request.session) ?? ""
             if let refusal = security.checkForm(request) {
                 response = refusal

@@ -8,23 +8,27 @@ import TripSyncWeb
     import FoundationNetworking
 #endif
 
-/// `tripsync-bench web [--items 500] [--repeat 50] [--other-trips 0]`: the `tripsync open` server
+/// `tripsync-bench web [--items 500] [--repeat 50] [--other-trips 0] [--upload-mb 48]`: the `tripsync open` server
 /// (issue 28) on a trip of ITEMS items in a temporary home (beside OTHER-TRIPS more trips of
 /// ITEMS items each, as a home keeps past trips), started in this process through `TripSyncWeb`
 /// exactly as the CLI starts it, and asked over loopback by a URLSession client holding the
 /// session cookie: the itinerary page rendered (GET), and a write's round trip (the Add form
 /// POSTed with its anti-forgery token and Origin → 303 → GET of the page it leads to). Each is
-/// repeated REPEAT times after warm-up requests; median and 90th percentile are printed.
+/// repeated REPEAT times after warm-up requests; median and 90th percentile are printed. Then an
+/// upload of UPLOAD-MB megabytes (multipart POST to an item's attachments → 303), three times,
+/// each timed whole (0 skips it): the body is read by libmicrohttpd's post processor in pieces.
 enum WebBenchmark {
-    static let usage = "usage: tripsync-bench web [--items N] [--repeat R] [--other-trips N]"
+    static let usage = "usage: tripsync-bench web [--items N] [--repeat R] [--other-trips N] [--upload-mb MB]"
 
     static func run(_ arguments: [String]) throws {
         var parser = ArgumentParser(arguments, usage: usage)
         var items = 500
         var repeats = 50
         var otherTrips = 0
+        var uploadMB = 48
         while let option = parser.nextOption() {
             switch option {
+            case "--upload-mb": uploadMB = try parser.positiveInt(for: option)
             case "--other-trips": otherTrips = try parser.positiveInt(for: option)
             case "--items": items = try parser.positiveInt(for: option)
             case "--repeat": repeats = try parser.positiveInt(for: option)
@@ -39,10 +43,10 @@ enum WebBenchmark {
 
         let server = try WebServer(app: WebApp(home: home), port: 0)
         defer { server.stop() }
-        let client = WebClient(origin: "http://127.0.0.1:\(server.port)")
+        let client = WebClient(origin: String(server.url.dropLast()))
 
-        // The printed URL: the token for the cookie, then the trips page.
-        try client.signIn(server.url)
+        // A sign-in as `open` hands it to the browser: the token for the cookie, then the trips page.
+        try client.signIn(server.url + "?token=" + server.app.security.mintLogin())
         let trips = try client.get("/")
         guard let tripLink = firstLink(in: trips.body, containing: tripName) else {
             throw BenchError("the trips page (\(trips.status), after \(trips.redirects) redirect(s)) names no link to \"\(tripName)\": \(trips.body.prefix(300))")
@@ -69,11 +73,26 @@ enum WebBenchmark {
             }
             if round >= 3 { writes.append(milliseconds) }
         }
+        // Upload: a file of UPLOAD-MB megabytes to the first item, three times.
+        var uploads: [Double] = []
+        if uploadMB > 0 {
+            guard let itemPath = firstItemPath(in: page.body) else { throw BenchError("the itinerary links to no item") }
+            var bytes = [UInt8](repeating: 0, count: uploadMB * 1_000_000)
+            for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index >> 12) }
+            for round in 0..<3 {
+                let (response, milliseconds) = try client.timedUpload(itemPath + "/attachments", csrf: form.csrf, name: "upload-\(round).bin", bytes: bytes)
+                guard response.status == 200, response.redirects == 1 else { throw BenchError("the upload answered \(response.status) after \(response.redirects) redirect(s)") }
+                uploads.append(milliseconds)
+            }
+        }
         let itemsNow = try TripStore.open(tripName, in: home, timeout: 30).document.items.count
         let others = otherTrips == 0 ? "" : " beside \(otherTrips) other trip\(otherTrips == 1 ? "" : "s") of as many items"
         print("tripsync open: a \(items)-item trip\(others) (\(page.body.utf8.count / 1024) KiB itinerary page), loopback, one client, \(ProcessInfo.processInfo.activeProcessorCount) cores; \(repeats) runs each after 3 warm-up")
         print("  page render (GET itinerary, 200):            median \(format(Stats.median(render))) ms, p90 \(format(percentile(render, 0.9))) ms")
         print("  write round trip (POST Add → 303 → GET):     median \(format(Stats.median(writes))) ms, p90 \(format(percentile(writes, 0.9))) ms")
+        if !uploads.isEmpty {
+            print("  upload of \(uploadMB) MB (POST multipart → 303 → GET), 3 runs: \(uploads.map { String(format: "%.2f", $0 / 1000) }.joined(separator: ", ")) s")
+        }
         print("  (the trip held \(itemsNow) items after the writes)")
     }
 
@@ -95,6 +114,12 @@ enum WebBenchmark {
                         note: number % 3 == 0 ? "Book ahead; bring the passes." : nil), at: .last)
             }
         }
+    }
+
+    /// The path of the first item's page the itinerary links to.
+    static func firstItemPath(in html: String) -> String? {
+        guard let match = html.firstMatch(of: #/href="(/trips/[^"/]+/items/[^"#/]+)"/#) else { return nil }
+        return String(match.1)
     }
 
     static func percentile(_ values: [Double], _ fraction: Double) -> Double {
@@ -248,6 +273,23 @@ final class WebClient: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue(origin, forHTTPHeaderField: "Origin")
+        return try send(request)
+    }
+
+    /// A multipart POST of one file, as a browser sends the upload form.
+    func timedUpload(_ path: String, csrf: String, name: String, bytes: [UInt8]) throws -> (Response, Double) {
+        guard let url = URL(string: path, relativeTo: URL(string: origin)) else { throw BenchError("bad path \(path)") }
+        let boundary = "----tripsyncbench\(UInt32.random(in: 0...UInt32.max))"
+        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(csrf)\r\n".utf8)
+        body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        body += Data(bytes)
+        body += Data("\r\n--\(boundary)--\r\n".utf8)
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.timeoutInterval = 600
+        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
         request.setValue(origin, forHTTPHeaderField: "Origin")
         return try send(request)
     }

@@ -30,8 +30,11 @@ final class WebHarness {
     let trip: TripID
     let server: WebServer
     var port: UInt16 { server.port }
-    var host: String { "127.0.0.1:\(port)" }
-    var origin: String { "http://127.0.0.1:\(port)" }
+    /// The one Host the server answers to: the home's own `LABEL.localhost:PORT`.
+    var host: String { "\(server.app.security.origin.hostName):\(port)" }
+    var origin: String { "http://" + host }
+    /// The home's own cookie name.
+    var cookieName: String { server.app.security.cookieName }
 
     /// A home with one trip, served. `otherTrips` are made in the same home first; `onRead` is
     /// told every replica and identity file the server's home reads.
@@ -46,7 +49,7 @@ final class WebHarness {
         trip = try TripStore.create(name: tripName, defaultZone: zone, in: home).tripID
         home.onRead = onRead
         self.home = home
-        server = try WebServer(app: WebApp(home: home))
+        server = try WebServer(app: try WebApp(home: home))
     }
 
     deinit {
@@ -59,12 +62,10 @@ final class WebHarness {
         get throws { try TripFileReader().read(path: home.replicaPath(for: trip)).document }
     }
 
-    /// Writes `text` to a new connection and reads the whole response (the request asks the
-    /// server to close).
-    func raw(_ text: String) throws -> RawResponse {
+    /// A new TCP connection to the server on 127.0.0.1 (the caller closes it).
+    func connection() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket failed") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -72,10 +73,26 @@ final class WebHarness {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw HarnessError("connect failed") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        guard connected == 0 else {
+            close(fd)
+            throw HarnessError("connect failed")
+        }
+        return fd
+    }
+
+    /// Writes `text` to a new connection and reads the whole response (the request asks the
+    /// server to close).
+    func raw(_ text: String) throws -> RawResponse {
+        try raw(bytes: Array(text.utf8))
+    }
+
+    /// `raw` of bytes (a body need not be UTF-8).
+    func raw(bytes: [UInt8], seconds: Int = 10) throws -> RawResponse {
+        let fd = try connection()
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let bytes = Array(text.utf8)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -104,7 +121,7 @@ final class WebHarness {
     /// A GET with the given headers (Host is this server's unless `host` names another).
     func get(_ path: String, cookie: String? = nil, host: String? = nil, extra: [String] = []) throws -> RawResponse {
         var lines = ["GET \(path) HTTP/1.1", "Host: \(host ?? self.host)", "Connection: close"]
-        if let cookie { lines.append("Cookie: \(WebGuard.cookieName)=\(cookie)") }
+        if let cookie { lines.append("Cookie: \(cookieName)=\(cookie)") }
         lines += extra
         return try raw(lines.joined(separator: "\r\n") + "\r\n\r\n")
     }
@@ -114,7 +131,7 @@ final class WebHarness {
         let body = form.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
         var lines = ["POST \(path) HTTP/1.1", "Host: \(host ?? self.host)", "Connection: close", "Content-Type: application/x-www-form-urlencoded",
             "Content-Length: \(body.utf8.count)"]
-        if let cookie { lines.append("Cookie: \(WebGuard.cookieName)=\(cookie)") }
+        if let cookie { lines.append("Cookie: \(cookieName)=\(cookie)") }
         if let origin { lines.append("Origin: \(origin)") }
         lines += extra
         return try raw(lines.joined(separator: "\r\n") + "\r\n\r\n" + body)
@@ -122,17 +139,26 @@ final class WebHarness {
 
     /// A multipart POST of one file and text fields.
     func upload(_ path: String, cookie: String, fields: [(String, String)], file: (name: String, bytes: [UInt8])) throws -> RawResponse {
+        try upload(path, cookie: cookie, fields: fields, files: [("file", file.name, file.bytes)])
+    }
+
+    /// A multipart POST of files (field, name, bytes) and text fields; `seconds` bounds each
+    /// send and receive.
+    func upload(_ path: String, cookie: String, fields: [(String, String)], files: [(field: String, name: String, bytes: [UInt8])], seconds: Int = 10) throws -> RawResponse {
         let boundary = "----tripsyncboundary7MA4YWxkTrZu0gW"
         var body: [UInt8] = []
         for (key, value) in fields {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(key)\"\r\n\r\n\(value)\r\n".utf8)
         }
-        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
-        body += file.bytes
-        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        for file in files {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            body += file.bytes
+            body += Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
         let head = ["POST \(path) HTTP/1.1", "Host: \(host)", "Connection: close", "Content-Type: multipart/form-data; boundary=\(boundary)",
-            "Content-Length: \(body.count)", "Cookie: \(WebGuard.cookieName)=\(cookie)", "Origin: \(origin)"].joined(separator: "\r\n") + "\r\n\r\n"
-        return try raw(String(decoding: Array(head.utf8) + body, as: UTF8.self))
+            "Content-Length: \(body.count)", "Cookie: \(cookieName)=\(cookie)", "Origin: \(origin)"].joined(separator: "\r\n") + "\r\n\r\n"
+        return try raw(bytes: Array(head.utf8) + body, seconds: seconds)
     }
 
     static func encode(_ text: String) -> String {
@@ -158,8 +184,8 @@ final class WebHarness {
     }
 
     func signIn() throws -> String {
-        let response = try get("/?token=" + server.app.security.oneTimeToken)
-        guard let cookie = response.header("set-cookie"), let start = cookie.range(of: WebGuard.cookieName + "=") else {
+        let response = try get("/?token=" + server.app.security.mintLogin())
+        guard let cookie = response.header("set-cookie"), let start = cookie.range(of: cookieName + "=") else {
             throw HarnessError("no cookie: \(response.status)")
         }
         return String(cookie[start.upperBound...].prefix { $0 != ";" })

@@ -240,7 +240,7 @@ struct WebPageTests {
         #expect(page.contains("From the CLI"))
     }
 
-    @Test("an upload is attached, with the location removed when asked; images are shown")
+    @Test("an upload is attached; the form says before the upload that a photo's location is removed unless kept on purpose")
     func uploadAttachment() throws {
         let web = try WebHarness()
         let cookie = try web.signIn()
@@ -248,7 +248,13 @@ struct WebPageTests {
         _ = try web.post("/trips/\(web.trip)/items", cookie: cookie, origin: web.origin, form: [("csrf", csrf), ("title", "Tickets")])
         let id = try #require(try web.document.items.first?.key)
         let page = try web.get("/trips/\(web.trip)/items/\(id)", cookie: cookie).body
-        #expect(page.contains("<label for=\"upload-strip\">Remove the location</label>"))
+        #expect(page.contains("<label for=\"upload-keep\">Keep where it was taken</label>"))
+        // The reason sits by the file field, tied to it, before anything is sent.
+        let hint = try #require(page.range(of: "id=\"upload-file-hint\">"))
+        let field = try #require(page.range(of: "<input type=\"file\""))
+        #expect(hint.lowerBound < field.lowerBound)
+        #expect(page.contains("aria-describedby=\"upload-file-hint\""))
+        #expect(page[hint.upperBound...].hasPrefix("Photos often record where they were taken. TripSync removes that"))
         let response = try web.upload(
             "/trips/\(web.trip)/items/\(id)/attachments", cookie: cookie, fields: [("csrf", csrf), ("caption", "the ticket")],
             file: ("ticket.pdf", Array("%PDF-1.4 hello".utf8)))

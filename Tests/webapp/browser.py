@@ -169,6 +169,9 @@ class Browser:
 
     def go(self, url):
         self.driver.get(url)
+        if url.startswith("file://"):
+            # The sign-in page sends the browser on to the server by itself (a meta refresh).
+            WebDriverWait(self.driver, 20).until(lambda d: d.current_url.startswith("http://"))
         WebDriverWait(self.driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def follow(self, predicate, what):
@@ -288,6 +291,7 @@ class Suite:
         self.alex, self.sam, self.out, self.shots = alex, sam, out, screenshots
         self.c = Failures()
         self.a = self.b = None
+        self.jo = self.jb = None
         self.axe_pages = {}
         self.added = "Ribeira boat tour"
         self.alex_title, self.sam_title = "Ribeira boat tour at ten", "Ribeira cruise, six bridges"
@@ -306,8 +310,47 @@ class Suite:
                           f"{browser.laptop.name}: the session cookie is HttpOnly ({cookies})")
             self.c.expect(cookies and all(c.get("sameSite") == "Strict" for c in cookies),
                           f"{browser.laptop.name}: the session cookie is SameSite=Strict")
-        self.axe_pages["trips"] = self.a_url  # the printed URL leads to the trips (checked in axe step via a fresh load)
+            # Host-only on the home's own name: no other port of 127.0.0.1, no other home, gets it.
+            server = browser.laptop.server
+            self.c.expect(cookies and all(c.get("domain") == server.host for c in cookies),
+                          f"{browser.laptop.name}: the session cookie belongs to {server.host} alone ({[c.get('domain') for c in cookies]})")
+            self.c.expect(browser.driver.current_url.startswith(server.url),
+                          f"{browser.laptop.name}: the sign-in page led to {server.url} ({browser.driver.current_url})")
+        self.c.expect(self.alex.server.host != self.sam.server.host, "each home has a host name of its own")
+        self.axe_pages["trips"] = self.alex.server.url  # the printed address leads to the trips (checked in axe step via a fresh load)
         self.axe_pages["itinerary"] = self.a.itinerary_url
+
+    def cookie_stays_home(self):
+        """A page on another port of 127.0.0.1 (a dev server, another user's server) gets no
+        TripSync cookie: the cookie belongs to the home's own LABEL.localhost (issue 42)."""
+        import http.server
+        seen = []
+
+        class Recorder(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                seen.append(self.headers.get("Cookie") or "")
+                body = b"<!DOCTYPE html><title>another local page</title><p>another local page</p>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *arguments):
+                pass
+
+        other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        try:
+            port = other.server_address[1]
+            for url in (f"http://127.0.0.1:{port}/", f"http://localhost:{port}/"):
+                self.a.go(url)
+            self.c.expect(len(seen) >= 2, f"the other local page was visited ({len(seen)} requests)")
+            self.c.expect(not any("tripsync" in cookie for cookie in seen),
+                          f"a page on another port of 127.0.0.1 received no TripSync cookie ({seen})")
+        finally:
+            other.shutdown()
+            other.server_close()
 
     # -- 1: add by typing ----------------------------------------------------------------------
 
@@ -548,18 +591,26 @@ class Suite:
         if not c.expect(upload, "the item page (or its attachments) has a file field"):
             return
         form = a.driver.execute_script("return arguments[0].form", upload[0])
-        upload[0].send_keys(photo)
-        strip = a.driver.execute_script("""
+        # Before anything is sent, the reason is shown next to the file field (its description).
+        described = a.driver.execute_script("""
+            const ids = (arguments[0].getAttribute('aria-describedby') || '').split(' ');
+            return ids.map(i => document.getElementById(i)).filter(e => e).map(e => e.textContent).join(' ');""", upload[0])
+        c.expect("where they were taken" in described and "removes" in described,
+                 f"the file field says, before the upload, that a photo's location is removed ({described!r})")
+        keep = a.driver.execute_script("""
             for (const l of arguments[0].querySelectorAll('label')) {
-              if (l.control && l.control.type === 'checkbox' && /remove the location/i.test(l.textContent)) return l.control;
+              if (l.control && l.control.type === 'checkbox' && /keep where it was taken/i.test(l.textContent)) return l.control;
             }
             return null;""", form)
-        if not c.expect(strip is not None, "the upload has a checkbox labelled 'Remove the location'"):
+        if not c.expect(keep is not None, "the upload has a checkbox labelled 'Keep where it was taken'"):
             return
-        if not strip.is_selected():
-            strip.click()
+        c.expect(not keep.is_selected(), "keeping the location is not ticked by default")
+        upload[0].send_keys(photo)
         a.press("Upload", find=lambda: a.driver.execute_script(
             "return document.querySelector('input[type=file]').form.querySelector('button:not([type=button]), input[type=submit]')"))
+        focused = a.driver.execute_script("const e = document.activeElement; return e ? e.className + ': ' + e.textContent : ''")
+        c.expect(focused.startswith("notice") and "harbour.jpg" in focused and "location was removed" in focused,
+                 f"after the upload the notice (location removed) has the keyboard focus ({focused[:160]!r})")
         listed = json.loads(self.alex.cli("attachments", "--json"))
         mine = [x for x in listed if x.get("name") == "harbour.jpg"]
         if not c.expect(mine, f"the uploaded photo is an attachment in Alex's home ({[x.get('name') for x in listed]})"):
@@ -574,6 +625,71 @@ class Suite:
         shown = a.driver.execute_script(
             "return [...document.images].filter(i => i.complete && i.naturalWidth > 0).length")
         c.expect(shown >= 1, "the item's page shows the photo as an image")
+
+    # -- 12: the friend who never opens a terminal joins from the page ---------------------------
+
+    def join_from_page(self):
+        """Jo has a fresh home and no trip: on the trips page Jo pastes Alex's invite code, types
+        the shared folder (a wrong path first: the field is marked), presses Join; once Alex's
+        laptop syncs, the trip shows in Jo's list without a reload, and opens."""
+        c = self.c
+        jo = Laptop("jo", self.alex.tripsync, os.path.join(self.out, "jo"))
+        jo.cli("init", "--device-name", "Jo's laptop")
+        self.jo = jo
+        jo.open()
+        browser = Browser(jo, self.out)
+        self.jb = browser
+        browser.go("file://" + jo.server.login)
+        code = self.alex.cli("invite", "--role", "editor").strip().splitlines()[-1]
+        folder = os.path.join(self.out, "folder")
+        browser.field("Invite code").send_keys(code)
+        browser.field("Shared folder").send_keys(folder + "/no such folder")
+        browser.press("Join")
+        marked = browser.driver.execute_script(
+            "return [...document.querySelectorAll('[aria-invalid=true]')].map(e => document.querySelector('label[for=\"' + e.id + '\"]').textContent)")
+        c.expect(marked == ["Shared folder"], f"a folder that does not exist marks the Shared folder field alone ({marked})")
+        field = browser.field("Shared folder")
+        field.clear()
+        field.send_keys(folder)
+        c.expect(browser.field("Invite code").get_attribute("value").strip() == code, "the pasted code is kept when the form comes back")
+        browser.press("Join")
+        text = browser.text()
+        c.expect("Asked to join" in text, f"Join says it asked to join ({text[:300]!r})")
+        browser.driver.execute_script("window.__webtestNoReload = 'still here'")
+        self.alex.cli("sync", folder)  # Alex's laptop admits Jo
+        arrived = browser.wait_for_text(TRIP_NAME, 25)
+        c.expect(arrived, f"the trip shows in Jo's trips list by itself once Alex synced ({browser.text()[:300]!r})")
+        c.expect(browser.driver.execute_script("return window.__webtestNoReload || null") == "still here", "the trips list changed without a reload")
+        if arrived:
+            browser.follow(lambda t: TRIP_NAME in t, f"the trip {TRIP_NAME!r}")
+            c.expect("Train to Porto" in browser.text(), "Jo opens the joined trip and sees its items")
+
+    # -- 11: every wrong field at once ---------------------------------------------------------
+
+    def wrong_fields(self):
+        """An Add with three wrong fields: each marked (aria-invalid, its own message) at once, and
+        the error box, which names all three, has the keyboard focus."""
+        a, c = self.a, self.c
+        a.itinerary()
+        _, form = a.add_form()
+        a.field("Title", form).send_keys("   ")  # blank to the rules; `required` lets it through
+        a.field("Day", form).send_keys("31 Foo")
+        a.field("Time", form).send_keys("25:99")
+        a.field("Ends", form).send_keys("soon-ish")
+        a.press("Add", find=lambda: a.add_form()[0])
+        marked = a.driver.execute_script("""
+            return [...document.querySelectorAll('#add [aria-invalid=true]')].map(e => {
+              const label = document.querySelector('label[for="' + e.id + '"]');
+              const said = (e.getAttribute('aria-describedby') || '').split(' ').map(i => document.getElementById(i)).filter(x => x && x.classList.contains('field-error'));
+              return [label ? label.textContent : e.id, said.length ? said[0].textContent : ''];
+            });""")
+        names = [name for name, _ in marked]
+        c.expect("Title" in names and ("Day" in names or "Time" in names),
+                 f"every wrong field is marked at once, each with its message (marked: {marked})")
+        c.expect(all(message for _, message in marked), f"each marked field has its own message ({marked})")
+        focused = a.driver.execute_script("const e = document.activeElement; return e ? e.className + ': ' + e.textContent : ''")
+        c.expect(focused.startswith("error") and "fields need a change" in focused,
+                 f"the error box naming every wrong field has the keyboard focus ({focused[:200]!r})")
 
     # -- 7: members ----------------------------------------------------------------------------
 
@@ -669,6 +785,9 @@ class Suite:
             elif name != "deleted":
                 self.c.expect(False, f"axe on the {name} page: the page was never reached")
         self.c.expect("conflicts" in self.axe_pages, "axe on the conflicts page: it was reached (checked while the conflict stood)")
+        if self.jb:  # Jo's trips page with the Join form
+            self.jb.go(self.jo.server.url)
+            self.run_axe(self.jb, "trips and Join")
 
     def shot(self, browser, name, section=None):
         for width in (390, 1280):
@@ -689,21 +808,26 @@ class Suite:
             c.step("two servers, two browsers, the trip opened by its name", self.start)
             if self.a is None:
                 return c.finish("browser")
+            c.step("0 a page on another port of 127.0.0.1 gets no cookie", self.cookie_stays_home)
             c.step("1 add an item by typing (10 Jun, 9:30, zone by place)", self.add_by_typing)
             c.step("2 Sync now on both: the other laptop sees it", self.sync_across)
             c.step("3 the same title changed on both: conflict, Keep this, one fingerprint", self.conflict)
             c.step("3b a form left open keeps what the terminal changed; the same field keeps both", self.stale_form)
             c.step("4 delete and restore", self.delete_restore)
             c.step("5 a CLI change shows without a reload", self.live)
-            c.step("6 a photo uploaded with the location removed, shown", self.attachment)
+            c.step("6 a photo uploaded as it comes: its location removed by default, shown", self.attachment)
             c.step("7 members and roles", self.members)
             c.step("8 hostile titles stay text", self.hostile)
             c.step("9 the Add form by keyboard only", self.keyboard)
+            c.step("11 every wrong field marked at once; the errors take the focus", self.wrong_fields)
+            c.step("12 join from the page: paste the code, choose the folder, see the trip", self.join_from_page)
             c.step("10 axe-core on every page", self.axe)
         finally:
-            for browser in (self.a, self.b):
+            for browser in (self.a, self.b, self.jb):
                 if browser:
                     browser.quit()
+            if self.jo and self.jo.server:
+                self.jo.close()
             c.step("servers stop on SIGTERM", self.stop)
         return c.finish("browser")
 

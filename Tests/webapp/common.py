@@ -17,7 +17,18 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-URL_PATTERN = re.compile(r"^http://(127\.0\.0\.1|\[::1\]):(\d+)(/\S*)$")
+# `tripsync open` prints the home's own address and the private page that signs the browser in.
+URL_PATTERN = re.compile(r"^(http://([a-z0-9]{20}\.localhost):(\d+)/) \((?:already open; )?sign in through (/\S+\.html)\)$")
+TOKEN_PATTERN = re.compile(r'url=(http://[a-z0-9]{20}\.localhost:\d+(/\?token=[0-9a-f]{64}))"')
+
+
+def login_token_path(page):
+    """The `/?token=...` path a sign-in page sends the browser to."""
+    with open(page, encoding="utf-8") as handle:
+        match = TOKEN_PATTERN.search(handle.read())
+    if not match:
+        raise RuntimeError(f"the sign-in page {page} names no token address")
+    return match.group(2)
 
 
 class Failures:
@@ -96,9 +107,10 @@ class Laptop:
         return None
 
     def open(self, port=None):
-        """Starts `tripsync open --no-browser` and returns the URL of its one printed line."""
+        """Starts `tripsync open --no-browser` and returns the file:// URL of the sign-in page it
+        wrote (what a browser is given)."""
         self.server = Server(self, port)
-        return self.server.url
+        return "file://" + self.server.login
 
     def close(self):
         if self.server:
@@ -129,9 +141,12 @@ class Server:
         match = URL_PATTERN.match(line)
         if not match:
             self.stop()
-            raise RuntimeError(f"{laptop.name}: `tripsync open` printed {line!r}, not one loopback URL "
-                               f"(http://127.0.0.1:PORT/... or http://[::1]:PORT/...); its stderr is in {self.log_path}")
-        self.url, self.host, self.port, self.path = line, match.group(1), int(match.group(2)), match.group(3)
+            raise RuntimeError(f"{laptop.name}: `tripsync open` printed {line!r}, not the home's address and its sign-in page "
+                               f"(http://LABEL.localhost:PORT/ (sign in through /path.html)); its stderr is in {self.log_path}")
+        self.url, self.host, self.port, self.login = match.group(1), match.group(2), int(match.group(3)), match.group(4)
+        # Connections go to loopback (as the browser resolves *.localhost); the Host header names the home.
+        self.address = "127.0.0.1"
+        self.path = login_token_path(self.login)
         if port is not None and self.port != port:
             raise RuntimeError(f"{laptop.name}: asked for --port {port}, the URL names port {self.port}")
         self.origin = f"http://{self.host}:{self.port}"

@@ -18,6 +18,8 @@ random port. Checked:
   unchanged; then the same form posted whole is accepted (303), which proves the refused ones
   would otherwise have written;
 - HTML and SVG attachments are not served as text/html, image/svg+xml or XML; the JPEG is an image;
+- the attacks of issue 42 on one machine (local.py): the private sign-in page, a second `open`,
+  a fake browser recording every command line, a second local user, 64 half-open connections;
 - SIGTERM ends the server within 10 s with status 0, having printed one line.
 
 Exit 0 when every check passes, 1 with the failures listed.
@@ -35,6 +37,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import Failures, Laptop  # noqa: E402
 from forms import Page, encode  # noqa: E402
+import local  # noqa: E402
 
 TRIP_NAME = "Porto & Lisbon, June"
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(2)>']
@@ -56,7 +59,7 @@ class Response:
 
 
 def request(server, method, path, headers=(), body=None, host=None, cookie=None):
-    connection = http.client.HTTPConnection(server.host.strip("[]"), server.port, timeout=30)
+    connection = http.client.HTTPConnection(server.address, server.port, timeout=30)
     try:
         connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
         connection.putheader("Host", host if host is not None else server.host_header)
@@ -116,9 +119,9 @@ class Refusals:
     def start(self):
         url = self.laptop.open()  # no --port: a random one
         self.server = self.laptop.server
-        print(f"  served at {url.split('?')[0]}... (port {self.server.port})")
+        print(f"  served at {self.server.url} (port {self.server.port}), sign-in page {url}")
         c = self.c
-        c.expect(self.server.host in ("127.0.0.1", "[::1]"), f"the URL names a loopback address, not {self.server.host}")
+        c.expect(self.server.host.endswith(".localhost"), f"the URL names the home's own .localhost name, not {self.server.host}")
         token = max(re.findall(r"[A-Za-z0-9_\-]{16,}", self.server.path) or [""], key=len)
         c.expect(len(token) >= 22, f"the URL holds a token of at least 128 bits (found {token!r} in {self.server.path!r})")
         self.token = token
@@ -150,7 +153,7 @@ class Refusals:
 
     def token_exchange(self):
         c = self.c
-        r = request(self.server, "GET", self.server.path)
+        r = local.private_sign_in(c, self.server, request)
         c.expect(r.status in (200, 302, 303, 307), f"the printed URL answered {r.status}")
         cookies = r.all("Set-Cookie")
         if not c.expect(cookies, "the printed URL set no cookie"):
@@ -184,7 +187,10 @@ class Refusals:
 
     def foreign_host(self):
         c = self.c
-        for host in [f"evil.example:{self.server.port}", "evil.example", f"127.0.0.1:{self.server.port + 1}", f"127.0.0.1.nip.io:{self.server.port}"]:
+        for host in [f"evil.example:{self.server.port}", "evil.example", f"127.0.0.1:{self.server.port + 1}", f"127.0.0.1.nip.io:{self.server.port}",
+                     # the bare loopback address, whose cookies every local port would share, and a look-alike name
+                     f"127.0.0.1:{self.server.port}", f"[::1]:{self.server.port}", f"localhost:{self.server.port}",
+                     f"{self.server.host}:{self.server.port + 1}", f"x.{self.server.host}:{self.server.port}"]:
             r = request(self.server, "GET", "/", host=host, cookie=self.cookie)
             c.expect(r.status in (400, 403, 421), f"Host: {host} answered {r.status}, not 400/403/421")
             c.expect(not has_trip_data(r, self.secrets), f"Host: {host} showed trip data")
@@ -407,6 +413,10 @@ class Refusals:
             c.step("hostile titles escaped", self.hostile_titles)
             c.step("writes refused (trip unchanged), then the whole form accepted", self.writes)
             c.step("attachments: HTML and SVG never inline, images as images", self.attachments)
+            c.step("a second `open` signs in to the running server; no token in any argument",
+                   local.second_open, c, self.laptop, self.server, request, self.cookie)
+            c.step("a second local user cannot read the sign-in page or sign in", local.other_user, c, self.laptop, self.server, request)
+            c.step("64 half-open connections do not stop the page", local.slow_clients, c, self.server, self.cookie, request)
         c.step("SIGTERM stops it cleanly", self.stop)
         return c.finish("raw HTTP refusals")
 

@@ -33,6 +33,14 @@ package struct HomeLayout: Hashable, Sendable {
     /// `sync-state.json`: what the last sync saw of each folder.
     package var syncState: String { root + "/sync-state.json" }
 
+    /// `open/`: what `tripsync open` keeps (mode 0700): the home's host name, the running
+    /// server's control socket and its one-time sign-in pages.
+    package var open: String { root + "/open" }
+    /// `open/host`: the random label of this home's host name under `.localhost` (mode 0600).
+    package var openHost: String { open + "/host" }
+    /// `open/control.sock`: the running server's socket, which hands a second `open` a sign-in.
+    package var openControl: String { open + "/control.sock" }
+
     /// `trips/`: the replicas and their local settings.
     package var trips: String { root + "/trips" }
     /// A trip's replica: `trips/<tripId>.trip.json.gz`.

@@ -80,7 +80,7 @@ public struct HomeTrips: Sendable {
 
 extension Home {
     /// The suffix of a replica's file name.
-    static let tripFileSuffix = EditJournal.replicaSuffix
+    package static let tripFileSuffix = EditJournal.replicaSuffix
 
     /// Lists the trips of this home: each `trips/*.trip.json.gz` read and validated as untrusted
     /// input (on every core), with its edit journal replayed (`TripFileReader`), the readable

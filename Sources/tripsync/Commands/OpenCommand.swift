@@ -8,23 +8,30 @@ import TripSyncWeb
     import Darwin
 #endif
 
-/// `tripsync open [--port N] [--no-browser]`: this home in the browser (TripSyncWeb).
+/// `tripsync open [--port N] [--no-browser] [--install-launcher]`: this home in the browser
+/// (TripSyncWeb), under a host name of its own; the browser signs in through a private page.
 enum OpenCommand: Command {
     static let spec = CommandSpec(
         name: "open",
         summary: "plan in the browser: serve this home on loopback until Ctrl-C",
-        forms: ["[--port] [--no-browser]"],
+        forms: ["[--port] [--no-browser]", "--install-launcher"],
         about: """
             Serves this home to your browser on 127.0.0.1 and ::1 only (a free port unless --port),
-            prints one line with the address and a one-time token, and opens the default browser
-            (xdg-open, or open on macOS) unless --no-browser. The token works once: it becomes a
-            cookie of that browser. The pages plan, sync and settle conflicts by clicking; a change
-            made elsewhere (the CLI, a sync) shows within about two seconds. Ctrl-C or SIGTERM stops
-            the server (exit 0).
+            under a host name of its own (http://LABEL.localhost:PORT/, the label random and kept in
+            the home), prints that address and opens the default browser (xdg-open, or open on
+            macOS) unless --no-browser. The browser signs in through a private page in the home's
+            open/ folder (readable by you alone; the address in it works once, for ten minutes), so
+            no sign-in ever appears in a command line. Run 'open' again while it runs and it signs
+            the browser in to the running server instead of starting another. The pages plan, sync
+            and settle conflicts by clicking; a change made elsewhere (the CLI, a sync) shows within
+            about two seconds. Ctrl-C or SIGTERM stops the server (exit 0). --install-launcher adds
+            TripSync to the desktop's app menu (a .desktop file in $XDG_DATA_HOME/applications)
+            that runs 'tripsync open' for this home.
             """,
         options: [
             OptionSpec("--port", .text("N"), "listen on port N (1-65535) instead of a free one"),
-            OptionSpec("--no-browser", .flag, "print the address only"),
+            OptionSpec("--no-browser", .flag, "print the address and the sign-in page only"),
+            OptionSpec("--install-launcher", .flag, "add TripSync to the desktop's app menu, then exit"),
         ])
 
     static func run(_ arguments: [String], global: GlobalOptions) throws {
@@ -37,7 +44,22 @@ enum OpenCommand: Command {
             port = value
         }
         let home = HomeAccess.home(global)
+        if parser.has("--install-launcher") {
+            let path = try Launcher.install(home: home)
+            Console.out("TripSync is in the app menu: \(path)")
+            return
+        }
         _ = try HomeAccess.identity(global)
+        let origin = try HomeOrigin(home: home)
+        let browser = !parser.has("--no-browser")
+        // A server already serves this home: it hands over a fresh sign-in, nothing else starts.
+        if let answer = ControlSocket.ask(origin.controlPath) {
+            let parts = answer.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw CLIError.refused("the running 'tripsync open' answered '\(answer.prefix(80))' on \(origin.controlPath), not an address and a sign-in page") }
+            Console.out("\(parts[0]) (already open; sign in through \(parts[1]))")
+            if browser { openBrowser(parts[1]) }
+            return
+        }
         // The signals are taken before the server starts, so none ends the process half-way.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -49,29 +71,47 @@ enum OpenCommand: Command {
             return source
         }
         defer { withExtendedLifetime(sources) {} }
-        let server = try WebServer(app: WebApp(home: home), port: port)
-        Console.out(server.url)
-        if !parser.has("--no-browser") { openBrowser(server.url) }
+        let server = try WebServer(app: WebApp(home: home, origin: origin), port: port)
+        let control: ControlSocket
+        let login: String
+        do {
+            control = try ControlSocket(path: origin.controlPath) {
+                do {
+                    return server.url + "\t" + (try server.newLogin())
+                } catch {
+                    Console.warning("cannot write a sign-in page for a second 'open': \(error)")
+                    return ""
+                }
+            }
+            login = try server.newLogin()
+        } catch {
+            server.stop()
+            throw error
+        }
+        Console.out("\(server.url) (sign in through \(login))")
+        if browser { openBrowser(login) }
         stop.wait()
+        control.stop()
         server.stop()
     }
 
-    /// Hands the URL to the desktop's opener; a machine without one just keeps the printed line.
-    static func openBrowser(_ url: String) {
+    /// Hands the sign-in page (a file path: the token is inside it, never in an argument) to the
+    /// desktop's opener, or to $BROWSER when set; a machine without either keeps the printed line.
+    static func openBrowser(_ page: String) {
         #if os(macOS)
-            let opener = "/usr/bin/open"
+            let opener = ["/usr/bin/open"]
         #else
-            let opener = "xdg-open"
+            let opener = ProcessInfo.processInfo.environment["BROWSER"].flatMap { $0.isEmpty ? nil : [$0] } ?? ["xdg-open"]
         #endif
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [opener, url]
+        process.arguments = opener + [page]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
-            Console.warning("cannot start \(opener) (\(error)); open the address above in a browser")
+            Console.warning("cannot start \(opener[0]) (\(error)); open \(page) in a browser")
         }
     }
 }
