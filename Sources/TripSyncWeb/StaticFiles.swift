@@ -82,9 +82,15 @@ enum StaticFiles {
         (function () {
           "use strict";
           var main = document.getElementById("main");
-          // After an action the notice or the error takes the keyboard focus (and the eye).
-          var said = document.querySelector("[data-focus]");
-          if (said && document.activeElement !== said) { said.focus(); }
+          // After an action the notice or the error takes the keyboard focus (and the eye): now,
+          // and again once the page has loaded, since going to a #fragment moves the focus to
+          // the page itself after the scripts ran.
+          function focusSaid() {
+            var said = document.querySelector("[data-focus]");
+            if (said && document.activeElement !== said && (document.activeElement === document.body || !document.activeElement)) { said.focus(); }
+          }
+          focusSaid();
+          window.addEventListener("load", function () { setTimeout(function () { requestAnimationFrame(focusSaid); }, 0); });
           document.addEventListener("click", function (event) {
             var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
             if (!button) return;

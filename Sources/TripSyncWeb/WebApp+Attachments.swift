@@ -112,11 +112,6 @@ extension WebApp {
         if Self.isShownImage(type) {
             return WebResponse(status: 200, headers: [("Content-Type", type)], body: bytes)
         }
-        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" && $0 != ";" ? Character($0) : "_" })
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
-        return WebResponse(
-            status: 200,
-            headers: [("Content-Type", "application/octet-stream"), ("Content-Disposition", "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)")],
-            body: bytes)
+        return Self.download(bytes, type: "application/octet-stream", name: name)
     }
 }

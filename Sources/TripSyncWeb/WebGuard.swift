@@ -130,8 +130,8 @@ package final class WebGuard: @unchecked Sendable {
         return nil
     }
 
-    /// The one-time token for a session cookie, then a redirect to the URL without the token:
-    /// `/`, or `next` when it is a path of this server (`/trips/…`, never `//host`). A token
+    /// The one-time token for a session cookie, then a page that goes on to the URL without the
+    /// token: `/`, or `next` when it is a path of this server (`/trips/…`, never `//host`). A token
     /// used, expired or never made gets a page that says how to get a new one.
     private func exchange(_ token: String, next: String?) -> WebResponse {
         let now = ContinuousClock.now
@@ -155,7 +155,19 @@ package final class WebGuard: @unchecked Sendable {
         {
             location = next
         }
-        var response = WebResponse.seeOther(location)
+        // A page that goes on by itself, not a redirect: the sign-in page the browser was given
+        // is a file, so a redirect would continue that cross-site navigation, and a browser sends
+        // no SameSite=Strict cookie on it (the pages would say "not signed in" until a reload).
+        // A step from this page is same-site, and the cookie goes with it.
+        let page: HTML = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta http-equiv="refresh" content="0;url=\(location)">
+            <title>Signed in · TripSync</title></head>
+            <body><main><p>Signed in. <a href="\(location)">Continue to your trips</a>.</p></main></body></html>
+
+            """
+        var response = WebResponse.html(200, page.description)
         // Host-only (no Domain): sent to LABEL.localhost alone, never to 127.0.0.1 or another name.
         response.headers.append(("Set-Cookie", "\(cookieName)=\(session); HttpOnly; SameSite=Strict; Path=/"))
         return response

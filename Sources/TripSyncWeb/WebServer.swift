@@ -143,6 +143,8 @@ package final class WebServer: @unchecked Sendable {
         }
         let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
+            // A body that trickles in (a byte now and then, within the idle time) is cut off.
+            guard ContinuousClock.now - pending.started <= PendingRequest.bodyTime else { return .NO }
             if pending.refusal == nil, let upload { pending.feed(upload, count: uploadSize.pointee) }
             uploadSize.pointee = 0
             return .YES

@@ -608,7 +608,12 @@ class Suite:
         upload[0].send_keys(photo)
         a.press("Upload", find=lambda: a.driver.execute_script(
             "return document.querySelector('input[type=file]').form.querySelector('button:not([type=button]), input[type=submit]')"))
-        focused = a.driver.execute_script("const e = document.activeElement; return e ? e.className + ': ' + e.textContent : ''")
+        focus_script = "const e = document.activeElement; return e ? e.className + ': ' + e.textContent : ''"
+        try:  # the page goes to #attachments, which moves the focus once loaded; the script takes it back
+            WebDriverWait(a.driver, 3).until(lambda d: d.execute_script(focus_script).startswith("notice"))
+        except TimeoutException:
+            pass
+        focused = a.driver.execute_script(focus_script)
         c.expect(focused.startswith("notice") and "harbour.jpg" in focused and "location was removed" in focused,
                  f"after the upload the notice (location removed) has the keyboard focus ({focused[:160]!r})")
         listed = json.loads(self.alex.cli("attachments", "--json"))

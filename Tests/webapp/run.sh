@@ -3,8 +3,12 @@
 # one trip through a temporary shared folder, joined with an invite code), each with its own
 # `tripsync open --no-browser`, driven by two headless Chromiums through Selenium (browser.py:
 # plan, sync, conflict, keep, converge, delete and restore, live CLI changes, upload, members,
-# keyboard, axe-core, screenshots); then a third home asked with raw HTTP (refusals.py: token,
-# cookie, Host, Origin, anti-forgery token, headers, attachment types; the trip unchanged).
+# keyboard, axe-core, screenshots; issue 42: each browser signed in through the private page its
+# server wrote, a page on another port of 127.0.0.1 given no cookie, every wrong field marked at
+# once, and a third laptop, Jo's, joining from the page); then another home asked with raw HTTP
+# (refusals.py: token, cookie, Host, Origin, anti-forgery token, headers, attachment types; the
+# trip unchanged; and local.py: a second `open`, a fake browser recording every command line, a
+# second local user `tripsync-other` when .ci/run made one, 64 half-open connections).
 #
 #   TRIPSYNC=.build/debug/tripsync bash Tests/webapp/run.sh     # builds nothing itself
 #   WEBAPP_OUT=/tmp/web bash Tests/webapp/run.sh                # keep the homes and server logs there
