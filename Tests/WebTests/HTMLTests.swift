@@ -1,4 +1,5 @@
 import Testing
+import TripSync
 import TripSyncWeb
 import TripSyncCore
 
@@ -20,6 +21,16 @@ struct HTMLTests {
         #expect(outer.description == "<p><b>a &amp; b</b> <i>ok</i> 42</p>")
         #expect((inner + "<br>").description == "<b>a &amp; b</b><br>")
     }
+
+    @Test("a control that reorders the line is shown as its code, in text and in attributes, on every page (one escaping)")
+    func bidiControls() {
+        let name = "photo\u{202E}gpj.exe \u{2067}x\u{2069} \u{200F}\u{061C}"
+        let html: HTML = "<a title=\"\(name)\">\(name)</a>"
+        #expect(!html.description.unicodeScalars.contains { HTMLText.isBidiControl($0) })
+        #expect(html.description.contains("photo\u{27E8}U+202E\u{27E9}gpj.exe \u{27E8}U+2067\u{27E9}x\u{27E8}U+2069\u{27E9} \u{27E8}U+200F\u{27E9}\u{27E8}U+61C\u{27E9}"))
+        // Right-to-left text itself is left alone: only the invisible controls are shown.
+        #expect(HTMLText.escape("שלום עולם") == "שלום עולם")
+    }
 }
 
 /// A route is a value read once from the method and path, and written back as the same path.
@@ -29,8 +40,11 @@ struct RouteTests {
     func roundTrip() throws {
         let trip = try #require(TripID("518f24af-7a6a-40e8-b76e-e39001eb1451"))
         let item = try #require(ItemID("28d4f9c6-01f3-45cc-a453-e255425eef68"))
-        let reads: [Route] = [.trips, .trip(trip), .version(trip), .members(trip), .item(trip, item), .editItem(trip, item), .attachment(trip, "ab12cd34")]
-        let writes: [Route] = [.addItem(trip), .resolve(trip), .sync(trip), .membersAction(trip, "invite"), .saveItem(trip, item), .deleteItem(trip, item),
+        let reads: [Route] = [
+            .trips, .homeVersion, .trip(trip), .version(trip), .calendar(trip), .printable(trip), .members(trip), .item(trip, item), .editItem(trip, item),
+            .attachment(trip, "ab12cd34"),
+        ]
+        let writes: [Route] = [.join, .addItem(trip), .resolve(trip), .sync(trip), .membersAction(trip, "invite"), .saveItem(trip, item), .deleteItem(trip, item),
             .restoreItem(trip, item), .upload(trip, item)]
         for route in reads { #expect(Route(.get, route.path) == route) }
         for route in writes { #expect(Route(.post, route.path) == route) }
