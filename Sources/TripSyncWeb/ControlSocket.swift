@@ -83,7 +83,8 @@ package final class ControlSocket: @unchecked Sendable {
         #endif
     }
 
-    /// The running server's answer at `path`, or nil when none listens there.
+    /// The running server's answer at `path` ("" when it could not give one), or nil when
+    /// none listens there.
     package static func ask(_ path: String) -> String? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
@@ -98,8 +99,9 @@ package final class ControlSocket: @unchecked Sendable {
             if count <= 0 { break }
             received += buffer[0..<count]
         }
-        let line = String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return line.isEmpty ? nil : line
+        // A server that listens but could not answer still runs: "" (never nil, which would let a
+        // second server replace its socket).
+        return String(decoding: received, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Calls `body` with `path` as a socket address; -1 when the path does not fit one.

@@ -55,7 +55,10 @@ enum OpenCommand: Command {
         // A server already serves this home: it hands over a fresh sign-in, nothing else starts.
         if let answer = ControlSocket.ask(origin.controlPath) {
             let parts = answer.split(separator: "\t", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw CLIError.refused("the running 'tripsync open' answered '\(answer.prefix(80))' on \(origin.controlPath), not an address and a sign-in page") }
+            guard parts.count == 2 else {
+                throw CLIError.refused(
+                    "a 'tripsync open' already serves this home but gave no sign-in page (\(origin.controlPath) answered '\(answer.prefix(80))'; its own output says why)")
+            }
             Console.out("\(parts[0]) (already open; sign in through \(parts[1]))")
             if browser { openBrowser(parts[1]) }
             return
