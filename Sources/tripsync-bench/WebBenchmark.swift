@@ -54,7 +54,7 @@ enum WebBenchmark {
         let itineraryPath = tripLink
         let page = try client.get(itineraryPath)
         guard page.status == 200 else { throw BenchError("GET \(itineraryPath) answered \(page.status)") }
-        let form = try AddForm(page: page.body)
+        var form = try AddForm(page: page.body)
 
         // Page render: GET the itinerary.
         var render: [Double] = []
@@ -63,7 +63,9 @@ enum WebBenchmark {
             guard response.status == 200 else { throw BenchError("GET \(itineraryPath) answered \(response.status)") }
             if round >= 3 { render.append(milliseconds) }
         }
-        // Write round trip: POST the Add form (303), then GET the page it leads to.
+        // Write round trip: POST the Add form (303), then GET the page it leads to. Each Add
+        // carries the one-time form key of the page the last one led to, as a browser's would
+        // (a key used twice is answered as a double click and adds nothing).
         var writes: [Double] = []
         for round in 0..<(repeats + 3) {
             let body = form.body(title: "Bench write \(round)", day: "12 Jun", time: "10:\(String(format: "%02d", round % 60))")
@@ -72,6 +74,7 @@ enum WebBenchmark {
                 throw BenchError("the Add POST answered \(response.status) after \(response.redirects) redirect(s), not 303 → 200: \(response.body.range(of: "id=\"add-h\"").map { String(response.body[$0.upperBound...].prefix(400)) } ?? "")")
             }
             if round >= 3 { writes.append(milliseconds) }
+            form = try AddForm(page: response.body)
         }
         // Upload: a file of UPLOAD-MB megabytes to the first item, three times.
         var uploads: [Double] = []
@@ -86,6 +89,9 @@ enum WebBenchmark {
             }
         }
         let itemsNow = try TripStore.open(tripName, in: home, timeout: 30).document.items.count
+        guard itemsNow == items + repeats + 3 else {
+            throw BenchError("the trip holds \(itemsNow) items after \(repeats + 3) Adds to \(items): a write was not made, so the figures measure something else")
+        }
         let others = otherTrips == 0 ? "" : " beside \(otherTrips) other trip\(otherTrips == 1 ? "" : "s") of as many items"
         print("tripsync open: a \(items)-item trip\(others) (\(page.body.utf8.count / 1024) KiB itinerary page), loopback, one client, \(ProcessInfo.processInfo.activeProcessorCount) cores; \(repeats) runs each after 3 warm-up")
         print("  page render (GET itinerary, 200):            median \(format(Stats.median(render))) ms, p90 \(format(percentile(render, 0.9))) ms")
