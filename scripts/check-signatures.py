@@ -29,8 +29,12 @@ the canonical JSON of {device, key, name, rev, role, seen (when present), tripId
 "tripsync-succession-v1\\n" + the canonical JSON of {from, key, to, tripId}
 (/successions/<id>/signature); a trip's zone dot is covered by the clock (/trip/zone/rev).
 
+Schema 6 ("Schema 6" in FORMAT.md): a grant with an encryption key (box, 44 characters of base64
+of 32 bytes) is signed over "tripsync-member-v3\n" + the canonical JSON of {box, device, key,
+name (when present), rev, role, seen (when present), tripId}.
+
 Then:
-- every valid sample in samples/v3/, samples/v4/, samples/v4/warnings/ and samples/v5/ has no such error (and
+- every valid sample in samples/v3/, samples/v4/, samples/v4/warnings/, samples/v5/ and samples/v6/ has no such error (and
   the .gz holds the same JSON bytes as the plain file of the same name); it prints who signed and
   whether the trip id is derived from the owner key (required for the porto-* files, which were
   made by `new`);
@@ -63,12 +67,13 @@ PYNACL = "pynacl==1.6.2"
 V3 = ROOT / "samples" / "v3"
 V4 = ROOT / "samples" / "v4"
 V5 = ROOT / "samples" / "v5"
+V6 = ROOT / "samples" / "v6"
 # Folders of valid samples, and invalid folders with whether their index holds signature rules
 # (True: every schema:false entry is this checker's; False: none is; "some": each entry's
 # errors lie at most at its pointer, and the entries of SIGNATURE_CASES must be found there).
-VALID = [V3, V4, V4 / "warnings", V5]
-INVALID = [(V3 / "invalid", True), (V4 / "invalid", False), (V5 / "invalid", "some")]
-SIGNATURE_CASES = {"grant-name-not-signed.trip.json"}
+VALID = [V3, V4, V4 / "warnings", V5, V6]
+INVALID = [(V3 / "invalid", True), (V4 / "invalid", False), (V5 / "invalid", "some"), (V6 / "invalid", "some")]
+SIGNATURE_CASES = {"grant-name-not-signed.trip.json", "grant-box-not-signed.trip.json"}
 
 
 def ensure_pynacl() -> None:
@@ -242,13 +247,19 @@ def check(data: bytes) -> tuple[list[tuple[str, str]], dict]:
             if not isinstance(grant, dict):
                 continue
             key_of(grant.get("key"), where + "/key")
-            body = {k: grant[k] for k in ("key", "name", "rev", "role", "seen") if k in grant}
+            body = {k: grant[k] for k in ("box", "key", "name", "rev", "role", "seen") if k in grant}
             body.update(device=device, tripId=trip_id)
-            # A name is part of the grant (and of its message) from schema 5 on only.
-            named = "name" in grant and type(doc.get("schemaVersion")) is int and doc["schemaVersion"] >= 5
+            version = doc.get("schemaVersion") if type(doc.get("schemaVersion")) is int else 0
+            # A name is part of the grant (and of its message) from schema 5 on only, a box from schema 6.
+            named = "name" in grant and version >= 5
+            boxed = "box" in grant and version >= 6
             if not named:
                 body.pop("name", None)
-            prefix = b"tripsync-member-v2\n" if named else b"tripsync-member-v1\n"
+            if not boxed:
+                body.pop("box", None)
+            if boxed:
+                key_of(grant.get("box"), where + "/box")
+            prefix = b"tripsync-member-v3\n" if boxed else b"tripsync-member-v2\n" if named else b"tripsync-member-v1\n"
             verify(owner_key, prefix + message_json(body), sig_of(grant.get("sig"), where + "/sig"),
                    where + "/sig", "the grant's sig")
             rev = grant.get("rev")

@@ -607,6 +607,7 @@ struct TripRound {
                 var asked = TripAccess.PendingRequest(key: request.key, name: request.name, source: "a join request", seen: when)
                 asked.invite = invite?.code.id
                 asked.role = invite?.code.role
+                asked.box = request.box
                 if asked.isSatisfied(by: grant) { continue }
                 let fresh = invite.map { $0.usedBy == nil && $0.code.expires >= when } ?? false
                 if access.isDeclined(request.device, freshInvite: fresh) { continue }
@@ -627,7 +628,8 @@ struct TripRound {
                             : "is already a member (\(grant.role.rawValue), key \(grant.key.fingerprint)); a new key or role needs the owner"
                     } else {
                         try replica.document.grant(
-                            request.device, key: request.key, role: invite.code.role, name: request.name, ownerKey: ownerKey, hlc: &replica.clock, now: now)
+                            request.device, key: request.key, role: invite.code.role, name: request.name, box: request.box, ownerKey: ownerKey,
+                            hlc: &replica.clock, now: now)
                         access.invites[index].usedBy = request.device
                         access.invites[index].usedKey = request.key
                         access.names[request.device] = request.name

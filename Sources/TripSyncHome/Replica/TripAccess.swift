@@ -75,6 +75,8 @@ package struct TripAccess: Sendable {
         package var invite: String? = nil
         /// The role that invite named: `approve --all` never grants more.
         package var role: MemberRole? = nil
+        /// The encryption key a version 2 join request carried, for the grant that approves it.
+        package var box: EncryptionPublicKey? = nil
 
         package init(key: PublicKey, name: String, source: String, seen: UTCTimestamp, invite: String? = nil, role: MemberRole? = nil) {
             self.key = key
@@ -173,6 +175,10 @@ package struct TripAccess: Sendable {
                     guard let role = MemberRole(rawValue: text) else { throw bad("/requests/\(id)/role") }
                     request.role = role
                 }
+                if let text = entry["box"]?.stringValue {
+                    guard let box = EncryptionPublicKey(base64: text) else { throw bad("/requests/\(id)/box") }
+                    request.box = box
+                }
                 access.requests[device] = request
             }
         }
@@ -220,6 +226,7 @@ package struct TripAccess: Sendable {
                     ]
                     if let invite = request.invite { entry["invite"] = .string(invite) }
                     if let role = request.role { entry["role"] = .string(role.rawValue) }
+                    if let box = request.box { entry["box"] = .string(box.base64) }
                     return (device.description, JSONValue.object(entry))
                 }))
         if !declined.isEmpty {
@@ -255,14 +262,40 @@ extension Home {
     package func signingKey(for device: DeviceID) throws -> SigningKey {
         let path = layout.deviceKey
         var previous: [(device: DeviceID, key: SigningKey)] = []
+        var previousBoxes: [DeviceID: EncryptionKeyPair] = [:]
         if FileManager.default.fileExists(atPath: path) {
             let file = try DeviceKeyFile(home: self)
             if file.device == device { return file.key }
             previous = file.previous.filter { $0.device != file.device } + [(file.device, file.key)]
+            previousBoxes = file.previousBoxes
+            previousBoxes[file.device] = file.box
         }
         let key = SigningKey.generate()
-        try DeviceKeyFile(device: device, key: key, previous: Array(previous.suffix(DeviceKeyFile.maximumPrevious))).save(home: self)
+        try DeviceKeyFile(
+            device: device, key: key, box: EncryptionKeyPair.generate(), previous: Array(previous.suffix(DeviceKeyFile.maximumPrevious)),
+            previousBoxes: previousBoxes
+        ).save(home: self)
         return key
+    }
+
+    /// This installation's X25519 encryption key pair for `device` (schema 6), kept in
+    /// `device.key` with the signing key (0600, written durably): made with a new signing key,
+    /// and made once for a home written before encryption keys. A home that takes a new id gets
+    /// a new pair and keeps the earlier ones (`previousEncryptionKeys`).
+    package func encryptionKey(for device: DeviceID) throws -> EncryptionKeyPair {
+        _ = try signingKey(for: device)
+        var file = try DeviceKeyFile(home: self)
+        if let box = file.box { return box }
+        let pair = EncryptionKeyPair.generate()
+        file.box = pair
+        try file.save(home: self)
+        return pair
+    }
+
+    /// The encryption key pairs of the device ids this home wrote as before its current one.
+    package func previousEncryptionKeys() throws -> [DeviceID: EncryptionKeyPair] {
+        guard FileManager.default.fileExists(atPath: layout.deviceKey) else { return [:] }
+        return try DeviceKeyFile(home: self).previousBoxes
     }
 
     /// The keys of the device ids this home wrote as before its current one, oldest first
