@@ -29,13 +29,16 @@ extension Sodium {
     }
 
     /// The length of `bytes` before `pad`, or nil when they do not end in padding. The padding
-    /// is looked for over the whole buffer (`sodium_unpad` with a block of its full length), so
-    /// no bucket rule is needed to read.
+    /// is looked for in the last `paddingBlock(for: bytes.count)` bytes (all of them when fewer):
+    /// `pad` never adds more than the block of the unpadded length, which is at most the block
+    /// of the padded one. `sodium_unpad` reads its whole window in constant time, so a window of
+    /// the whole buffer would cost a pass over every byte.
     package static func unpaddedCount(_ bytes: UnsafeRawBufferPointer) -> Int? {
         start()
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var length = 0
-        let result = sodium_unpad(&length, base.assumingMemoryBound(to: UInt8.self), bytes.count, bytes.count)
+        let window = min(bytes.count, paddingBlock(for: bytes.count))
+        let result = sodium_unpad(&length, base.assumingMemoryBound(to: UInt8.self), bytes.count, window)
         return result == 0 ? length : nil
     }
 }

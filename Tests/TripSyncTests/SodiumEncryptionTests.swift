@@ -163,5 +163,10 @@ import Testing
         }
         #expect([UInt8](repeating: 0, count: 256).withUnsafeBytes { Sodium.unpaddedCount($0) } == nil)
         #expect([UInt8]([1, 2, 3]).withUnsafeBytes { Sodium.unpaddedCount($0) } == nil)
+        // Padding longer than the padded length's block is not padding `pad` made.
+        var long = [UInt8](repeating: 7, count: 300)
+        long[10] = 0x80
+        for index in 11..<300 { long[index] = 0 }
+        #expect(long.withUnsafeBytes { Sodium.unpaddedCount($0) } == nil)
     }
 }
