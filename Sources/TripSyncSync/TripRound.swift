@@ -45,6 +45,8 @@ struct TripRound {
     // What the scan found.
     var candidates: [Candidate] = []
     var joinRequests: [(path: String, request: JoinRequest)] = []
+    /// The keyring files the scan listed (read by `settleKeyring`, owners' only).
+    var keyringFiles: [EntryName] = []
     var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
     var ownCopies: [(name: EntryName, digest: [UInt8])] = []
     var ownStaleTemps: [EntryName] = []
@@ -152,6 +154,9 @@ struct TripRound {
                 trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
                 continue
             case .ownJoinRequest, .blobs:
+                continue
+            case .keyring:
+                keyringFiles.append(name)
                 continue
             case .joinRequest:
                 // Only a laptop holding the owner key can admit anyone; others leave requests be.

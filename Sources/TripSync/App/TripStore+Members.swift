@@ -168,6 +168,19 @@ extension TripStore {
         try changeRole(selector, role).entry
     }
 
+    /// Asks for a new epoch of the trip's keys (`members rotate`): the next sync of this laptop
+    /// starts it, sealed only to the current members (docs/DESIGN.md, "Encryption: the keyring").
+    /// Needs the owner key and the owner's seat. Returns the epoch the trip is at now (0 before
+    /// its first keyring).
+    public func rotateKeys() throws -> Int {
+        let me = deviceID
+        return try changeMembership { document, _, access, _ in
+            _ = try Self.ownerAct(document, access, me: me)
+            access.rotateAsked = true
+            return KeyringPlan.current(access.epochKeys)?.epoch ?? 0
+        }
+    }
+
     /// Changes a member's role as `setRole` does, and says whether it changed: a member that
     /// already has `role` is left as it is (nothing is written).
     public func changeRole(_ selector: String, _ role: MemberRole) throws -> (entry: MemberEntry, changed: Bool) {

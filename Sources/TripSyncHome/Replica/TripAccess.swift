@@ -5,7 +5,7 @@ import TripSyncCore
 /// What this home keeps about who may change one trip, beside the replica and never in a
 /// trip file: `access/<tripId>.json`, mode 0600 (docs/DESIGN.md, "Members and roles"). The
 /// owner key when this home holds it, the invites it made, the join it asked for, and the
-/// requests its syncs saw but could not admit.
+/// requests its syncs saw but could not admit; the trip's epoch keys it holds.
 package struct TripAccess: Sendable {
     /// The trip's owner key, when this home holds it (made by `new` or `members claim`, or
     /// brought by `owner import`).
@@ -29,6 +29,25 @@ package struct TripAccess: Sendable {
     /// with the replica gone, it is what the next sync trusts, so the trip comes back from a
     /// shared folder with this home's seat (its grant names this home's own device key).
     package var knownOwner: PublicKey?
+    /// Every epoch key of the trip this home opened or made (docs/DESIGN.md, "Encryption: the
+    /// keyring"): kept, so what this home could read stays readable to it whatever the folder
+    /// holds later.
+    package var epochKeys: [EpochKey] = []
+    /// The owner asked for a new epoch (`members rotate`): the next sync starts it.
+    package var rotateAsked = false
+
+    /// Adds the keys of `keys` this record does not hold yet (by id); true when any was new.
+    @discardableResult
+    package mutating func remember(_ keys: [EpochKey]) -> Bool {
+        var held = Set(epochKeys.map(\.id))
+        var added = false
+        for key in keys where !held.contains(key.id) {
+            epochKeys.append(key)
+            held.insert(key.id)
+            added = true
+        }
+        return added
+    }
 
     /// The access of a trip this home holds `ownerKey` of (nil: nothing kept yet).
     package init(ownerKey: SigningKey? = nil) { self.ownerKey = ownerKey }
@@ -182,6 +201,18 @@ package struct TripAccess: Sendable {
                 access.requests[device] = request
             }
         }
+        if let list = json["epochs"] {
+            guard case .array(let entries) = list else { throw bad("/epochs") }
+            for (index, entry) in entries.enumerated() {
+                guard let number = entry["epoch"]?.intValue, let text = entry["key"]?.stringValue, let key = EpochKey(epoch: Int(number), base64: text)
+                else { throw bad("/epochs/\(index)") }
+                access.remember([key])
+            }
+        }
+        if json["rotate"] != nil {
+            guard case .bool(let asked)? = json["rotate"] else { throw bad("/rotate") }
+            access.rotateAsked = asked
+        }
         if case .object(let declined)? = json["declined"] {
             for (id, entry) in declined {
                 guard let device = Identifier(id), case .object = entry else { throw bad("/declined/\(id)") }
@@ -216,6 +247,11 @@ package struct TripAccess: Sendable {
             })
         if let join { object["join"] = .object(["code": .string(join.code.text), "folder": .string(join.folder)]) }
         if let knownOwner { object["knownOwner"] = .string(knownOwner.base64) }
+        if !epochKeys.isEmpty {
+            object["epochs"] = .array(
+                epochKeys.sorted { $0.precedes($1) }.map { .object(["epoch": .int(Int64($0.epoch)), "key": .string($0.base64)]) })
+        }
+        if rotateAsked { object["rotate"] = true }
         if !names.isEmpty { object["names"] = .object(Dictionary(uniqueKeysWithValues: names.map { ($0.key.description, JSONValue.string($0.value)) })) }
         object["requests"] = .object(
             Dictionary(
