@@ -77,6 +77,40 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: laptops.folder + "/\(trip)/\(a).keyring.json")) == before)
     }
 
+    /// A laptop invited after three epochs gets every epoch key; a keyring changed in the
+    /// folder is refused with its reason, and nothing it held is taken.
+    @Test func aLateMemberGetsEveryEpochAndAChangedKeyringIsRefused() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
+        let a = try laptops.device("A")
+        try laptops.run("A", ["sync", laptops.folder])
+        for _ in 0..<2 {
+            try laptops.run("A", ["members", "rotate"])
+            try laptops.run("A", ["sync", laptops.folder])
+        }
+        #expect(try Self.held(laptops, "A", trip).map(\.epoch).sorted() == [1, 2, 3])
+        let code = try laptops.run("A", ["invite", "--role", "viewer"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.run("C", ["init", "--device-name", "Laptop C"])
+        try laptops.run("C", ["join", code, laptops.folder])
+        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.run("C", ["sync", laptops.folder])
+        #expect(Set(try Self.held(laptops, "C", trip).map(\.id)) == Set(try Self.held(laptops, "A", trip).map(\.id)))
+
+        // One byte of the owner's keyring changed by the folder's host: refused, nothing taken.
+        try laptops.run("A", ["members", "rotate"])
+        try laptops.run("A", ["sync", laptops.folder])
+        let path = laptops.folder + "/\(trip)/\(a).keyring.json"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let index = try #require(bytes.firstIndex(of: UInt8(ascii: "\"")).map { $0 + 200 })
+        bytes[index] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let before = try Self.held(laptops, "C", trip).map(\.id)
+        let sync = try laptops.run("C", ["sync", laptops.folder, "--json"])
+        #expect(sync.stdout.contains("a keyring that cannot be used"), "\(sync.stdout)")
+        #expect(try Self.held(laptops, "C", trip).map(\.id) == before)
+    }
+
     @Test func twoOwnerLaptopsRotatingAtOnceConverge() throws {
         let laptops = Laptops()
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }
