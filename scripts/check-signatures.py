@@ -33,6 +33,13 @@ Schema 6 ("Schema 6" in FORMAT.md): a grant with an encryption key (box, 44 char
 of 32 bytes) is signed over "tripsync-member-v3\n" + the canonical JSON of {box, device, key,
 name (when present), rev, role, seen (when present), tripId}.
 
+Keyrings ("Keyrings" in FORMAT.md), samples/v6/keyring/*.keyring.json: exactly the listed keys,
+the owner key's signature over "tripsync-keyring-v1\n" + the canonical JSON of the rest, and,
+with each member's sample encryption secret (SHA-256 of "tripsync-sample-box:<label>",
+samples/v6/README.md), its sealed key opened (crypto_box_seal), its id checked against epochId
+(the first 16 bytes of BLAKE2b-256 of "tripsync-epoch-id-v1\n" + key), and the history opened
+with it (the secret stream, its associated data, the final tag on the last chunk).
+
 Then:
 - every valid sample in samples/v3/, samples/v4/, samples/v4/warnings/, samples/v5/ and samples/v6/ has no such error (and
   the .gz holds the same JSON bytes as the plain file of the same name); it prints who signed and
@@ -98,6 +105,8 @@ ensure_pynacl()
 
 from nacl.exceptions import BadSignatureError  # noqa: E402
 from nacl.signing import VerifyKey  # noqa: E402
+import nacl.bindings  # noqa: E402
+import nacl.public  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Bytes: find the top-level "signature" value in any JSON layout
@@ -379,10 +388,67 @@ def main(argv: list[str]) -> int:
         parts += facts.get("notes", [])
         report.ok(rel(path), "; ".join(parts))
 
+    for path in sorted((V6 / "keyring").glob("*.keyring.json")):
+        errors, detail = check_keyring(path.read_bytes())
+        if errors:
+            report.fail(rel(path), f"errors {errors}")
+        else:
+            report.ok(rel(path), detail)
+
     for folder, signature_rules in INVALID:
         check_invalid_folder(folder, signature_rules, report)
     print(f"{report.passed} passed, {report.failed} failed")
     return 1 if report.failed else 0
+
+
+SAMPLE_BOXES = {"a3c9e2f1-0b4d-4e8a-9c1f-7d6e5b4a3c2d": "alex-laptop", "5d2c8b1a-3e4f-4a5b-8c6d-7e8f9a0b1c2d": "sam-laptop",
+                "86657a70-1b26-4c6d-ab01-13f232741976": "rita-phone"}
+
+
+def check_keyring(data: bytes) -> tuple[list[tuple[str, str]], str]:
+    """FORMAT.md, "Keyrings", against the Porto trip of samples/v6 (its owner key and members)."""
+    errors: list[tuple[str, str]] = []
+    trip = json.loads((V6 / "porto-boxes-backup.trip.json").read_bytes())
+    ring = json.loads(data)
+    keys = {"epoch", "epochId", "history", "sealed", "sig", "tripId", "type", "version", "writer"}
+    if set(ring) != keys:
+        return [("", f"keys {sorted(set(ring) ^ keys)}")], ""
+    if ring["type"] != "tripsync-keyring" or ring["version"] != 1 or ring["tripId"] != trip["tripId"]:
+        errors.append(("/type", "type, version or tripId"))
+    body = {k: v for k, v in ring.items() if k != "sig"}
+    message = b"tripsync-keyring-v1\n" + json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    try:
+        VerifyKey(base64.b64decode(trip["owner"]["key"])).verify(message, base64.b64decode(ring["sig"]))
+    except BadSignatureError:
+        errors.append(("/sig", "the owner key's signature does not verify"))
+    opened = 0
+    for device, sealed in ring["sealed"].items():
+        label = SAMPLE_BOXES.get(device)
+        if label is None:
+            continue
+        secret = hashlib.sha256(f"tripsync-sample-box:{label}".encode()).digest()
+        key = nacl.public.SealedBox(nacl.public.PrivateKey(secret)).decrypt(base64.b64decode(sealed))
+        if hashlib.blake2b(b"tripsync-epoch-id-v1\n" + key, digest_size=32).digest()[:16].hex() != ring["epochId"]:
+            errors.append((f"/sealed/{device}", "the key's id is not epochId"))
+            continue
+        stream = base64.b64decode(ring["history"])
+        state = nacl.bindings.crypto_secretstream_xchacha20poly1305_state()
+        nacl.bindings.crypto_secretstream_xchacha20poly1305_init_pull(state, stream[:24], key)
+        data_ = f"tripsync-keyring-history-v1\n{ring['tripId']}\n{ring['epoch']}\n{ring['epochId']}".encode()
+        chunks, plain, tag = stream[24:], b"", None
+        while chunks:
+            piece, chunks = chunks[:65536 + 17], chunks[65536 + 17:]
+            text, tag = nacl.bindings.crypto_secretstream_xchacha20poly1305_pull(state, piece, data_)
+            plain += text
+        if tag != nacl.bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL:
+            errors.append(("/history", "the last chunk is not tagged final"))
+        epochs = json.loads(plain)["epochs"]
+        if len(epochs) != ring["epoch"] - 1:
+            errors.append(("/history", f"{len(epochs)} earlier keys"))
+        opened += 1
+    if opened == 0:
+        errors.append(("/sealed", "nothing sealed to a sample member"))
+    return errors, f"epoch {ring['epoch']}, signed by the owner key, opened by {opened} members with their sample keys"
 
 
 def check_invalid_folder(folder: Path, signature_rules: bool, report: Report) -> None:

@@ -16,6 +16,10 @@ What it writes (docs/FORMAT.md, "Schema 6"):
     samples/v6/invalid/*.trip.json     copies that each break one schema 6 rule (re-signed)
     samples/v6/invalid/index.json      file, pointer, rule, schema, message
     samples/v6/README.md               what the files hold
+    samples/v6/keyring/<Alex's laptop>.keyring.json   the Porto trip's keyring at epoch 2, made here
+                                       from docs/FORMAT.md "Keyrings" alone (PyNaCl): epoch keys
+                                       SHA-256 of `tripsync-sample-epoch:<n>`, sealed to the three
+                                       members' sample encryption keys
 
 The encryption keys: the secret key of device D is SHA-256 of `tripsync-sample-box:<D's label>`,
 its public key crypto_scalarmult_base of it (X25519). Self-check afterwards: valid files are
@@ -40,6 +44,7 @@ sys.modules["make_samples_v5"] = v5
 _spec.loader.exec_module(v5)  # without PyNaCl, this runs this script again inside .venv-samples/
 
 import nacl.bindings  # noqa: E402  (importable once make-samples-v5 has found PyNaCl)
+import nacl.public  # noqa: E402
 
 v3, ms = v5.v3, v5.ms
 canonical, ptr, wall, write, remove_stale = ms.canonical, ms.ptr, ms.wall, ms.write, ms.remove_stale
@@ -95,6 +100,34 @@ def boxes_story() -> dict:
     return doc
 
 
+def epoch_key(n: int) -> bytes:
+    return hashlib.sha256(f"tripsync-sample-epoch:{n}".encode()).digest()
+
+
+def epoch_id(key: bytes) -> str:
+    """FORMAT.md, "Keyrings": the first 16 bytes of BLAKE2b-256 of the prefix and the key, hex."""
+    return hashlib.blake2b(b"tripsync-epoch-id-v1\n" + key, digest_size=32).digest()[:16].hex()
+
+
+def keyring(doc: dict, epoch: int) -> bytes:
+    """The keyring Alex's laptop writes at `epoch`: that epoch's key sealed to each member's box,
+    the earlier keys in the history (one FINAL chunk of the secret stream), owner-signed."""
+    trip_id = doc["tripId"]
+    current = epoch_key(epoch)
+    body = {"epoch": epoch, "epochId": epoch_id(current), "tripId": trip_id, "type": "tripsync-keyring", "version": 1,
+            "writer": ALEX}
+    body["sealed"] = {device: v3.b64(nacl.public.SealedBox(nacl.public.PublicKey(nacl.bindings.crypto_scalarmult_base(
+        box_secret(device)))).encrypt(current)) for device in sorted(doc["members"])}
+    history = v3.compact({"epochs": [{"epoch": n, "key": v3.b64(epoch_key(n))} for n in range(1, epoch)]})
+    state = nacl.bindings.crypto_secretstream_xchacha20poly1305_state()
+    header = nacl.bindings.crypto_secretstream_xchacha20poly1305_init_push(state, current)
+    data = f"tripsync-keyring-history-v1\n{trip_id}\n{epoch}\n{body['epochId']}".encode()
+    body["history"] = v3.b64(header + nacl.bindings.crypto_secretstream_xchacha20poly1305_push(
+        state, history, data, nacl.bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL))
+    body["sig"] = v3.sign(v3.PORTO_OWNER, b"tripsync-keyring-v1\n" + v3.compact(body))
+    return canonical(body)
+
+
 def invalid_cases(doc: dict) -> list[Case]:
     v5_doc = json.loads((ms.SAMPLES / "v5" / "porto-zone-backup.trip.json").read_bytes())
 
@@ -145,6 +178,11 @@ def readme(cases: list[Case]) -> bytes:
         "the owner key) signed the three grants again with each member's encryption key (`/members/<id>/box`; each "
         "a new grant, signed over `tripsync-member-v3`). Signed by Alex's laptop.",
         "- `porto-boxes-backup.trip.json`: the same document without `deviceKey` and `signature`.",
+        f"- `keyring/{ALEX}.keyring.json`: the Porto trip's keyring as Alex's laptop writes it at epoch 2 "
+        "(docs/FORMAT.md, \"Keyrings\"), made from that page alone with PyNaCl: epoch key n is SHA-256 of "
+        "`tripsync-sample-epoch:<n>`, sealed to each member's encryption key above, epoch 1 in the history, "
+        "signed by the owner key. Sealed boxes and stream headers are random, so the file is made once and kept; "
+        "`scripts/check-signatures.py` opens it with each member's key and Swift's `KeyringTests` reads it.",
         "",
         "## `invalid/`",
         "",
@@ -172,6 +210,12 @@ def main() -> int:
     remove_stale(INVALID_DIR, written)
     v3.write_index(INVALID_DIR / "index.json", cases, written)
     write(V6_DIR / "README.md", readme(cases), written)
+    keyring_path = V6_DIR / "keyring" / f"{ALEX}.keyring.json"
+    # Sealed boxes and stream headers are random: written once, then kept (the checks verify
+    # any such file), so the sample does not change at every run.
+    if not keyring_path.exists():
+        keyring_path.parent.mkdir(parents=True, exist_ok=True)
+        keyring_path.write_bytes(keyring(doc, 2))
 
     problems: list[str] = []
     for path in sorted(p for p in V6_DIR.iterdir() if p.name.endswith(".trip.json")):

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TripSync
 @testable import TripSyncCore
 @testable import TripSyncPlatform
 
@@ -101,6 +102,31 @@ import Testing
         let ring = Self.ring(EpochKey.generate(epoch: 1), to: [Device()])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(ring.fileBytes)) as? [String: Any])
         #expect(Set(object.keys) == ["epoch", "epochId", "history", "sealed", "sig", "tripId", "type", "version", "writer"])
+    }
+
+    /// The keyring PyNaCl made from docs/FORMAT.md alone (scripts/make-samples-v6.py) reads and
+    /// opens here: the format is pinned by a second implementation.
+    @Test func theSampleKeyringMadeByPythonOpensWithTheSampleKeys() throws {
+        let trip = try TripFileReader().read(path: PackagePaths.samples + "/v6/porto-boxes-backup.trip.json").document
+        let owner = try #require(trip.owner)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: PackagePaths.samples + "/v6/keyring/a3c9e2f1-0b4d-4e8a-9c1f-7d6e5b4a3c2d.keyring.json")))
+        let ring = try Keyring(parsing: bytes, trip: trip.tripID, owner: owner.key)
+        #expect(ring.epoch == 2 && Set(ring.sealed.keys) == Set(trip.members.keys))
+        var secret = Array("tripsync-sample-box:sam-laptop".utf8).withUnsafeBytes { Sodium.sha256($0) }
+        let sam = try #require(EncryptionKeyPair(secretBase64: Base64.encode(secret)))
+        SecretBytes.wipe(&secret)
+        let samID = try #require(DeviceID("5d2c8b1a-3e4f-4a5b-8c6d-7e8f9a0b1c2d"))
+        #expect(trip.members[samID]?.box == sam.publicKey)
+        let keys = try #require(ring.open(device: samID, keys: [sam]))
+        #expect(keys.map(\.epoch) == [2, 1])
+        for key in keys {
+            let expected = Array("tripsync-sample-epoch:\(key.epoch)".utf8).withUnsafeBytes { Sodium.sha256($0) }
+            #expect(key.key.withBytes { Array($0) } == expected)
+        }
+        // A byte of the Python file changed: refused here too.
+        var changed = bytes
+        changed[changed.count / 2] ^= 0x01
+        #expect(throws: KeyringError.self) { try Keyring(parsing: changed, trip: trip.tripID, owner: owner.key) }
     }
 
     @Test func theFirstKeyringStartsEpochOne() {
