@@ -9,14 +9,11 @@ import Testing
 @Suite struct EncryptionKeyCommandTests {
     typealias Laptops = FolderAttackTests.Laptops
 
-    /// The public key of the encryption secret key in `who`'s home.
+    /// The public key of the encryption secret key in `who`'s home, whose key file is 0600.
     static func homeBox(_ laptops: Laptops, _ who: String) throws -> EncryptionPublicKey {
-        let path = laptops.home(who) + "/device.key"
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: laptops.home(who) + "/device.key")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        let secret = try #require(json["box"] as? String)
-        return try #require(EncryptionKeyPair(secretBase64: secret)).publicKey
+        return try KeyringCommandTests.pair(laptops, who).publicKey
     }
 
     @Test func theOwnerAndAnInvitedLaptopPublishTheirEncryptionKeysInTheirGrants() throws {
