@@ -237,7 +237,8 @@ package struct FolderSync: Sendable {
     /// One trip's sync, as its stages (docs/DESIGN.md, "Sync stages"): the trip folder opened
     /// (nothing parsed when neither it nor the replica changed), the replica read once, then
     /// `TripRound`'s scan, admit, check forks and merge, settle membership, admit join
-    /// requests, settle the keyring, deliver attachments, save locally and publish.
+    /// requests, settle the keyring, deliver attachments, save locally and publish (our file,
+    /// then our keyring).
     private func syncTrip(
         _ trip: inout SyncReport.Trip, root: FolderHandle, inFolder: Bool, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
         report: inout SyncReport, saved: inout TripDocument?, folded: inout Set<TripID>, now: UInt64
@@ -282,6 +283,7 @@ package struct FolderSync: Sendable {
             return
         }
         try round.publish(replica)
+        try round.publishKeyring()
     }
 
     /// The home's replica of `tripID`, read and checked once per sync; nil when the home has

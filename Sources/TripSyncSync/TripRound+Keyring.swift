@@ -7,9 +7,10 @@ extension TripRound {
     /// settled: every keyring of an owner device in the folder is checked (the owner key's
     /// signature, this trip) and the epoch keys sealed to this device are kept in the home's
     /// access record; then a laptop holding the owner key, and owner by the trip's grants,
-    /// writes its own keyring as `KeyringPlan` decides (a new epoch after a removal or when
-    /// asked, the current one sealed again to the current members otherwise). An open trip has
-    /// no keyring.
+    /// makes its own keyring as `KeyringPlan` decides (a new epoch after a removal or when
+    /// asked, the current one sealed again to the current members otherwise), which
+    /// `publishKeyring` writes once our file, which carries the grants it follows, is published.
+    /// An open trip has no keyring.
     mutating func settleKeyring(_ replica: ReplicaState) throws {
         let document = replica.document
         guard let owner = document.owner else { return }
@@ -73,9 +74,18 @@ extension TripRound {
                 trip.notices.append(.init("started epoch \(key.epoch) of the trip's keys, sealed to \(members.count) member\(members.count == 1 ? "" : "s"): a removed member cannot open it"))
             }
         }
-        let ring = Keyring(trip: tripID, writer: me, current: publish, earlier: access.epochKeys, recipients: members, ownerKey: ownerKey)
-        let name = EntryName(Keyring.fileName(for: me))
-        try folder.writeAtomically(ring.fileBytes, to: name, mode: 0o644)
+        keyringToPublish = Keyring(trip: tripID, writer: me, current: publish, earlier: access.epochKeys, recipients: members, ownerKey: ownerKey)
+            .fileBytes
+    }
+
+    /// Writes the keyring `settleKeyring` made, after our file: a laptop that finds the new
+    /// keyring in the folder finds the grants that caused it there too, unless the folder
+    /// delivers them out of order (docs/DESIGN.md, "Encryption: the keyring").
+    mutating func publishKeyring() throws {
+        guard let bytes = keyringToPublish else { return }
+        let name = EntryName(Keyring.fileName(for: identity.deviceID))
+        try folder.writeAtomically(bytes, to: name, mode: 0o644)
         if let (_, stamp) = folder.kind(of: name) { state.files[folder.display(name)] = .init(stamp: stamp, clock: VersionVector()) }
+        keyringToPublish = nil
     }
 }

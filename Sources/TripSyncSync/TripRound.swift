@@ -47,6 +47,8 @@ struct TripRound {
     var joinRequests: [(path: String, request: JoinRequest)] = []
     /// The keyring files the scan listed (read by `settleKeyring`, owners' only).
     var keyringFiles: [EntryName] = []
+    /// Our keyring as `settleKeyring` made it, written by `publishKeyring` after our file.
+    var keyringToPublish: [UInt8]?
     var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
     var ownCopies: [(name: EntryName, digest: [UInt8])] = []
     var ownStaleTemps: [EntryName] = []
