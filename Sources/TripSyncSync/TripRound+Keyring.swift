@@ -47,8 +47,14 @@ extension TripRound {
                 continue
             }
             recipientsByEpoch[ring.epochID, default: []].formUnion(ring.sealed.keys)
-            let opened = ([me] + identity.formerIDs).lazy.compactMap { ring.open(device: $0, keys: pairs) }.first
-            if let opened { access.remember(opened) }
+            let mine = [me] + identity.formerIDs
+            let opened = mine.lazy.compactMap { ring.open(device: $0, keys: pairs) }.first
+            if let opened {
+                access.remember(opened)
+            } else if mine.contains(where: { ring.sealed[$0] != nil }) {
+                trip.skipped.append(
+                    .init(file: path, reason: "a keyring sealed to this laptop that does not open with its keys (its key or history is not what the keyring names)"))
+            }
             if device == me { own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
         }
         guard let ownerKey = access.ownerKey, ownerKey.publicKey == owner.key, document.role(of: me) == .owner else { return }

@@ -111,6 +111,30 @@ import Testing
         #expect(try Self.held(laptops, "C", trip).map(\.id) == before)
     }
 
+    /// A keyring signed by the owner key whose box for B was sealed to another key: B's sync
+    /// says so, and B's keys stay as they were.
+    @Test func aKeyringSealedToTheWrongKeyIsReported() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
+        let a = try laptops.device("A")
+        let b = try laptops.device("B")
+        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.run("B", ["sync", laptops.folder])
+        let before = try Self.held(laptops, "B", trip).map(\.id)
+        let access = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: laptops.home("A") + "/access/\(trip).json"))) as? [String: Any]
+        let seed = try #require(access?["ownerKey"] as? String)
+        let ownerKey = try #require(SigningKey(seedBase64: seed))
+        let tripID = try #require(Identifier(trip))
+        let wrong = Keyring(
+            trip: tripID, writer: a, current: EpochKey.generate(epoch: 9), earlier: [],
+            recipients: [a: try Self.pair(laptops, "A").publicKey, b: EncryptionKeyPair.generate().publicKey], ownerKey: ownerKey)
+        try Data(wrong.fileBytes).write(to: URL(fileURLWithPath: laptops.folder + "/\(trip)/\(a).keyring.json"))
+        let sync = try laptops.run("B", ["sync", laptops.folder, "--json"])
+        #expect(sync.stdout.contains("a keyring sealed to this laptop that does not open"), "\(sync.stdout)")
+        #expect(try Self.held(laptops, "B", trip).map(\.id) == before)
+    }
+
     @Test func twoOwnerLaptopsRotatingAtOnceConverge() throws {
         let laptops = Laptops()
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }

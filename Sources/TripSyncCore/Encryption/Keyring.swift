@@ -123,9 +123,14 @@ package struct Keyring: Sendable {
     private func openHistory(with current: EpochKey) -> [EpochKey]? {
         guard case .success(var plain) = Sodium.streamOpen(history, key: current.key, additionalData: historyData) else { return nil }
         defer { SecretBytes.wipe(&plain) }
-        guard let json = try? JSONValue.parse(plain), case .array(let list)? = json["epochs"], list.count <= EpochKey.maximumCount else {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(plain)
+        } catch {
+            // Authenticated by the current key yet not JSON: the writer's fault, refused whole.
             return nil
         }
+        guard case .array(let list)? = json["epochs"], list.count <= EpochKey.maximumCount else { return nil }
         var keys: [EpochKey] = []
         var seen: Set<String> = [current.id]
         for entry in list {
