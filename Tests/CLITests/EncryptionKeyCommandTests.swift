@@ -19,10 +19,7 @@ import Testing
     @Test func theOwnerAndAnInvitedLaptopPublishTheirEncryptionKeysInTheirGrants() throws {
         let laptops = Laptops()
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }
-        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
-        let a = try laptops.device("A")
-        let b = try laptops.device("B")
-        try laptops.run("A", ["sync", laptops.folder])
+        let (trip, a, b) = try KeyringCommandTests.settledTrip(laptops)
         let published = laptops.folder + "/\(trip)/\(a).trip.json.gz"
         let loaded = try TripFileReader().read(path: published)
         #expect(loaded.sourceSchemaVersion == 6)

@@ -23,6 +23,17 @@ import Testing
         }
     }
 
+    /// An owned trip of A with B an editor, both synced once more after B joined (so both hold
+    /// the first epoch): the trip id and both device ids.
+    static func settledTrip(_ laptops: Laptops) throws -> (trip: String, a: DeviceID, b: DeviceID) {
+        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
+        let a = try laptops.device("A")
+        let b = try laptops.device("B")
+        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.run("B", ["sync", laptops.folder])
+        return (trip, a, b)
+    }
+
     /// `who`'s encryption key pair, from its home's `device.key`.
     static func pair(_ laptops: Laptops, _ who: String) throws -> EncryptionKeyPair {
         let data = try Data(contentsOf: URL(fileURLWithPath: laptops.home(who) + "/device.key"))
@@ -43,11 +54,7 @@ import Testing
     @Test func membersHoldTheKeyAndARemovedOneOpensNoLaterEpoch() throws {
         let laptops = Laptops()
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }
-        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
-        let a = try laptops.device("A")
-        let b = try laptops.device("B")
-        try laptops.run("A", ["sync", laptops.folder])
-        try laptops.run("B", ["sync", laptops.folder])
+        let (trip, a, b) = try Self.settledTrip(laptops)
         let first = try Self.held(laptops, "A", trip)
         #expect(first.map(\.epoch) == [1])
         #expect(try Self.held(laptops, "B", trip).map(\.id) == first.map(\.id))
@@ -116,11 +123,7 @@ import Testing
     @Test func aKeyringSealedToTheWrongKeyIsReported() throws {
         let laptops = Laptops()
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }
-        let (trip, _) = try laptops.ownedTripWithB(as: "editor")
-        let a = try laptops.device("A")
-        let b = try laptops.device("B")
-        try laptops.run("A", ["sync", laptops.folder])
-        try laptops.run("B", ["sync", laptops.folder])
+        let (trip, a, b) = try Self.settledTrip(laptops)
         let before = try Self.held(laptops, "B", trip).map(\.id)
         let access = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: laptops.home("A") + "/access/\(trip).json"))) as? [String: Any]
         let seed = try #require(access?["ownerKey"] as? String)
