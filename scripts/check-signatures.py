@@ -29,8 +29,19 @@ the canonical JSON of {device, key, name, rev, role, seen (when present), tripId
 "tripsync-succession-v1\\n" + the canonical JSON of {from, key, to, tripId}
 (/successions/<id>/signature); a trip's zone dot is covered by the clock (/trip/zone/rev).
 
+Schema 6 ("Schema 6" in FORMAT.md): a grant with an encryption key (box, 44 characters of base64
+of 32 bytes) is signed over "tripsync-member-v3\n" + the canonical JSON of {box, device, key,
+name (when present), rev, role, seen (when present), tripId}.
+
+Keyrings ("Keyrings" in FORMAT.md), samples/v6/keyring/*.keyring.json: exactly the listed keys,
+the owner key's signature over "tripsync-keyring-v1\n" + the canonical JSON of the rest, and,
+with each member's sample encryption secret (SHA-256 of "tripsync-sample-box:<label>",
+samples/v6/README.md), its sealed key opened (crypto_box_seal), its id checked against epochId
+(the first 16 bytes of BLAKE2b-256 of "tripsync-epoch-id-v1\n" + key), and the history opened
+with it (the secret stream, its associated data, the final tag on the last chunk).
+
 Then:
-- every valid sample in samples/v3/, samples/v4/, samples/v4/warnings/ and samples/v5/ has no such error (and
+- every valid sample in samples/v3/, samples/v4/, samples/v4/warnings/, samples/v5/ and samples/v6/ has no such error (and
   the .gz holds the same JSON bytes as the plain file of the same name); it prints who signed and
   whether the trip id is derived from the owner key (required for the porto-* files, which were
   made by `new`);
@@ -63,12 +74,13 @@ PYNACL = "pynacl==1.6.2"
 V3 = ROOT / "samples" / "v3"
 V4 = ROOT / "samples" / "v4"
 V5 = ROOT / "samples" / "v5"
+V6 = ROOT / "samples" / "v6"
 # Folders of valid samples, and invalid folders with whether their index holds signature rules
 # (True: every schema:false entry is this checker's; False: none is; "some": each entry's
 # errors lie at most at its pointer, and the entries of SIGNATURE_CASES must be found there).
-VALID = [V3, V4, V4 / "warnings", V5]
-INVALID = [(V3 / "invalid", True), (V4 / "invalid", False), (V5 / "invalid", "some")]
-SIGNATURE_CASES = {"grant-name-not-signed.trip.json"}
+VALID = [V3, V4, V4 / "warnings", V5, V6]
+INVALID = [(V3 / "invalid", True), (V4 / "invalid", False), (V5 / "invalid", "some"), (V6 / "invalid", "some")]
+SIGNATURE_CASES = {"grant-name-not-signed.trip.json", "grant-box-not-signed.trip.json"}
 
 
 def ensure_pynacl() -> None:
@@ -93,6 +105,8 @@ ensure_pynacl()
 
 from nacl.exceptions import BadSignatureError  # noqa: E402
 from nacl.signing import VerifyKey  # noqa: E402
+import nacl.bindings  # noqa: E402
+import nacl.public  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Bytes: find the top-level "signature" value in any JSON layout
@@ -242,13 +256,19 @@ def check(data: bytes) -> tuple[list[tuple[str, str]], dict]:
             if not isinstance(grant, dict):
                 continue
             key_of(grant.get("key"), where + "/key")
-            body = {k: grant[k] for k in ("key", "name", "rev", "role", "seen") if k in grant}
+            body = {k: grant[k] for k in ("box", "key", "name", "rev", "role", "seen") if k in grant}
             body.update(device=device, tripId=trip_id)
-            # A name is part of the grant (and of its message) from schema 5 on only.
-            named = "name" in grant and type(doc.get("schemaVersion")) is int and doc["schemaVersion"] >= 5
+            version = doc.get("schemaVersion") if type(doc.get("schemaVersion")) is int else 0
+            # A name is part of the grant (and of its message) from schema 5 on only, a box from schema 6.
+            named = "name" in grant and version >= 5
+            boxed = "box" in grant and version >= 6
             if not named:
                 body.pop("name", None)
-            prefix = b"tripsync-member-v2\n" if named else b"tripsync-member-v1\n"
+            if not boxed:
+                body.pop("box", None)
+            if boxed:
+                key_of(grant.get("box"), where + "/box")
+            prefix = b"tripsync-member-v3\n" if boxed else b"tripsync-member-v2\n" if named else b"tripsync-member-v1\n"
             verify(owner_key, prefix + message_json(body), sig_of(grant.get("sig"), where + "/sig"),
                    where + "/sig", "the grant's sig")
             rev = grant.get("rev")
@@ -368,10 +388,67 @@ def main(argv: list[str]) -> int:
         parts += facts.get("notes", [])
         report.ok(rel(path), "; ".join(parts))
 
+    for path in sorted((V6 / "keyring").glob("*.keyring.json")):
+        errors, detail = check_keyring(path.read_bytes())
+        if errors:
+            report.fail(rel(path), f"errors {errors}")
+        else:
+            report.ok(rel(path), detail)
+
     for folder, signature_rules in INVALID:
         check_invalid_folder(folder, signature_rules, report)
     print(f"{report.passed} passed, {report.failed} failed")
     return 1 if report.failed else 0
+
+
+SAMPLE_BOXES = {"a3c9e2f1-0b4d-4e8a-9c1f-7d6e5b4a3c2d": "alex-laptop", "5d2c8b1a-3e4f-4a5b-8c6d-7e8f9a0b1c2d": "sam-laptop",
+                "86657a70-1b26-4c6d-ab01-13f232741976": "rita-phone"}
+
+
+def check_keyring(data: bytes) -> tuple[list[tuple[str, str]], str]:
+    """FORMAT.md, "Keyrings", against the Porto trip of samples/v6 (its owner key and members)."""
+    errors: list[tuple[str, str]] = []
+    trip = json.loads((V6 / "porto-boxes-backup.trip.json").read_bytes())
+    ring = json.loads(data)
+    keys = {"epoch", "epochId", "history", "sealed", "sig", "tripId", "type", "version", "writer"}
+    if set(ring) != keys:
+        return [("", f"keys {sorted(set(ring) ^ keys)}")], ""
+    if ring["type"] != "tripsync-keyring" or ring["version"] != 1 or ring["tripId"] != trip["tripId"]:
+        errors.append(("/type", "type, version or tripId"))
+    body = {k: v for k, v in ring.items() if k != "sig"}
+    message = b"tripsync-keyring-v1\n" + json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    try:
+        VerifyKey(base64.b64decode(trip["owner"]["key"])).verify(message, base64.b64decode(ring["sig"]))
+    except BadSignatureError:
+        errors.append(("/sig", "the owner key's signature does not verify"))
+    opened = 0
+    for device, sealed in ring["sealed"].items():
+        label = SAMPLE_BOXES.get(device)
+        if label is None:
+            continue
+        secret = hashlib.sha256(f"tripsync-sample-box:{label}".encode()).digest()
+        key = nacl.public.SealedBox(nacl.public.PrivateKey(secret)).decrypt(base64.b64decode(sealed))
+        if hashlib.blake2b(b"tripsync-epoch-id-v1\n" + key, digest_size=32).digest()[:16].hex() != ring["epochId"]:
+            errors.append((f"/sealed/{device}", "the key's id is not epochId"))
+            continue
+        stream = base64.b64decode(ring["history"])
+        state = nacl.bindings.crypto_secretstream_xchacha20poly1305_state()
+        nacl.bindings.crypto_secretstream_xchacha20poly1305_init_pull(state, stream[:24], key)
+        data_ = f"tripsync-keyring-history-v1\n{ring['tripId']}\n{ring['epoch']}\n{ring['epochId']}".encode()
+        chunks, plain, tag = stream[24:], b"", None
+        while chunks:
+            piece, chunks = chunks[:65536 + 17], chunks[65536 + 17:]
+            text, tag = nacl.bindings.crypto_secretstream_xchacha20poly1305_pull(state, piece, data_)
+            plain += text
+        if tag != nacl.bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL:
+            errors.append(("/history", "the last chunk is not tagged final"))
+        epochs = json.loads(plain)["epochs"]
+        if len(epochs) != ring["epoch"] - 1:
+            errors.append(("/history", f"{len(epochs)} earlier keys"))
+        opened += 1
+    if opened == 0:
+        errors.append(("/sealed", "nothing sealed to a sample member"))
+    return errors, f"epoch {ring['epoch']}, signed by the owner key, opened by {opened} members with their sample keys"
 
 
 def check_invalid_folder(folder: Path, signature_rules: bool, report: Report) -> None:

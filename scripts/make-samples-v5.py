@@ -233,13 +233,18 @@ def readme(doc: dict, migrated_names: list[str], cases: list[Case]) -> bytes:
         "| file | pointer | JSON Schema | rule |",
         "|---|---|---|---|",
     ]
-    aliases = {**NAMES, SAM_NEW: "Sam's new laptop"}
+    lines += case_table(cases, {**NAMES, SAM_NEW: "Sam's new laptop"})
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def case_table(cases: list[Case], aliases: dict) -> list[str]:
+    """The README's rows of the invalid cases (pointers with device ids named), then the legend."""
+    rows = []
     for case in sorted(cases, key=lambda c: c.file):
         pointer = "/".join(f"<{aliases[part]}>" if part in aliases else part for part in case.pointer.split("/"))
-        lines.append(f"| `{case.file}` | `{pointer or '(the document)'}` | {'yes' if case.schema else 'no'} | {case.rule} |")
-    lines += ["", "In the pointers, `<name>` is that device's id: " +
-              ", ".join(f"`{n}` = `{d}`" for d, n in aliases.items()) + "."]
-    return ("\n".join(lines) + "\n").encode("utf-8")
+        rows.append(f"| `{case.file}` | `{pointer or '(the document)'}` | {'yes' if case.schema else 'no'} | {case.rule} |")
+    return rows + ["", "In the pointers, `<name>` is that device's id: " +
+                   ", ".join(f"`{n}` = `{d}`" for d, n in aliases.items()) + "."]
 
 
 def main() -> int:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3, 4 and 5 in samples/v3/, samples/v4/ and samples/v5/).
+"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3, 4, 5 and 6 in samples/v3/, samples/v4/, samples/v5/ and samples/v6/).
 
     python3 scripts/make-samples.py
 
@@ -24,7 +24,9 @@ What it writes (paths relative to the repository root):
     samples/v4/...                           schemaVersion 4 (attachments): written by
                                              scripts/make-samples-v4.py, run after it
     samples/v5/...                           schemaVersion 5 (trip zone, member names,
-                                             successions): scripts/make-samples-v5.py, run last
+                                             successions): scripts/make-samples-v5.py
+    samples/v6/...                           schemaVersion 6 (a member's encryption key in its
+                                             grant): scripts/make-samples-v6.py, run last
 
 samples/v1/porto-merged.expected.trip.json is written by the Swift tool, never by this script:
 it is never removed as stale and, when present, checked with the schema 2 reference reader.
@@ -636,8 +638,8 @@ def invalid_cases(base: dict) -> list[Case]:
              _set(("schemaVersion",), "2")),
         Case("schema-version-float.trip.json", "/schemaVersion", "schemaVersion written as 2.0; numbers are integers without fraction", False,
              schema_version_float),
-        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 6 is newer than this reader", True,
-             _set(("schemaVersion",), 6)),
+        Case("schema-version-newer.trip.json", "/schemaVersion", "schemaVersion 7 is newer than this reader", True,
+             _set(("schemaVersion",), 7)),
         # Ids and counters.
         Case("item-id-uppercase.trip.json", ptr("items", hl.upper()), "item id must be a lowercase canonical UUID", True,
              _doc_edit(uppercase_key)),
@@ -1516,7 +1518,7 @@ def main() -> int:
           f"days {', '.join(days)}, {len(main_bytes)} bytes")
     print(f"samples/warnings: 2 files; samples/invalid: {len(cases)} files + index.json")
     print(v1_summary)
-    for script in ("make-samples-v3.py", "make-samples-v4.py", "make-samples-v5.py"):
+    for script in ("make-samples-v3.py", "make-samples-v4.py", "make-samples-v5.py", "make-samples-v6.py"):
         sys.stdout.flush()
         run = subprocess.run([sys.executable, str(ROOT / "scripts" / script)])
         if run.returncode != 0:

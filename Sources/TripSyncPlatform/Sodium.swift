@@ -1,13 +1,15 @@
 import CSodium
 
-/// All libsodium calls of the package: SHA-256, BLAKE2b, Ed25519, Argon2id and secretbox.
-/// Nothing here is cryptography of our own; each function is one documented libsodium call.
+/// All libsodium calls of the package: SHA-256, BLAKE2b, Ed25519, Argon2id and secretbox here;
+/// X25519 sealed boxes, the XChaCha20-Poly1305 secret stream and padding in the files beside
+/// it (`Sodium+Box.swift`, `Sodium+SecretStream.swift`, `Sodium+Padding.swift`). Nothing is
+/// cryptography of our own; each function is one documented libsodium call.
 package enum Sodium {
     /// `sodium_init()`, run once before the first use (a static let is initialised once,
     /// thread-safely); true when libsodium is ready.
     private static let ready: Bool = sodium_init() >= 0
 
-    private static func start() {
+    static func start() {
         // It fails only without a source of randomness (no /dev/urandom, no getrandom).
         precondition(ready, "libsodium could not be initialised")
     }

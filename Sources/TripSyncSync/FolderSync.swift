@@ -143,7 +143,7 @@ package struct FolderSync: Sendable {
 
     /// What a name in a trip folder is.
     enum FileKind: Equatable {
-        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest, blobs
+        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest, blobs, keyring
     }
 
     /// Classifies a name by exact known patterns: ours, a copy of ours (a cloud conflicted copy
@@ -162,6 +162,7 @@ package struct FolderSync: Sendable {
         if name.hasSuffix(".join.json") {
             return name.bytes.elementsEqual(JoinRequest.fileName(for: me).utf8) ? .ownJoinRequest : .joinRequest
         }
+        if name.hasSuffix(".keyring.json") { return .keyring }
         guard name.contains(".trip.json") else { return .notTrip }
         if name.bytes.elementsEqual(own.utf8) { return .own }
         if name.hasPrefix(me.description) { return .ownCopy }
@@ -200,6 +201,13 @@ package struct FolderSync: Sendable {
         guard let local = state.files[localPath], let (stamp, _, _, _) = SyncState.stamp(localPath), stamp == local.stamp else { return false }
         // Attachments staged here, or bytes still arriving, need the whole sync.
         if state.pending.contains(trip.tripID) || SyncState.stamp(StagedAttachments.path(home, trip.tripID)) != nil { return false }
+        // A new epoch the owner asked for (`members rotate`) is started by the whole sync; a
+        // record that cannot be read is reported by it.
+        do {
+            if try TripAccess.load(home, trip.tripID).rotateAsked { return false }
+        } catch {
+            return false
+        }
         var files: [String] = []
         var sawOwn = false
         for name in try folder.entries() {
@@ -210,6 +218,10 @@ package struct FolderSync: Sendable {
             case .own: sawOwn = true
             case .other: break
             case .blobs: continue  // bytes travel on their own; pending ones keep the trip from this path
+            case .keyring:
+                // A keyring changed since the last sync read it (`settleKeyring`): the whole sync.
+                guard let seen = state.files[path], let found = folder.look(name), found.kind == .file, found.stamp == seen.stamp else { return false }
+                continue
             }
             // Our own file must also still be exactly what we write (0644, one link).
             guard let seen = state.files[path], let found = folder.look(name), found.kind == .file, found.stamp == seen.stamp,
@@ -225,7 +237,8 @@ package struct FolderSync: Sendable {
     /// One trip's sync, as its stages (docs/DESIGN.md, "Sync stages"): the trip folder opened
     /// (nothing parsed when neither it nor the replica changed), the replica read once, then
     /// `TripRound`'s scan, admit, check forks and merge, settle membership, admit join
-    /// requests, deliver attachments, save locally and publish.
+    /// requests, settle the keyring, deliver attachments, save locally and publish (our file,
+    /// then our keyring).
     private func syncTrip(
         _ trip: inout SyncReport.Trip, root: FolderHandle, inFolder: Bool, blocked: String?, identity: inout DeviceIdentity, state: inout SyncState,
         report: inout SyncReport, saved: inout TripDocument?, folded: inout Set<TripID>, now: UInt64
@@ -262,6 +275,7 @@ package struct FolderSync: Sendable {
         try round.checkForksAndMerge()
         guard var replica = round.settleMembership() else { return }
         try round.admitJoinRequests(&replica)
+        try round.settleKeyring(replica)
         let (delivery, staged) = try round.deliverAttachments(&replica)
         try round.saveLocally(&replica, delivery: delivery, staged: staged)
         guard delivery.mayPublish else {
@@ -269,6 +283,7 @@ package struct FolderSync: Sendable {
             return
         }
         try round.publish(replica)
+        try round.publishKeyring()
     }
 
     /// The home's replica of `tripID`, read and checked once per sync; nil when the home has

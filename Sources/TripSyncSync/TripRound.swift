@@ -45,6 +45,10 @@ struct TripRound {
     // What the scan found.
     var candidates: [Candidate] = []
     var joinRequests: [(path: String, request: JoinRequest)] = []
+    /// The keyring files the scan listed (read by `settleKeyring`, owners' only).
+    var keyringFiles: [EntryName] = []
+    /// Our keyring as `settleKeyring` made it, written by `publishKeyring` after our file.
+    var keyringToPublish: [UInt8]?
     var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
     var ownCopies: [(name: EntryName, digest: [UInt8])] = []
     var ownStaleTemps: [EntryName] = []
@@ -152,6 +156,9 @@ struct TripRound {
                 trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
                 continue
             case .ownJoinRequest, .blobs:
+                continue
+            case .keyring:
+                keyringFiles.append(name)
                 continue
             case .joinRequest:
                 // Only a laptop holding the owner key can admit anyone; others leave requests be.
@@ -607,6 +614,7 @@ struct TripRound {
                 var asked = TripAccess.PendingRequest(key: request.key, name: request.name, source: "a join request", seen: when)
                 asked.invite = invite?.code.id
                 asked.role = invite?.code.role
+                asked.box = request.box
                 if asked.isSatisfied(by: grant) { continue }
                 let fresh = invite.map { $0.usedBy == nil && $0.code.expires >= when } ?? false
                 if access.isDeclined(request.device, freshInvite: fresh) { continue }
@@ -627,7 +635,8 @@ struct TripRound {
                             : "is already a member (\(grant.role.rawValue), key \(grant.key.fingerprint)); a new key or role needs the owner"
                     } else {
                         try replica.document.grant(
-                            request.device, key: request.key, role: invite.code.role, name: request.name, ownerKey: ownerKey, hlc: &replica.clock, now: now)
+                            request.device, key: request.key, role: invite.code.role, name: request.name, box: request.box, ownerKey: ownerKey,
+                            hlc: &replica.clock, now: now)
                         access.invites[index].usedBy = request.device
                         access.invites[index].usedKey = request.key
                         access.names[request.device] = request.name

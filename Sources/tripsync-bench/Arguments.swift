@@ -37,6 +37,23 @@ struct ArgumentParser {
         return number
     }
 
+    /// `FILE... [--repeat R]` (R 21 unless given): the files, at least one, and the repeat count.
+    static func filesAndRepeats(_ arguments: [String], usage: String, command: String) throws -> (files: [String], repeats: Int) {
+        var parser = ArgumentParser(arguments, usage: usage)
+        var repeats = 21
+        var files: [String] = []
+        while let option = parser.nextOption() {
+            switch option {
+            case "--repeat": repeats = try parser.positiveInt(for: option)
+            default:
+                if option.hasPrefix("-") { throw UsageError(message: "unknown option \(option)", usage: usage) }
+                files.append(option)
+            }
+        }
+        guard !files.isEmpty else { throw UsageError(message: "\(command) needs a file", usage: usage) }
+        return (files, repeats)
+    }
+
     /// The value following `option` as a comma-separated list of positive integers.
     mutating func positiveIntList(for option: String) throws -> [Int] {
         let text = try value(for: option)

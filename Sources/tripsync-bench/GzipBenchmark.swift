@@ -10,18 +10,7 @@ enum GzipBenchmark {
     static let usage = "usage: tripsync-bench gzip FILE... [--repeat R]"
 
     static func run(_ arguments: [String]) throws {
-        var parser = ArgumentParser(arguments, usage: usage)
-        var repeats = 21
-        var files: [String] = []
-        while let option = parser.nextOption() {
-            switch option {
-            case "--repeat": repeats = try parser.positiveInt(for: option)
-            default:
-                if option.hasPrefix("-") { throw UsageError(message: "unknown option \(option)", usage: usage) }
-                files.append(option)
-            }
-        }
-        guard !files.isEmpty else { throw UsageError(message: "gzip needs a file", usage: usage) }
+        let (files, repeats) = try ArgumentParser.filesAndRepeats(arguments, usage: usage, command: "gzip")
         let engines: [(String, GzipCompression)] = [("libdeflate", .fast), ("zlib -1", .zlib(level: 1))]
         print("file                          json MB   encoder     median ms   MB/s    gzip bytes   ratio")
         for file in files {

@@ -352,7 +352,7 @@ import TripSyncHome
             """
         let result = try shell("bash", ["-c", script])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "backup\n--force\n\(trip)\nclaim approve decline set remove\nbash zsh fish\n--place\ncomplete -o filenames -F _tripsync tripsync\n", "\(result.stdout)")
+        #expect(result.stdout == "backup\n--force\n\(trip)\nclaim approve decline set remove rotate\nbash zsh fish\n--place\ncomplete -o filenames -F _tripsync tripsync\n", "\(result.stdout)")
     }
 
     @Test(.enabled(if: ConventionTests.installed("zsh"), "zsh is installed by .ci/run"))
@@ -387,7 +387,7 @@ import TripSyncHome
             #expect(lines[1].split(separator: " ").contains("completion"), "\(lines[1])")
             #expect(lines[2].split(separator: " ").contains("--force"), "\(lines[2])")
             #expect(lines[3] == trip)
-            #expect(lines[4] == "claim approve decline set remove")
+            #expect(lines[4] == "claim approve decline set remove rotate")
             #expect(lines[5] == "FILES")
         }
     }
@@ -416,7 +416,7 @@ import TripSyncHome
             #expect(parts[0].hasPrefix("backup\twrite this trip's replica"), "\(parts[0])")
             #expect(parts[1] == "--force\n", "\(parts[1])")
             #expect(parts[2] == "\(trip)\tthe trip (id, id prefix or name)\n", "\(parts[2])")
-            #expect(parts[3].split(separator: "\n").sorted() == ["approve", "claim", "decline", "remove", "set"], "\(parts[3])")
+            #expect(parts[3].split(separator: "\n").sorted() == ["approve", "claim", "decline", "remove", "rotate", "set"], "\(parts[3])")
         }
     }
 }

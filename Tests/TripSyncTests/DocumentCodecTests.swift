@@ -54,7 +54,7 @@ import TripSyncFixtures
     /// rest holds (here items of another shape, and a truncated end); a file whose version
     /// cannot be read plainly goes to the strict decoder, which says why.
     @Test(arguments: [
-        (#"{"acks":{},"items":{"x":{"shape":"of schema 6"}},"schemaVersion":6,"trip":{"#, 6),
+        (#"{"acks":{},"items":{"x":{"shape":"of schema 7"}},"schemaVersion":7,"trip":{"#, 7),
         (#"{ "schemaVersion" : 7 }"#, 7),
     ])
     func aNewerVersionIsRefusedBeforeTheRestIsDecoded(text: String, version: Int) throws {

@@ -256,7 +256,8 @@ import TripSyncFixtures
         let published = try TripFileReader().read(path: try #require(report.published.first)).document
         #expect(published.items[id]?.title?.value == "Biblioteca")
         let names = try FileManager.default.contentsOfDirectory(atPath: shared + "/\(store.tripID)")
-        #expect(names == ["\(store.deviceID).trip.json.gz"])
+        // One document, and the owned trip's keyring (issue 43).
+        #expect(Set(names) == ["\(store.deviceID).trip.json.gz", "\(store.deviceID).keyring.json"])
         // The replica alone holds the edit now.
         #expect(try TripFileReader().read(bytes: try fileBytes(store.path), file: "replica").document.items[id] != nil)
     }

@@ -135,7 +135,7 @@ import Testing
 
     @Test func aNewerFileIsRefusedByEveryReaderPath() {
         let report = TripFileReader().validate(path: PackagePaths.samples + "/invalid/schema-version-newer.trip.json")
-        #expect(report.failure?.kind == .newerSchema(found: 6, supported: 5))
-        #expect(report.errors.first?.message == "written by a newer TripSync: schema 6, this build reads up to 5")
+        #expect(report.failure?.kind == .newerSchema(found: 7, supported: 6))
+        #expect(report.errors.first?.message == "written by a newer TripSync: schema 7, this build reads up to 6")
     }
 }

@@ -12,8 +12,14 @@ import TripSyncCore
         var testDescription: String { file }
     }
 
+    /// A schema 5 file's canonical bytes as the current schema writes them: migration 5 → 6
+    /// adds nothing, so only the version differs.
+    static func asCurrent(_ schema5: Data) -> [UInt8] {
+        Array(String(decoding: schema5, as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":5,", with: "\"schemaVersion\":6,").utf8)
+    }
+
     static func invalidSamples() -> [InvalidSample] {
-        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid", "v5/invalid"].flatMap { invalidSamples(folder: $0) }
+        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid", "v5/invalid", "v6/invalid"].flatMap { invalidSamples(folder: $0) }
     }
 
     static func invalidSamples(folder: String) -> [InvalidSample] {
@@ -28,7 +34,7 @@ import TripSyncCore
         }
     }
 
-    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22), ("v5/invalid", 13)])
+    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22), ("v5/invalid", 13), ("v6/invalid", 3)])
     func indexCoversEveryInvalidFile(folder: String, atLeast: Int) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/" + folder)
             .filter { $0 != "index.json" }.map { folder + "/" + $0 }
@@ -54,12 +60,12 @@ import TripSyncCore
         #expect(loaded.document.items.count >= 15)
         #expect(loaded.document.items.values.contains { $0.title?.hasVisibleConflict == true })
         #expect(!loaded.document.tombstones.isEmpty)
-        // Schema 2, migrated to an open schema 5 trip: exactly samples/v5/open-trip.trip.json.
+        // Schema 2, migrated to an open trip: exactly samples/v5/open-trip.trip.json as schema 6.
         #expect(loaded.sourceSchemaVersion == 2)
         #expect(loaded.document.owner == nil && loaded.document.members.isEmpty && loaded.document.attachments.isEmpty)
         #expect(loaded.document.trip.zone == nil && loaded.document.successions.isEmpty)
         let open = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v5/open-trip.trip.json"))
-        #expect(loaded.document.canonicalJSON() == Array(open))
+        #expect(loaded.document.canonicalJSON() == Self.asCurrent(open))
     }
 
     /// The valid schema 3 samples, each also in samples/v4 migrated (and re-signed when signed).
@@ -83,9 +89,12 @@ import TripSyncCore
             if file.hasPrefix("porto") { #expect(owner.derives(loaded.document.tripID)) }
             if file.hasPrefix("lisbon") { #expect(!owner.derives(loaded.document.tripID)) }
         }
-        #expect(loaded.migration?.steps == ["3→4: no attachments yet", "4→5: no trip zone, member names or successions yet"])
+        #expect(
+            loaded.migration?.steps == [
+                "3→4: no attachments yet", "4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet",
+            ])
         #expect(loaded.document.attachments.isEmpty)
-        // Migrated 3 → 5, it is the v5 sample (the v4 one migrated): byte for byte when unsigned,
+        // Migrated 3 → 6, it is the v5 sample (the v4 one migrated) as schema 6: byte for byte when unsigned,
         // its document when signed (a signature covers the bytes of its own version).
         let v4Path = PackagePaths.samples + "/v5/" + file
         if signed {
@@ -94,7 +103,7 @@ import TripSyncCore
             #expect(loaded.signedBy == v4.signedBy)
         } else {
             let bytes = try #require(FileManager.default.contents(atPath: v4Path))
-            #expect(loaded.document.canonicalJSON() == Array(bytes))
+            #expect(loaded.document.canonicalJSON() == Self.asCurrent(bytes))
         }
     }
 
@@ -107,7 +116,7 @@ import TripSyncCore
         let path = PackagePaths.samples + "/v4/" + file
         let loaded = try TripFileReader().read(path: path)
         #expect(loaded.sourceSchemaVersion == 4)
-        #expect(loaded.migration?.steps == ["4→5: no trip zone, member names or successions yet"])
+        #expect(loaded.migration?.steps == ["4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet"])
         #expect(loaded.warnings.isEmpty)
         #expect(loaded.document.trip.zone == nil && loaded.document.successions.isEmpty)
         #expect(loaded.document.members.values.allSatisfy { $0.name == nil })
@@ -121,7 +130,7 @@ import TripSyncCore
         } else {
             #expect(loaded.signedBy == nil)
             let bytes = try #require(FileManager.default.contents(atPath: v5Path))
-            #expect(loaded.document.canonicalJSON() == Array(bytes))
+            #expect(loaded.document.canonicalJSON() == Self.asCurrent(bytes))
         }
     }
 
@@ -132,17 +141,17 @@ import TripSyncCore
         let path = PackagePaths.samples + "/v5/" + file
         let loaded = try TripFileReader().read(path: path)
         #expect(loaded.sourceSchemaVersion == 5)
-        #expect(loaded.migration == nil)
+        #expect(loaded.migration?.steps == ["5→6: no encryption keys in grants yet"])
         #expect(loaded.warnings.isEmpty)
         if signed {
             // Signed by the writing device's member key.
             let signer = try #require(loaded.signedBy)
             #expect(loaded.document.members[loaded.document.deviceID]?.key == signer)
         } else {
-            // Unsigned files are canonical: written back byte for byte.
+            // Unsigned files are canonical: written back byte for byte, as schema 6.
             #expect(loaded.signedBy == nil)
             let bytes = try #require(FileManager.default.contents(atPath: path))
-            #expect(loaded.document.canonicalJSON() == Array(bytes))
+            #expect(loaded.document.canonicalJSON() == Self.asCurrent(bytes))
         }
     }
 
@@ -161,7 +170,7 @@ import TripSyncCore
         #expect(!succession.isSigned(by: owner.key, trip: document.tripID, to: to))
         // The canonical writer gives back the unsigned sample byte for byte.
         let backup = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/v5/porto-zone-backup.trip.json"))
-        #expect(document.canonicalJSON() == Array(backup))
+        #expect(document.canonicalJSON() == Self.asCurrent(backup))
     }
 
     /// The attachment sample holds what samples/v4/README.md says: a photo and a ticket shown, a
@@ -192,7 +201,7 @@ import TripSyncCore
     func signedSampleIsTheBackupSigned(signedFile: String, backupFile: String) throws {
         let signed = try TripFileReader().read(path: PackagePaths.samples + "/" + signedFile)
         let backup = try #require(FileManager.default.contents(atPath: PackagePaths.samples + "/" + backupFile))
-        #expect(signed.document.canonicalJSON() == Array(backup))
+        #expect(signed.document.canonicalJSON() == Self.asCurrent(backup))
     }
 
     @Test func removedSampleHoldsTheRemoval() throws {

@@ -79,7 +79,8 @@ extension TripStore {
             let ownerKey = SigningKey.generate()
             access.ownerKey = ownerKey
             try document.claim(
-                ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey, name: name, hlc: &clock, now: now)
+                ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey,
+                box: try home.encryptionKey(for: document.deviceID).publicKey, name: name, hlc: &clock, now: now)
         }
     }
 
@@ -167,6 +168,19 @@ extension TripStore {
         try changeRole(selector, role).entry
     }
 
+    /// Asks for a new epoch of the trip's keys (`members rotate`): the next sync of this laptop
+    /// starts it, sealed only to the current members (docs/DESIGN.md, "Encryption: the keyring").
+    /// Needs the owner key and the owner's seat. Returns the epoch the trip is at now (0 before
+    /// its first keyring).
+    public func rotateKeys() throws -> Int {
+        let me = deviceID
+        return try changeMembership { document, _, access, _ in
+            _ = try Self.ownerAct(document, access, me: me)
+            access.rotateAsked = true
+            return KeyringPlan.current(access.epochKeys)?.epoch ?? 0
+        }
+    }
+
     /// Changes a member's role as `setRole` does, and says whether it changed: a member that
     /// already has `role` is left as it is (nothing is written).
     public func changeRole(_ selector: String, _ role: MemberRole) throws -> (entry: MemberEntry, changed: Bool) {
@@ -221,8 +235,8 @@ extension TripStore {
             let key = try export.open(passphrase: SecretBytes(taking: &copy))
             access.ownerKey = key
             try document.grant(
-                document.deviceID, key: try home.signingKey(for: document.deviceID).publicKey, role: .owner, name: name, ownerKey: key, hlc: &clock,
-                now: now)
+                document.deviceID, key: try home.signingKey(for: document.deviceID).publicKey, role: .owner, name: name,
+                box: try home.encryptionKey(for: document.deviceID).publicKey, ownerKey: key, hlc: &clock, now: now)
         }
     }
 
@@ -282,7 +296,8 @@ extension TripStore {
         try changeMembership { document, clock, access, now in
             let ownerKey = try Self.ownerAct(document, access, me: me)
             let name = access.requests[device]?.name ?? access.names[device]
-            try document.grant(device, key: key, role: role, name: name, ownerKey: ownerKey, hlc: &clock, now: now)
+            let box = access.requests[device].flatMap { $0.key == key ? $0.box : nil }
+            try document.grant(device, key: key, role: role, name: name, box: box, ownerKey: ownerKey, hlc: &clock, now: now)
             if let name = access.requests[device]?.name { access.names[device] = name }
             access.requests[device] = nil
             access.declined[device] = nil
@@ -379,7 +394,9 @@ extension TripStore {
         }
         let identity = try home.identity()
         let key = try home.signingKey(for: identity.deviceID)
-        let request = JoinRequest(code: code, device: identity.deviceID, name: identity.name, deviceKey: key, at: now)
+        let request = JoinRequest(
+            code: code, device: identity.deviceID, name: identity.name, deviceKey: key, box: try home.encryptionKey(for: identity.deviceID).publicKey,
+            at: now)
         let root = try FolderHandle.open(path: folder)
         let name = EntryName(code.trip.description)
         if root.kind(of: name) == nil { try root.makeFolder(name) }

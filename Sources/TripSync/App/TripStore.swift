@@ -150,7 +150,8 @@ public final class TripStore: @unchecked Sendable {
             // The owner's name is in its grant (an owned trip names members only there).
             let deviceKey = try home.signingKey(for: identity.deviceID)
             try state.document.claim(
-                ownerKey: ownerKey, deviceKey: deviceKey.publicKey, name: identity.name, hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
+                ownerKey: ownerKey, deviceKey: deviceKey.publicKey, box: try home.encryptionKey(for: identity.deviceID).publicKey, name: identity.name,
+                hlc: &state.clock, now: FileMerger.wallClockMilliseconds())
             // The key first: a trip of this home is never without the owner key that made it.
             try TripAccess(ownerKey: ownerKey).save(home, tripID)
         }

@@ -174,7 +174,13 @@ struct CanonicalWriter: ~Copyable {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.append(identifier: device)
-            out.append(":{\"key\":")
+            out.append(":{")
+            if let box = grant.box {
+                out.append("\"box\":")
+                out.append(string: box.base64)
+                out.append(UInt8(ascii: ","))
+            }
+            out.append("\"key\":")
             out.append(string: grant.key.base64)
             if let name = grant.name {
                 out.append(",\"name\":")

@@ -87,6 +87,7 @@ struct DocumentDecoder {
         var spans: [(id: ItemID, bytes: Range<Int>)] = []
         var clockBeforeItems = false
         var schema5: [String] = []
+        var schema6: [String] = []
         let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
             if key.equals("items") {
                 try c.member(key, 6, &mask, "items") { c in
@@ -138,8 +139,10 @@ struct DocumentDecoder {
             } else if key.equals("members") {
                 try c.member(key, 7, &mask, "members") { c in
                     var found: [String] = []
-                    members = try DocumentDecoder.decodeMembers(&c, schema5: &found)
+                    var found6: [String] = []
+                    members = try DocumentDecoder.decodeMembers(&c, schema5: &found, schema6: &found6)
                     schema5 += found
+                    schema6 += found6
                 }
             } else if key.equals("attachments") {
                 try c.member(key, 1, &mask, "attachments") { c in
@@ -185,6 +188,16 @@ struct DocumentDecoder {
         // needs `members` and `owner`, schema 4 `attachments`, and `deviceKey` and `signature`
         // come together or not at all.
         var optional = DocumentDecoder.signatureBits | DocumentDecoder.successionsBit
+        if case .number(let number) = version, number < 6 {
+            // Schema 6's key: `box` in a grant.
+            for pointer in schema6 {
+                context.errorCount += 1
+                context.append(
+                    ValidationIssue(
+                        .error, pointer: pointer,
+                        message: "unexpected key \"box\", a schema 6 key in a schema \(number) file (a schema 6 writer writes schemaVersion 6)"))
+            }
+        }
         if case .number(let number) = version, number < 5 {
             // Schema 5's keys: `successions` at the top, `zone` in `trip`, `name` in a grant.
             if mask & DocumentDecoder.successionsBit != 0 {
@@ -347,11 +360,21 @@ struct DocumentDecoder {
 
     // MARK: Members and signatures (schema 3)
 
+    /// Reads an X25519 encryption key (schema 6): 44 characters of canonical standard base64 of 32 bytes.
+    static func decodeEncryptionKey(_ c: inout DecodeContext) throws -> EncryptionPublicKey? {
+        try decodeBase64Key(&c, what: "an X25519 encryption key", EncryptionPublicKey.init(base64:))
+    }
+
     /// Reads a public key: 44 characters of canonical standard base64 of 32 bytes.
     static func decodeKey(_ c: inout DecodeContext) throws -> PublicKey? {
-        guard let text = try c.readString("a public key (44 characters of base64)")?.text else { return nil }
-        guard let key = PublicKey(base64: text) else {
-            c.report("expected a public key as 44 characters of base64 of 32 bytes, found \"\(text.prefix(80))\"")
+        try decodeBase64Key(&c, what: "a public key", PublicKey.init(base64:))
+    }
+
+    /// Reads 44 characters of canonical standard base64 of 32 bytes as the key `make` builds.
+    private static func decodeBase64Key<Key>(_ c: inout DecodeContext, what: String, _ make: (String) -> Key?) throws -> Key? {
+        guard let text = try c.readString("\(what) (44 characters of base64)")?.text else { return nil }
+        guard let key = make(text) else {
+            c.report("expected \(what) as 44 characters of base64 of 32 bytes, found \"\(text.prefix(80))\"")
             return nil
         }
         return key
@@ -411,12 +434,14 @@ struct DocumentDecoder {
         return .some(TripOwner(key: key, claim: claim))
     }
 
-    private static let grantKeys: [StaticString] = ["key", "name", "rev", "role", "seen", "sig"]
+    private static let grantKeys: [StaticString] = ["box", "key", "name", "rev", "role", "seen", "sig"]
 
     /// Reads `members`: device id → grant; signatures and clocks are checked by `MemberRules`.
-    /// The pointer of each grant's `name` (a schema 5 key) is added to `schema5`.
-    static func decodeMembers(_ c: inout DecodeContext, schema5: inout [String]) throws -> [DeviceID: MemberGrant]? {
+    /// The pointer of each grant's `name` (a schema 5 key) is added to `schema5`, of each
+    /// grant's `box` (a schema 6 key) to `schema6`.
+    static func decodeMembers(_ c: inout DecodeContext, schema5: inout [String], schema6: inout [String]) throws -> [DeviceID: MemberGrant]? {
         try decodeIDMap(&c, expected: "members (an object of device id → grant)", limit: maxClockEntries, what: "members") { c in
+            var box: EncryptionPublicKey?
             var key: PublicKey?
             var grantName: String?
             var rev: Rev?
@@ -427,36 +452,42 @@ struct DocumentDecoder {
             var ok = true
             guard
                 try c.readObject("a grant (an object with \"key\", \"rev\", \"role\", \"sig\")", { c, name in
-                    if name.equals("key") {
-                        try c.member(name, 0, &mask, "key") { c in key = try decodeKey(&c) }
+                    if name.equals("box") {
+                        try c.member(name, 0, &mask, "box") { c in
+                            schema6.append(c.pointer)
+                            box = try decodeEncryptionKey(&c)
+                            if box == nil { ok = false }
+                        }
+                    } else if name.equals("key") {
+                        try c.member(name, 1, &mask, "key") { c in key = try decodeKey(&c) }
                     } else if name.equals("name") {
-                        try c.member(name, 1, &mask, "name") { c in
+                        try c.member(name, 2, &mask, "name") { c in
                             schema5.append(c.pointer)
                             grantName = try decodeName(&c)
                             if grantName == nil { ok = false }
                         }
                     } else if name.equals("rev") {
-                        try c.member(name, 2, &mask, "rev") { c in rev = try decodeRev(&c) }
+                        try c.member(name, 3, &mask, "rev") { c in rev = try decodeRev(&c) }
                     } else if name.equals("role") {
-                        try c.member(name, 3, &mask, "role") { c in
+                        try c.member(name, 4, &mask, "role") { c in
                             guard let text = try c.readString("a role (owner, editor, viewer or removed)")?.text else { return }
                             role = MemberRole(rawValue: text)
                             if role == nil { c.report("expected a role: owner, editor, viewer or removed, found \"\(text.prefix(40))\"") }
                         }
                     } else if name.equals("seen") {
-                        try c.member(name, 4, &mask, "seen") { c in
+                        try c.member(name, 5, &mask, "seen") { c in
                             seen = try decodeClock(&c)
                             if seen == nil { ok = false }
                         }
                     } else if name.equals("sig") {
-                        try c.member(name, 5, &mask, "sig") { c in signature = try decodeSignature(&c) }
+                        try c.member(name, 6, &mask, "sig") { c in signature = try decodeSignature(&c) }
                     } else {
                         ok = false
                         try c.unknownKey(name)
                     }
                 })
             else { return nil }
-            c.requireKeys(grantKeys, seen: mask | 1 << 1 | 1 << 4)
+            c.requireKeys(grantKeys, seen: mask | 1 << 0 | 1 << 2 | 1 << 5)
             guard ok, let key, let rev, let role, let signature else { return nil }
             if role.carriesSeen != (seen != nil) {
                 if role.carriesSeen {
@@ -466,7 +497,7 @@ struct DocumentDecoder {
                 }
                 return nil
             }
-            return MemberGrant(key: key, name: grantName, role: role, rev: rev, seen: seen, signature: signature)
+            return MemberGrant(key: key, name: grantName, box: box, role: role, rev: rev, seen: seen, signature: signature)
         }
     }
 

@@ -53,6 +53,14 @@ package enum Base64 {
         return encode(bytes) == text ? bytes : nil
     }
 
+    /// The bytes of `text` when it is standard base64 (with padding) in its one canonical
+    /// spelling, of any length.
+    package static func decodeAny(_ text: String) -> [UInt8]? {
+        guard text.utf8.count % 4 == 0, let data = Data(base64Encoded: text) else { return nil }
+        let bytes = [UInt8](data)
+        return encode(bytes) == text ? bytes : nil
+    }
+
     /// Whether `byte` is a character of base64url: a letter, a digit, `-` or `_`.
     package static func isURLCharacter(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F

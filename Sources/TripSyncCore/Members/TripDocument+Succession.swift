@@ -68,6 +68,7 @@ enum Seat {
                 guard let old = seat(succession.from), old.depth < Seat.maximumChain,
                     succession.isSigned(by: old.grant.key, trip: trip, to: device)
                 else { continue }
+                // No encryption key: the successor's own is unknown until the owner grants it.
                 let grant = MemberGrant(
                     key: succession.key, name: old.grant.name, role: old.grant.role, rev: old.grant.rev, seen: old.grant.seen, signature: old.grant.signature)
                 let option = Held(grant: grant, succession: succession, depth: old.depth + 1)

@@ -7,7 +7,9 @@ enum VersionedDocument {
     case v3(TripDocument)
     /// Schema 4: a `TripDocument` without trip zone, member names or successions.
     case v4(TripDocument)
+    /// Schema 5: a `TripDocument` whose grants carry no encryption keys.
     case v5(TripDocument)
+    case v6(TripDocument)
 
     var version: Int {
         switch self {
@@ -16,6 +18,7 @@ enum VersionedDocument {
         case .v3: return 3
         case .v4: return 4
         case .v5: return 5
+        case .v6: return 6
         }
     }
 }

@@ -3,7 +3,8 @@ import TripSyncCore
 
 /// A new laptop's request to join a trip (docs/FORMAT.md, "Join requests"): its device id, key
 /// and name, bound to an invite's secret by a keyed hash and signed by the device key. Written
-/// by `join` as `FOLDER/<tripId>/<deviceId>.join.json`; the owner's sync admits it.
+/// by `join` as `FOLDER/<tripId>/<deviceId>.join.json`; the owner's sync admits it. Version 2
+/// (schema 6) adds the device's encryption key, `box`, which the owner puts into the grant.
 package struct JoinRequest: Hashable, Sendable {
     /// The trip.
     package var trip: TripID
@@ -11,6 +12,8 @@ package struct JoinRequest: Hashable, Sendable {
     package var device: DeviceID
     /// Its public key.
     package var key: PublicKey
+    /// Its X25519 encryption key (version 2); nil in a version 1 request.
+    package var box: EncryptionPublicKey?
     /// The name its person gave it.
     package var name: String
     /// Which invite it answers (`InviteCode.id`).
@@ -25,11 +28,12 @@ package struct JoinRequest: Hashable, Sendable {
     /// The file name in a trip folder.
     package static func fileName(for device: DeviceID) -> String { "\(device).join.json" }
 
-    /// A request answering `code`, signed by `deviceKey`.
-    package init(code: InviteCode, device: DeviceID, name: String, deviceKey: SigningKey, at time: UTCTimestamp) {
+    /// A request answering `code`, signed by `deviceKey`, carrying `box` (version 2) when given.
+    package init(code: InviteCode, device: DeviceID, name: String, deviceKey: SigningKey, box: EncryptionPublicKey? = nil, at time: UTCTimestamp) {
         trip = code.trip
         self.device = device
         key = deviceKey.publicKey
+        self.box = box
         self.name = name
         invite = code.id
         requestedAt = time
@@ -45,8 +49,9 @@ package struct JoinRequest: Hashable, Sendable {
         var object: [String: JSONValue] = [
             "device": .string(device.description), "invite": .string(invite), "key": .string(key.base64),
             "mac": .string(Base64.encode(mac)), "name": .string(name), "requestedAt": .string(requestedAt.description),
-            "tripId": .string(trip.description), "type": .string("tripsync-join"), "version": .int(1),
+            "tripId": .string(trip.description), "type": .string("tripsync-join"), "version": .int(box == nil ? 1 : 2),
         ]
+        if let box { object["box"] = .string(box.base64) }
         if signed { object["sig"] = .string(Base64.encode(signature)) }
         return .object(object)
     }
@@ -64,11 +69,13 @@ package struct JoinRequest: Hashable, Sendable {
             throw InviteError("not a join request (not JSON)")
         }
         guard case .object(let object) = json else { throw InviteError("not a join request (not a JSON object)") }
-        let expected: Set<String> = ["device", "invite", "key", "mac", "name", "requestedAt", "sig", "tripId", "type", "version"]
-        if let extra = Set(object.keys).subtracting(expected).sorted().first { throw InviteError("/\(extra): unexpected key in a join request") }
-        guard json["type"]?.stringValue == "tripsync-join", json["version"]?.intValue == 1 else {
-            throw InviteError("/type: not a join request of version 1")
+        let version = json["version"]?.intValue
+        guard json["type"]?.stringValue == "tripsync-join", version == 1 || version == 2 else {
+            throw InviteError("/type: not a join request of version 1 or 2")
         }
+        var expected: Set<String> = ["device", "invite", "key", "mac", "name", "requestedAt", "sig", "tripId", "type", "version"]
+        if version == 2 { expected.insert("box") }
+        if let extra = Set(object.keys).subtracting(expected).sorted().first { throw InviteError("/\(extra): unexpected key in a join request") }
         func text(_ key: String) throws(InviteError) -> String {
             guard let value = json[key]?.stringValue else { throw InviteError("/\(key): missing, expected a string") }
             return value
@@ -76,6 +83,13 @@ package struct JoinRequest: Hashable, Sendable {
         guard let trip = Identifier(try text("tripId")) else { throw InviteError("/tripId: expected a lowercase UUID") }
         guard let device = Identifier(try text("device")) else { throw InviteError("/device: expected a lowercase UUID") }
         guard let key = PublicKey(base64: try text("key")) else { throw InviteError("/key: expected a public key (44 characters of base64)") }
+        var box: EncryptionPublicKey?
+        if version == 2 {
+            guard let found = EncryptionPublicKey(base64: try text("box")) else {
+                throw InviteError("/box: expected an encryption key (44 characters of base64)")
+            }
+            box = found
+        }
         let name = try text("name")
         if let problem = TextRule.name.violation(in: name) { throw InviteError("/name: \(TextRule.name.message(for: problem, what: "a device name"))") }
         let invite = try text("invite")
@@ -88,6 +102,7 @@ package struct JoinRequest: Hashable, Sendable {
         self.trip = trip
         self.device = device
         self.key = key
+        self.box = box
         self.name = name
         self.invite = invite
         self.requestedAt = at

@@ -91,7 +91,7 @@ package enum ClockRecovery {
             var hlc = clock
             regranted.members[member] = nil
             do {
-                try regranted.grant(member, key: grant.key, role: grant.role, name: grant.name, ownerKey: ownerKey, hlc: &hlc, now: now)
+                try regranted.grant(member, key: grant.key, role: grant.role, name: grant.name, box: grant.box, ownerKey: ownerKey, hlc: &hlc, now: now)
                 document = regranted
                 clock = hlc
                 outcome.regranted += 1

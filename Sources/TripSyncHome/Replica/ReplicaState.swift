@@ -103,7 +103,9 @@ package struct ReplicaState: Sendable {
                     notices.append(
                         "this laptop, now device \(identity.deviceID), keeps the seat of device \(old) in \"\(document.trip.name.value)\" (\(document.role(of: identity.deviceID)?.rawValue ?? "no role")): a succession signed by that device's key, so nobody has to approve it")
                 } else if document.role(of: identity.deviceID) == nil, let ownerKey = try TripAccess.load(home, document.tripID).ownerKey, ownerKey.publicKey == document.owner?.key {
-                    try document.grant(identity.deviceID, key: key.publicKey, role: .owner, name: identity.name, ownerKey: ownerKey, hlc: &clock, now: now)
+                    try document.grant(
+                        identity.deviceID, key: key.publicKey, role: .owner, name: identity.name,
+                        box: try home.encryptionKey(for: identity.deviceID).publicKey, ownerKey: ownerKey, hlc: &clock, now: now)
                     notices.append("this laptop holds the owner key of \"\(document.trip.name.value)\", so device \(identity.deviceID) is its owner again")
                 }
             } catch {

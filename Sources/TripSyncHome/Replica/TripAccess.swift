@@ -5,7 +5,7 @@ import TripSyncCore
 /// What this home keeps about who may change one trip, beside the replica and never in a
 /// trip file: `access/<tripId>.json`, mode 0600 (docs/DESIGN.md, "Members and roles"). The
 /// owner key when this home holds it, the invites it made, the join it asked for, and the
-/// requests its syncs saw but could not admit.
+/// requests its syncs saw but could not admit; the trip's epoch keys it holds.
 package struct TripAccess: Sendable {
     /// The trip's owner key, when this home holds it (made by `new` or `members claim`, or
     /// brought by `owner import`).
@@ -29,6 +29,25 @@ package struct TripAccess: Sendable {
     /// with the replica gone, it is what the next sync trusts, so the trip comes back from a
     /// shared folder with this home's seat (its grant names this home's own device key).
     package var knownOwner: PublicKey?
+    /// Every epoch key of the trip this home opened or made (docs/DESIGN.md, "Encryption: the
+    /// keyring"): kept, so what this home could read stays readable to it whatever the folder
+    /// holds later.
+    package var epochKeys: [EpochKey] = []
+    /// The owner asked for a new epoch (`members rotate`): the next sync starts it.
+    package var rotateAsked = false
+
+    /// Adds the keys of `keys` this record does not hold yet (by id); true when any was new.
+    @discardableResult
+    package mutating func remember(_ keys: [EpochKey]) -> Bool {
+        var held = Set(epochKeys.map(\.id))
+        var added = false
+        for key in keys where !held.contains(key.id) {
+            epochKeys.append(key)
+            held.insert(key.id)
+            added = true
+        }
+        return added
+    }
 
     /// The access of a trip this home holds `ownerKey` of (nil: nothing kept yet).
     package init(ownerKey: SigningKey? = nil) { self.ownerKey = ownerKey }
@@ -75,6 +94,8 @@ package struct TripAccess: Sendable {
         package var invite: String? = nil
         /// The role that invite named: `approve --all` never grants more.
         package var role: MemberRole? = nil
+        /// The encryption key a version 2 join request carried, for the grant that approves it.
+        package var box: EncryptionPublicKey? = nil
 
         package init(key: PublicKey, name: String, source: String, seen: UTCTimestamp, invite: String? = nil, role: MemberRole? = nil) {
             self.key = key
@@ -173,8 +194,24 @@ package struct TripAccess: Sendable {
                     guard let role = MemberRole(rawValue: text) else { throw bad("/requests/\(id)/role") }
                     request.role = role
                 }
+                if let text = entry["box"]?.stringValue {
+                    guard let box = EncryptionPublicKey(base64: text) else { throw bad("/requests/\(id)/box") }
+                    request.box = box
+                }
                 access.requests[device] = request
             }
+        }
+        if let list = json["epochs"] {
+            guard case .array(let entries) = list else { throw bad("/epochs") }
+            for (index, entry) in entries.enumerated() {
+                guard let number = entry["epoch"]?.intValue, let text = entry["key"]?.stringValue, let key = EpochKey(epoch: Int(number), base64: text)
+                else { throw bad("/epochs/\(index)") }
+                access.remember([key])
+            }
+        }
+        if json["rotate"] != nil {
+            guard case .bool(let asked)? = json["rotate"] else { throw bad("/rotate") }
+            access.rotateAsked = asked
         }
         if case .object(let declined)? = json["declined"] {
             for (id, entry) in declined {
@@ -210,6 +247,11 @@ package struct TripAccess: Sendable {
             })
         if let join { object["join"] = .object(["code": .string(join.code.text), "folder": .string(join.folder)]) }
         if let knownOwner { object["knownOwner"] = .string(knownOwner.base64) }
+        if !epochKeys.isEmpty {
+            object["epochs"] = .array(
+                epochKeys.sorted { $0.precedes($1) }.map { .object(["epoch": .int(Int64($0.epoch)), "key": .string($0.base64)]) })
+        }
+        if rotateAsked { object["rotate"] = true }
         if !names.isEmpty { object["names"] = .object(Dictionary(uniqueKeysWithValues: names.map { ($0.key.description, JSONValue.string($0.value)) })) }
         object["requests"] = .object(
             Dictionary(
@@ -220,6 +262,7 @@ package struct TripAccess: Sendable {
                     ]
                     if let invite = request.invite { entry["invite"] = .string(invite) }
                     if let role = request.role { entry["role"] = .string(role.rawValue) }
+                    if let box = request.box { entry["box"] = .string(box.base64) }
                     return (device.description, JSONValue.object(entry))
                 }))
         if !declined.isEmpty {
@@ -255,14 +298,40 @@ extension Home {
     package func signingKey(for device: DeviceID) throws -> SigningKey {
         let path = layout.deviceKey
         var previous: [(device: DeviceID, key: SigningKey)] = []
+        var previousBoxes: [DeviceID: EncryptionKeyPair] = [:]
         if FileManager.default.fileExists(atPath: path) {
             let file = try DeviceKeyFile(home: self)
             if file.device == device { return file.key }
             previous = file.previous.filter { $0.device != file.device } + [(file.device, file.key)]
+            previousBoxes = file.previousBoxes
+            previousBoxes[file.device] = file.box
         }
         let key = SigningKey.generate()
-        try DeviceKeyFile(device: device, key: key, previous: Array(previous.suffix(DeviceKeyFile.maximumPrevious))).save(home: self)
+        try DeviceKeyFile(
+            device: device, key: key, box: EncryptionKeyPair.generate(), previous: Array(previous.suffix(DeviceKeyFile.maximumPrevious)),
+            previousBoxes: previousBoxes
+        ).save(home: self)
         return key
+    }
+
+    /// This installation's X25519 encryption key pair for `device` (schema 6), kept in
+    /// `device.key` with the signing key (0600, written durably): made with a new signing key,
+    /// and made once for a home written before encryption keys. A home that takes a new id gets
+    /// a new pair and keeps the earlier ones (`previousEncryptionKeys`).
+    package func encryptionKey(for device: DeviceID) throws -> EncryptionKeyPair {
+        _ = try signingKey(for: device)
+        var file = try DeviceKeyFile(home: self)
+        if let box = file.box { return box }
+        let pair = EncryptionKeyPair.generate()
+        file.box = pair
+        try file.save(home: self)
+        return pair
+    }
+
+    /// The encryption key pairs of the device ids this home wrote as before its current one.
+    package func previousEncryptionKeys() throws -> [DeviceID: EncryptionKeyPair] {
+        guard FileManager.default.fileExists(atPath: layout.deviceKey) else { return [:] }
+        return try DeviceKeyFile(home: self).previousBoxes
     }
 
     /// The keys of the device ids this home wrote as before its current one, oldest first

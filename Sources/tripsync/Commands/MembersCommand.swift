@@ -4,12 +4,15 @@ import TripSyncHome
 import TripSyncPlatform
 
 /// `tripsync members [--json]`, `members claim`, `members approve DEVICE|--all`,
-/// `members decline DEVICE`, `members set DEVICE --role R`, `members remove DEVICE`.
+/// `members decline DEVICE`, `members set DEVICE --role R`, `members remove DEVICE`, `members rotate`.
 enum MembersCommand: Command {
     static let spec = CommandSpec(
         name: "members",
-        summary: "who may change the trip: list, claim, approve, decline, set a role, remove",
-        forms: ["[--json] [--trip]", "claim [--trip]", "approve DEVICE|--all [--role] [--trip]", "decline DEVICE [--trip]", "set DEVICE --role [--trip]", "remove DEVICE [--trip]"],
+        summary: "who may change the trip: list, claim, approve, decline, set a role, remove, rotate the keys",
+        forms: [
+            "[--json] [--trip]", "claim [--trip]", "approve DEVICE|--all [--role] [--trip]", "decline DEVICE [--trip]", "set DEVICE --role [--trip]",
+            "remove DEVICE [--trip]", "rotate [--trip]",
+        ],
         about: """
             Lists every device of the trip with its person's name, role, key fingerprint, and the
             devices waiting for the owner (join requests without a valid invite, devices that wrote
@@ -21,7 +24,9 @@ enum MembersCommand: Command {
             raises a demoted one and never grants more than a request's invite named. A role change
             or removal is signed by the owner key and takes effect on each laptop as it arrives: a
             removed device's later changes reach nobody who had the removal first; what it wrote
-            before stays. DEVICE is a device id, an id prefix (4+ characters) or its exact name.
+            before stays. 'rotate' asks for a new epoch of the trip's keys, sealed only to the current
+            members (a removal starts one by itself); this laptop's next sync starts it. DEVICE is a
+            device id, an id prefix (4+ characters) or its exact name.
             """,
         options: [
             OptionSpec("--json", .flag, "one JSON value on stdout"),
@@ -50,7 +55,9 @@ enum MembersCommand: Command {
         case "list":
             guard words.count <= 1 else { throw CLIError.usage("unknown members action '\(words[1])'", command: name) }
         case "claim", "approve", "decline", "set", "remove": break
-        default: throw CLIError.usage("unknown members action '\(action)' (claim, approve, decline, set, remove)", command: name)
+        case "rotate":
+            guard words.count == 1 else { throw CLIError.usage("members rotate takes no DEVICE", command: name) }
+        default: throw CLIError.usage("unknown members action '\(action)' (claim, approve, decline, set, remove, rotate)", command: name)
         }
         // Listing only reads: a home that does not exist is refused, not made.
         if action == "list" { try HomeAccess.requireExisting(global) }
@@ -82,6 +89,10 @@ enum MembersCommand: Command {
                     let entry = try store.approve(try device(), role: try role())
                     Console.out("approved \(entry.name) (\(entry.device.description.prefix(8))) as \(entry.role?.rawValue ?? ""); publish with tripsync sync FOLDER")
                 }
+            case "rotate":
+                let epoch = try store.rotateKeys()
+                let next = epoch == 0 ? "the trip's first keys are made" : "epoch \(epoch + 1) of the trip's keys starts"
+                Console.out("\(next) at this laptop's next sync, sealed only to the current members: tripsync sync FOLDER")
             case "decline":
                 let entry = try store.decline(try device())
                 Console.out("declined \(entry.name) (\(entry.device.description.prefix(8))): its request stays refused; a new invite is needed for it to ask again")

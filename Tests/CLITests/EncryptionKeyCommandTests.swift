@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import TripSyncCore
+
+/// Issue 43, layer 2, through the built binary: `new --owned` and an invited laptop's `join`
+/// put each device's X25519 encryption key into its owner-signed grant in the shared folder,
+/// and the secret half stays in the device's home (`device.key`, 0600).
+@Suite struct EncryptionKeyCommandTests {
+    typealias Laptops = FolderAttackTests.Laptops
+
+    /// The public key of the encryption secret key in `who`'s home, whose key file is 0600.
+    static func homeBox(_ laptops: Laptops, _ who: String) throws -> EncryptionPublicKey {
+        let attributes = try FileManager.default.attributesOfItem(atPath: laptops.home(who) + "/device.key")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        return try KeyringCommandTests.pair(laptops, who).publicKey
+    }
+
+    @Test func theOwnerAndAnInvitedLaptopPublishTheirEncryptionKeysInTheirGrants() throws {
+        let laptops = Laptops()
+        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        let (trip, a, b) = try KeyringCommandTests.settledTrip(laptops)
+        let published = laptops.folder + "/\(trip)/\(a).trip.json.gz"
+        let loaded = try TripFileReader().read(path: published)
+        #expect(loaded.sourceSchemaVersion == 6)
+        let document = loaded.document
+        let owner = try #require(document.owner)
+        let boxA = try Self.homeBox(laptops, "A")
+        let boxB = try Self.homeBox(laptops, "B")
+        #expect(boxA != boxB)
+        #expect(document.members[a]?.box == boxA)
+        #expect(document.members[b]?.box == boxB)
+        for device in [a, b] {
+            let grant = try #require(document.members[device])
+            #expect(grant.isSigned(by: owner.key, trip: document.tripID, device: device))
+        }
+        // B's own replica holds the same grants once it has synced.
+        try laptops.run("B", ["sync", laptops.folder])
+        let bFile = try TripFileReader().read(path: laptops.folder + "/\(trip)/\(b).trip.json.gz").document
+        #expect(bFile.members[b]?.box == boxB)
+        // A role change keeps the key.
+        try laptops.run("A", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"])
+        try laptops.run("A", ["sync", laptops.folder])
+        let after = try TripFileReader().read(path: published).document
+        #expect(after.members[b]?.role == .viewer && after.members[b]?.box == boxB)
+    }
+}
