@@ -16,7 +16,7 @@ enum Failure {
         case let error as CLIError: return error
         case let error as TripFileError: return .file(error)
         case let error as TripStoreError: return tripStore(error, home: home)
-        case let error as FolderSync.LastFolderError: return lastFolder(error)
+        case let error as any TripSyncError where error.facts.thing == "last folder": return lastFolder(error)
         case let error as EditError where error.kind == .shortItemPrefix: return .usage(error.description, command: nil)
         // A file system error names a path from outside, which may hold a newline: one line,
         // escaped. The library's other messages may hold hint lines, printed as such.
@@ -104,12 +104,13 @@ enum Failure {
         }
     }
 
-    /// No folder given to `sync` and none recorded (usage, exit 2), or the records unreadable.
-    static func lastFolder(_ error: FolderSync.LastFolderError) -> CLIError {
-        switch error {
-        case .unreadable(let text): return .refused("\(text) (give the FOLDER to sync with)")
-        case .none: return .usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: "sync")
-        default: return .usage("sync needs a FOLDER: \(error)", command: "sync")
+    /// No folder given to `sync` and none recorded, or several (usage, exit 2), or the records
+    /// unreadable (the door's `syncFolder`, by kind).
+    static func lastFolder(_ error: any TripSyncError) -> CLIError {
+        switch error.errorKind {
+        case .notFound: return .usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: "sync")
+        case .ambiguous: return .usage("sync needs a FOLDER: \(error.message)", command: "sync")
+        default: return .refused("\(error.message) (give the FOLDER to sync with)")
         }
     }
 

@@ -36,7 +36,7 @@ extension SyncReport.Trip: JSONReport {
             .field("tripId", tripID.description),
             .field("name", name),
             .field("synced", failure == nil),
-            .field("error", failure),
+            .field("error", failure?.message),
             .field("published", published),
             .field("wrote", wrote),
             .field("merged", merged),
