@@ -33,16 +33,4 @@ public struct TripError: TripSyncError, Hashable {
         default: self.init(.refused, message: "\(error)")
         }
     }
-
-    /// Runs `body`; an error of a type the app does not see (`package` below the app API) is
-    /// thrown as a `TripError` of the same kind, facts and words. The app's own error types
-    /// (`keeping`) pass as they are.
-    package static func wrapping<T>(keeping: (any Error) -> Bool = { _ in false }, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            if keeping(error) { throw error }
-            throw TripError(error)
-        }
-    }
 }

@@ -180,18 +180,18 @@ enum Failure {
         case .importing(let file, let replica):
             switch error {
             case is EditError, is TripStoreError, is TripImport.Refusal: return cliError(error, home: home)
-            case let error as MergeError: return .refused("\(file): \(error)")
+            case let error as TripError where error.errorKind == .refused: return .refused("\(file): \(error)")
             default: return cliError(error, doing: .saving(replica), home: home)
             }
         case .merging(let output):
-            if let error = error as? FileMergeError { return .refused(error.description.split(separator: "\n").map(String.init)) }
+            if let error = error as? TripError, error.errorKind == .invalidFile { return .refused(error.message.split(separator: "\n").map(String.init)) }
             return cliError(error, doing: .writing(output))
         case .changingAttachments(let nothing):
             switch error {
             case is EditError, is AttachmentError: return cliError(error, home: home)
-            case let error as BlobError:
-                if case .fileSystem(let cause) = error.reason, cause.inPlace { return .refused("\(error); \(cause.outcome)") }
-                return .refused("\(error); \(nothing)")
+            // An attachment's bytes that could not be stored or read (the door's `TripError`; a
+            // file system failure comes as the `FileSystemError` below).
+            case let error as TripError where error.errorKind == .fileSystem: return .refused("\(error); \(nothing)")
             case let error as FileSystemError: return .refused("\(error); \(error.inPlace ? error.outcome : nothing)")
             default: return cliError(error, home: home)
             }

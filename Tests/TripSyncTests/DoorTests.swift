@@ -109,6 +109,32 @@ import TripSyncHome
         #expect(report.failed.count == 1)
     }
 
+    @Test("no error type below the app API escapes a public call: a merge refused and an attachment's bad bytes are TripError values with their kind")
+    func packageErrorsDoNotEscape() throws {
+        let (home, cleanUp) = temporaryHome("door-errors")
+        defer { cleanUp() }
+        let door = TripHome(home)
+        let lisbon = try door.create(name: "Lisbon 2027", zone: "Europe/Lisbon").tripID
+        let porto = try door.create(name: "Porto 2027", zone: "Europe/Lisbon").tripID
+        // Two copies of different trips: refused, as a value of kind .refused.
+        let merge = try #require(throws: TripError.self) { _ = try door.document(of: lisbon).merged(with: door.document(of: porto)) }
+        #expect(merge.errorKind == .refused)
+        // An attachment whose stored bytes were changed on disk: never handed out, a .fileSystem value naming the file.
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // the test's own folder
+        let file = folder + "/ticket.pdf"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("%PDF-1.4 ticket".utf8)))
+        let id = try door.edit(lisbon) { try $0.addItem(NewItem(title: "Flight", sortKey: ""), at: .last) }
+        let attached = try door.write(lisbon) { try $0.attach(file: file, to: id, caption: nil, stripLocation: false) }
+        let blob = try #require(BlobID(attached.entry.blob.sha256))
+        let stored = try BlobStore(home: home.path).path(of: blob)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: stored)
+        try Data("%PDF-1.4 forged".utf8).write(to: URL(fileURLWithPath: stored))
+        let bytes = try #require(throws: TripError.self) { _ = try door.write(lisbon) { try $0.bytes(of: attached.entry.id) } }
+        #expect(bytes.errorKind == .fileSystem)
+        #expect(bytes.facts.file == stored)
+    }
+
     @Test("the status and the members are read from a snapshot: no lock taken, so another process's store opens meanwhile")
     func readsTakeNoLock() throws {
         let (home, cleanUp) = temporaryHome("door-status")
@@ -127,7 +153,7 @@ import TripSyncHome
         withExtendedLifetime(other) {}
     }
 
-    @Test("neither face runs a sync, a watch loop or the last-folder rule of its own: both go through the door")
+    @Test("neither face runs a sync, a watch loop, the last-folder rule or an import of its own: both go through the door")
     func facesSyncThroughTheDoor() throws {
         let sources = PackagePaths.root + "/Sources"
         for face in ["tripsync", "TripSyncWeb"] {
@@ -136,7 +162,7 @@ import TripSyncHome
             #expect(!files.isEmpty)
             for file in files {
                 let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-                for call in ["FolderSync(", "SyncLoop(", "FolderSync.lastFolder(", ".lastFolders(", "recordLastFolder("] {
+                for call in ["FolderSync(", "SyncLoop(", "FolderSync.lastFolder(", ".lastFolders(", "recordLastFolder(", "TripImport.prepare(", "plan.apply("] {
                     #expect(!text.contains(call), "\(face)/\(file) calls \(call)")
                 }
             }

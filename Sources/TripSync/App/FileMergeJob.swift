@@ -24,13 +24,14 @@ public struct FileMergeJob: Sendable {
         self.output = output
     }
 
-    /// Runs the merge as `writer`. Throws `FileMergeError` (an input refused) or
-    /// `FileSystemError` (the output could not be written; nothing was).
+    /// Runs the merge as `writer`. Throws a `TripError` of kind `.invalidFile` (an input
+    /// refused, one line per problem) or `FileSystemError` (the output could not be written;
+    /// nothing was).
     public func run(writer: DeviceID) throws -> MergeSummary {
         var merger = FileMerger(writer: writer)
         merger.keepsInputs = keepsInputs
         let now = FileMerger.wallClockMilliseconds()
-        var result = try merger.merge(files: files, nowMilliseconds: now)
+        var result = try TripError.door { try merger.merge(files: files, nowMilliseconds: now) }
         let compacted = result.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
         if !dryRun { try result.document.write(to: output) }
         // Counted once, here, for every report of this merge (the human line and `--json`).

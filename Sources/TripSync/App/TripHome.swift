@@ -71,12 +71,15 @@ public final class TripHome: @unchecked Sendable {
     /// Whether this handle (a store it opened, or a write in progress) holds the home's lock now.
     package var holdsLock: Bool { mutex.withLock { held != nil } }
 
-    /// Runs `body` as one write: serialized with this handle's other writes, under the lock.
+    /// Runs `body` as one write: serialized with this handle's other writes, under the lock;
+    /// what it throws is thrown as the app sees it (`TripError.forApp`).
     private func writing<T>(_ body: (HomeLock) throws -> T) throws -> T {
         writing.lock()
         defer { writing.unlock() }
-        let lock = try lease()
-        return try withExtendedLifetime(lock) { try body(lock) }
+        return try TripError.door {
+            let lock = try lease()
+            return try withExtendedLifetime(lock) { try body(lock) }
+        }
     }
 
     /// The trip with id `trip` as saved now (its replica and edit journal), read without the
@@ -88,7 +91,7 @@ public final class TripHome: @unchecked Sendable {
 
     /// `document(of:)` with what the read noticed (the browser app's pages).
     package func loaded(_ trip: TripID) throws -> LoadedTrip {
-        let listing = try home.listTrip(trip)  // only this trip's replica
+        let listing = try TripError.door { try home.listTrip(trip) }  // only this trip's replica
         guard let loaded = listing.trip(trip) else {
             if let unreadable = listing.unreadable(trip) { throw TripStoreError.unreadable(unreadable) }
             throw TripStoreError.noMatch(trip.description)
