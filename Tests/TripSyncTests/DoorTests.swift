@@ -153,34 +153,33 @@ import TripSyncHome
         withExtendedLifetime(other) {}
     }
 
-    @Test("neither face runs a sync, a watch loop, the last-folder rule or an import of its own: both go through the door")
-    func facesSyncThroughTheDoor() throws {
+    /// Each face's source files, by `face/file`.
+    static func faceSources() throws -> [(file: String, text: String)] {
         let sources = PackagePaths.root + "/Sources"
+        var found: [(String, String)] = []
         for face in ["tripsync", "TripSyncWeb"] {
             let folder = sources + "/" + face
             let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
             #expect(!files.isEmpty)
-            for file in files {
-                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-                for call in ["FolderSync(", "SyncLoop(", "FolderSync.lastFolder(", ".lastFolders(", "recordLastFolder(", "TripImport.prepare(", "plan.apply("] {
-                    #expect(!text.contains(call), "\(face)/\(file) calls \(call)")
-                }
+            for file in files { found.append((face + "/" + file, try String(contentsOfFile: folder + "/" + file, encoding: .utf8))) }
+        }
+        return found
+    }
+
+    @Test("neither face runs a sync, a watch loop, the last-folder rule or an import of its own: both go through the door")
+    func facesSyncThroughTheDoor() throws {
+        for (file, text) in try Self.faceSources() {
+            for call in ["FolderSync(", "SyncLoop(", "FolderSync.lastFolder(", ".lastFolders(", "recordLastFolder(", "TripImport.prepare(", "plan.apply("] {
+                #expect(!text.contains(call), "\(file) calls \(call)")
             }
         }
     }
 
     @Test("neither face opens or creates a store below the door")
     func facesUseTheDoor() throws {
-        let sources = PackagePaths.root + "/Sources"
-        for face in ["tripsync", "TripSyncWeb"] {
-            let folder = sources + "/" + face
-            let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-            #expect(!files.isEmpty)
-            for file in files {
-                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-                for call in ["TripStore.open(", "TripStore.create(", "TripStore.join(", "QuickEdit.open("] {
-                    #expect(!text.contains(call), "\(face)/\(file) calls \(call)")
-                }
+        for (file, text) in try Self.faceSources() {
+            for call in ["TripStore.open(", "TripStore.create(", "TripStore.join(", "QuickEdit.open("] {
+                #expect(!text.contains(call), "\(file) calls \(call)")
             }
         }
     }
