@@ -1,4 +1,5 @@
 import Testing
+import TripSync
 import TripSyncWeb
 import TripSyncCore
 
@@ -19,6 +20,14 @@ struct HTMLTests {
         let outer: HTML = "<p>\(inner) \(HTML.trusted("<i>ok</i>")) \(42)</p>"
         #expect(outer.description == "<p><b>a &amp; b</b> <i>ok</i> 42</p>")
         #expect((inner + "<br>").description == "<b>a &amp; b</b><br>")
+    }
+
+    @Test("an attribute's value cannot leave it; pieces join with a separator that is markup")
+    func attributesAndJoins() {
+        let href = "\" onmouseover=\"alert(1)"
+        #expect(HTML.attribute("href", href).description == " href=\"&quot; onmouseover=&quot;alert(1)\"")
+        let names: [HTML] = ["<bdi>\("Sam <b>")</bdi>", "<bdi>\("Alex")</bdi>"]
+        #expect(HTML.joined(names, separator: " and ").description == "<bdi>Sam &lt;b&gt;</bdi> and <bdi>Alex</bdi>")
     }
 }
 

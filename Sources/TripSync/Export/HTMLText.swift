@@ -21,9 +21,4 @@ package enum HTMLText {
         }
         return result
     }
-
-    /// ` name="value"` with the value escaped.
-    static func attribute(_ name: String, _ value: String) -> String {
-        " " + name + "=\"" + escape(value) + "\""
-    }
 }
