@@ -95,7 +95,7 @@ public struct AttachmentError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What a person reads.
     public var message: String
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
 }

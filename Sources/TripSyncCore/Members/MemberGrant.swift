@@ -2,21 +2,21 @@
 /// the owner key's signature over both (docs/FORMAT.md, "Schema 3"). Only the owner key makes
 /// grants; a device's effective grant is the one with the greatest rev. Schema 5 adds the
 /// member's display name, covered by the signature (`tripsync-member-v2`).
-public struct MemberGrant: Hashable, Sendable {
+package struct MemberGrant: Hashable, Sendable {
     /// The member device's own public key.
-    public var key: PublicKey
+    package var key: PublicKey
     /// The member's display name as the owner granted it (schema 5; same text rule as a device
     /// name); nil in grants made before schema 5, which are signed without it.
-    public var name: String?
+    package var name: String?
     /// Its role.
-    public var role: MemberRole
+    package var role: MemberRole
     /// The dot of the owner device that wrote the grant.
-    public var rev: Rev
+    package var rev: Rev
     /// For `viewer` and `removed`: the owner's clock when it wrote the grant (what of the device
     /// it had seen); nil for `owner` and `editor`.
-    public var seen: VersionVector?
+    package var seen: VersionVector?
     /// The owner key's signature over `signedMessage(trip:device:)`.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
     /// A grant as read from a file.
     package init(key: PublicKey, name: String? = nil, role: MemberRole, rev: Rev, seen: VersionVector?, signature: [UInt8]) {
