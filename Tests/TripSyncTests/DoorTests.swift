@@ -57,13 +57,19 @@ import TripSyncHome
         #expect(!door.holdsLock)
     }
 
-    @Test("the one last-folder rule: none is .notFound, several .ambiguous (naming each), one is used by sync and watch alike")
-    func lastFolderRule() throws {
-        let (home, cleanUp) = temporaryHome("door-folder")
-        defer { cleanUp() }
+    /// A temporary home with two trips, Lisbon and Porto, through the door.
+    static func twoTrips(_ label: String) throws -> (home: Home, door: TripHome, lisbon: TripID, porto: TripID, cleanUp: () -> Void) {
+        let (home, cleanUp) = temporaryHome(label)
         let door = TripHome(home)
         let lisbon = try door.create(name: "Lisbon 2027", zone: "Europe/Lisbon").tripID
         let porto = try door.create(name: "Porto 2027", zone: "Europe/Lisbon").tripID
+        return (home, door, lisbon, porto, cleanUp)
+    }
+
+    @Test("the one last-folder rule: none is .notFound, several .ambiguous (naming each), one is used by sync and watch alike")
+    func lastFolderRule() throws {
+        let (home, door, lisbon, porto, cleanUp) = try Self.twoTrips("door-folder")
+        defer { cleanUp() }
         let first = home.path + "-shared-a"
         let second = home.path + "-shared-b"
         for folder in [first, second] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -111,11 +117,8 @@ import TripSyncHome
 
     @Test("no error type below the app API escapes a public call: a merge refused and an attachment's bad bytes are TripError values with their kind")
     func packageErrorsDoNotEscape() throws {
-        let (home, cleanUp) = temporaryHome("door-errors")
+        let (home, door, lisbon, porto, cleanUp) = try Self.twoTrips("door-errors")
         defer { cleanUp() }
-        let door = TripHome(home)
-        let lisbon = try door.create(name: "Lisbon 2027", zone: "Europe/Lisbon").tripID
-        let porto = try door.create(name: "Porto 2027", zone: "Europe/Lisbon").tripID
         // Two copies of different trips: refused, as a value of kind .refused.
         let merge = try #require(throws: TripError.self) { _ = try door.document(of: lisbon).merged(with: door.document(of: porto)) }
         #expect(merge.errorKind == .refused)
