@@ -114,6 +114,28 @@ enum Failure {
         }
     }
 
+    /// Why a sync could not run, naming the folder first.
+    static func syncCouldNotRun(_ text: String, folder: String) -> String {
+        text.hasPrefix(folder + ":") ? text : "\(folder): \(text)"
+    }
+
+    /// A sync that ran with some trips not synced (named in the report printed before): exit 1.
+    static func tripsNotSynced(_ report: SyncReport) -> CLIError {
+        .refused(tripsNotSyncedText(report))
+    }
+
+    /// How many trips of `report` could not be synced, in words.
+    private static func tripsNotSyncedText(_ report: SyncReport) -> String {
+        "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were"
+    }
+
+    /// A failed round of `sync --watch`, by its kind: some trips not synced (counted from the
+    /// round's report), or why the sync could not run, naming the folder first.
+    static func watchRound(_ failure: TripError, folder: String, report: SyncReport?) -> String {
+        if failure.errorKind == .syncFailed, let report, !report.failed.isEmpty { return tripsNotSyncedText(report) }
+        return syncCouldNotRun(failure.message, folder: folder)
+    }
+
     /// What a command was doing when an error stopped it: the context its message names.
     enum Doing {
         /// Saving to `path`: a file system error says so and what became of the change; the
@@ -176,7 +198,7 @@ enum Failure {
             if let error = error as? TripFileError { return .file(error) }
             return .refused("\(path): cannot open this installation's home: \(said)")
         case .syncing(let folder):
-            return .refused(SyncCommand.couldNotRun(said, folder: folder))
+            return .refused(syncCouldNotRun(said, folder: folder))
         case .importing(let file, let replica):
             switch error {
             case is EditError, is TripStoreError, is TripImport.Refusal: return cliError(error, home: home)

@@ -77,18 +77,8 @@ enum SyncCommand: Command {
         }
         try show(report, of: door, folder: folder, json: json)
         if !report.failed.isEmpty {
-            throw CLIError.refused(tripsNotSynced(report))
+            throw Failure.tripsNotSynced(report)
         }
-    }
-
-    /// Some trips of `report` could not be synced: how many, in words.
-    static func tripsNotSynced(_ report: SyncReport) -> String {
-        "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were"
-    }
-
-    /// Why a sync could not run, naming the folder first.
-    static func couldNotRun(_ text: String, folder: String) -> String {
-        text.hasPrefix(folder + ":") ? text : "\(folder): \(text)"
     }
 
     /// Prints a sync's report. With `watching`, a human line starts with the local time and is

@@ -45,7 +45,7 @@ enum SyncWatch {
                     }
                 case .failed(let failure, _, let delay):
                     Console.clearProgress()
-                    let words = describe(failure, folder: folder, report: lastReport.withLock { $0 })
+                    let words = Failure.watchRound(failure, folder: folder, report: lastReport.withLock { $0 })
                     Console.warning("\(SyncCommand.timestamp()) sync failed: \(words); trying again in \(Int(delay)) s, or on the next change")
                 case .recovered(let failures):
                     Console.err("\(SyncCommand.timestamp()) syncing works again (after \(failures) failed \(failures == 1 ? "round" : "rounds"))")
@@ -56,12 +56,5 @@ enum SyncWatch {
         // Returns once a round in progress has ended.
         watch.stop()
         Console.err("stopped watching")
-    }
-
-    /// A failed round in words: some trips not synced (counted from the round's report), or
-    /// why the sync could not run, naming the folder first.
-    private static func describe(_ failure: TripError, folder: String, report: SyncReport?) -> String {
-        if failure.errorKind == .syncFailed, let report, !report.failed.isEmpty { return SyncCommand.tripsNotSynced(report) }
-        return SyncCommand.couldNotRun(failure.message, folder: folder)
     }
 }
