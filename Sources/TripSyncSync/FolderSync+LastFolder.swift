@@ -57,3 +57,18 @@ extension FolderSync {
         self.init(home: home, folder: try FolderSync.lastFolder(of: home))
     }
 }
+
+extension FolderSync.LastFolderError: TripSyncError {
+    /// No last folder is `.notFound`, several `.ambiguous`, a record that cannot be read
+    /// `.fileSystem`; `facts.thing` is "last folder".
+    package var errorKind: TripSyncErrorKind {
+        switch self {
+        case .none: return .notFound
+        case .ambiguous: return .ambiguous
+        case .unreadable: return .fileSystem
+        }
+    }
+
+    /// What the error is about: the last folder.
+    package var facts: ErrorFacts { ErrorFacts(thing: "last folder") }
+}

@@ -115,16 +115,14 @@ package struct FolderSync: Sendable {
                     &trip, root: root, inFolder: inFolder.contains(tripID), blocked: blocked[tripID], identity: &identity, state: &state, report: &report,
                     saved: &documents[tripID], folded: &folded, now: now)
             } catch let error as TripFileError {
-                trip.failure = error.errors.first.map { "\($0)" } ?? "\(error)"
-            } catch let error as FileSystemError {
-                trip.failure = error.description
+                trip.failure = TripError(.invalidFile, facts: error.facts, message: error.errors.first.map { "\($0)" } ?? "\(error)")
             } catch {
-                trip.failure = "\(error)"
+                trip.failure = TripError(error)
             }
             if let failure = trip.failure, trip.savedLocally {
                 // The home changed: say what is kept and what is not, not only what failed.
                 let merged = trip.merged.count
-                trip.failure =
+                trip.failure?.message =
                     "\(merged == 0 ? "this home's changes were" : "merged \(merged) file\(merged == 1 ? "" : "s") and") saved in this home, "
                     + "but this laptop's file was not published, so the others do not see them yet (\(failure)); fix that and sync again"
             }
@@ -279,7 +277,7 @@ package struct FolderSync: Sendable {
         let (delivery, staged) = try round.deliverAttachments(&replica)
         try round.saveLocally(&replica, delivery: delivery, staged: staged)
         guard delivery.mayPublish else {
-            round.trip.failure = delivery.notices.last
+            round.trip.failure = delivery.notices.last.map { TripError(.fileSystem, message: $0) }
             return
         }
         try round.publish(replica)

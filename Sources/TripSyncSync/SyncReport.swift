@@ -1,3 +1,4 @@
+import TripSyncPlatform
 import TripSyncCore
 
 /// What one sync did, trip by trip.
@@ -62,8 +63,9 @@ public struct SyncReport: Sendable {
         public var tripID: TripID
         /// Its name, when known.
         public var name: String?
-        /// Why the trip could not be synced (read, merged or published); nil when it was.
-        public var failure: String?
+        /// Why the trip could not be synced (read, merged or published), as an error value (its
+        /// kind to switch on, its facts and message); nil when it was.
+        public var failure: TripError?
         /// Our file for the trip, when it was published (written, or already up to date).
         public var published: String?
         /// Whether the published file's bytes changed in this sync.

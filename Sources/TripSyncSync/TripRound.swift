@@ -141,104 +141,135 @@ struct TripRound {
     mutating func scan() throws {
         skipContext = Self.membershipDigest(
             owner: document?.owner?.key, grants: document?.members ?? [:], successions: (document?.successions ?? [:]).map { ($0.key, $0.value) })
-        for name in try folder.entries() {
-            let path = folder.display(name)
-            let me = identity.deviceID
-            let kind = FolderSync.classify(name, me: me)
-            switch kind {
-            case .ownTemporary:
-                ownStaleTemps.append(name)
-                continue
-            case .temporary:
-                trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
-                continue
-            case .notTrip:
-                trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
-                continue
-            case .ownJoinRequest, .blobs:
-                continue
-            case .keyring:
-                keyringFiles.append(name)
-                continue
-            case .joinRequest:
-                // Only a laptop holding the owner key can admit anyone; others leave requests be.
-                guard access.ownerKey != nil else { continue }
-                // A request already settled here (pending, declined or a member's) in a file
-                // unchanged since: not read again.
-                let device = String(name.display.dropLast(".join.json".count))
-                if let skip = state.skips[path], let (_, stamp) = folder.kind(of: name), skip.stamp == stamp,
-                    let id = Identifier(device), skip.context == joinStatus(of: id)
-                {
-                    listed.insert(path)
-                    quietRequests += 1
-                    continue
-                }
-                do {
-                    let (bytes, _) = try folder.readFile(name, maxBytes: 64 << 10)
-                    let request = try JoinRequest(parsing: bytes)
-                    guard request.trip == tripID, name.bytes.elementsEqual(JoinRequest.fileName(for: request.device).utf8) else {
-                        trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
-                        continue
-                    }
-                    listed.insert(path)
-                    joinRequests.append((path, request))
-                } catch let error as InviteError {
-                    trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
-                } catch let error as FileSystemError {
-                    trip.skipped.append(.init(file: path, reason: error.message))
-                }
-                continue
-            default: break
-            }
-            guard let (entryKind, listedStamp) = folder.kind(of: name) else {
-                trip.skipped.append(.init(file: path, reason: "vanished while syncing"))
-                continue
-            }
-            guard entryKind == .file else {
-                let what = entryKind == .link ? "a symbolic link, not a file (never followed)" : entryKind == .folder ? "not a regular file (a folder)" : "not a regular file"
-                trip.skipped.append(.init(file: path, reason: what))
-                continue
-            }
-            // Unchanged since we merged it: skip without parsing.
-            if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
-                trip.unchanged.append(path)
-                if kind == .own || name == startName {
-                    // Merged before, unchanged since: removable after a re-key (below). A file that
-                    // cannot be read now, or changed meanwhile, is simply not removed.
-                    do {
-                        let (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
-                        if stamp == listedStamp {
-                            formerOwn = (name, SHA256.digest(bytes), startID)
-                            ownFile = (name, SHA256.digest(bytes), stamp)
-                        }
-                    } catch {
-                        formerOwn = nil
-                    }
-                }
-                continue
+        for name in try folder.entries() { scanEntry(name) }
+        forgetSkipsOfVanishedFiles()
+        noticeClockBehind()
+    }
+
+    /// One entry of the trip folder, by its kind: a trip file read (or passed over as
+    /// unchanged), a join request read, anything else reported as skipped or left alone.
+    private mutating func scanEntry(_ name: EntryName) {
+        let path = folder.display(name)
+        let kind = FolderSync.classify(name, me: identity.deviceID)
+        switch kind {
+        case .ownTemporary:
+            ownStaleTemps.append(name)
+        case .temporary:
+            trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
+        case .notTrip:
+            trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
+        case .ownJoinRequest, .blobs:
+            break
+        case .keyring:
+            keyringFiles.append(name)
+        case .joinRequest:
+            scanJoinRequest(name, path: path)
+        default:
+            scanTripEntry(name, path: path, kind: kind)
+        }
+    }
+
+    /// A join request of the folder, read when this laptop holds the owner key (only it can
+    /// admit anyone) and the request is not one settled here in a file unchanged since.
+    private mutating func scanJoinRequest(_ name: EntryName, path: String) {
+        guard access.ownerKey != nil else { return }
+        let device = String(name.display.dropLast(".join.json".count))
+        if let skip = state.skips[path], let (_, stamp) = folder.kind(of: name), skip.stamp == stamp,
+            let id = Identifier(device), skip.context == joinStatus(of: id)
+        {
+            listed.insert(path)
+            quietRequests += 1
+            return
+        }
+        do {
+            let (bytes, _) = try readFolderFile(name, maxBytes: 64 << 10)
+            let request = try JoinRequest(parsing: bytes)
+            guard request.trip == tripID, name.bytes.elementsEqual(JoinRequest.fileName(for: request.device).utf8) else {
+                trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
+                return
             }
             listed.insert(path)
-            // Skipped before and unchanged since, for a reason that still holds: not read again.
-            if let skip = state.skips[path], skip.stamp == listedStamp, skip.context.isEmpty || skip.context == skipContext, kind != .own,
-                kind != .ownCopy, name != startName
-            {
-                trip.skipped.append(.init(file: path, reason: skip.reason, remedy: skip.device.map { .ownerApproves($0) }))
-                if !skip.context.isEmpty { skippedByMembership.append((name, kind, listedStamp)) }
-                continue
-            }
-            readTripFile(name, path: path, kind: kind)
+            joinRequests.append((path, request))
+        } catch let error as InviteError {
+            trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
+        } catch let error as FileSystemError {
+            trip.skipped.append(.init(file: path, reason: error.message))
+        } catch {
+            trip.skipped.append(.init(file: path, reason: "\(error)"))
         }
-        // Forget the skips of files no longer in this trip folder.
+    }
+
+    /// A trip file's entry: skipped when it is no regular file, passed over when unchanged
+    /// since it was merged or skipped for a reason that still holds, read otherwise.
+    private mutating func scanTripEntry(_ name: EntryName, path: String, kind: FolderSync.FileKind) {
+        guard let (entryKind, listedStamp) = folder.kind(of: name) else {
+            trip.skipped.append(.init(file: path, reason: "vanished while syncing"))
+            return
+        }
+        guard entryKind == .file else {
+            let what = entryKind == .link ? "a symbolic link, not a file (never followed)" : entryKind == .folder ? "not a regular file (a folder)" : "not a regular file"
+            trip.skipped.append(.init(file: path, reason: what))
+            return
+        }
+        // Unchanged since we merged it: skip without parsing.
+        if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
+            trip.unchanged.append(path)
+            if kind == .own || name == startName { rememberUnchangedOwnFile(name, listedStamp: listedStamp) }
+            return
+        }
+        listed.insert(path)
+        // Skipped before and unchanged since, for a reason that still holds: not read again.
+        if let skip = state.skips[path], skip.stamp == listedStamp, skip.context.isEmpty || skip.context == skipContext, kind != .own,
+            kind != .ownCopy, name != startName
+        {
+            trip.skipped.append(.init(file: path, reason: skip.reason, remedy: skip.device.map { .ownerApproves($0) }))
+            if !skip.context.isEmpty { skippedByMembership.append((name, kind, listedStamp)) }
+            return
+        }
+        readTripFile(name, path: path, kind: kind)
+    }
+
+    /// Our own file, merged before and unchanged since: its digest kept, so it is removable
+    /// after a re-key and publishing can compare against it. A file that cannot be read now,
+    /// or changed meanwhile, is simply not removed.
+    private mutating func rememberUnchangedOwnFile(_ name: EntryName, listedStamp: FileStamp) {
+        do {
+            let (bytes, stamp) = try readFolderFile(name, maxBytes: reader.maxFileBytes)
+            if stamp == listedStamp {
+                formerOwn = (name, SHA256.digest(bytes), startID)
+                ownFile = (name, SHA256.digest(bytes), stamp)
+            }
+        } catch {
+            formerOwn = nil
+        }
+    }
+
+    /// Forgets the skips of files no longer in this trip folder.
+    private mutating func forgetSkipsOfVanishedFiles() {
         let prefix = folder.display(EntryName(""))
         for path in state.skips.keys where path.hasPrefix(prefix) && !listed.contains(path) { state.skips[path] = nil }
-        // Every other laptop's file ahead of this clock: it is this clock that is wrong (issue
-        // 40), and the person is told so, with what to fix, rather than only blamed devices.
-        if let lead = aheadOfUs, !candidates.contains(where: { $0.input.deviceID != identity.deviceID && !earlierIDs.contains($0.input.deviceID) }) {
-            trip.notices.append(
-                .init(
-                    "every other laptop's file is at least \(ClockGuard.span(lead)) ahead of this laptop's clock: this laptop's clock is probably behind. Set its date and time right (automatic date and time), then sync again"
-                ))
-        }
+    }
+
+    /// Every other laptop's file ahead of this clock: it is this clock that is wrong (issue
+    /// 40), and the person is told so, with what to fix, rather than only blamed devices.
+    private mutating func noticeClockBehind() {
+        guard let lead = aheadOfUs, !candidates.contains(where: { $0.input.deviceID != identity.deviceID && !earlierIDs.contains($0.input.deviceID) }) else { return }
+        trip.notices.append(
+            .init(
+                "every other laptop's file is at least \(ClockGuard.span(lead)) ahead of this laptop's clock: this laptop's clock is probably behind. Set its date and time right (automatic date and time), then sync again"
+            ))
+    }
+
+    /// Reads one file of the trip folder, at most `maxBytes`, with its stamp: every read of
+    /// the shared folder's files by a round goes through here.
+    private func readFolderFile(_ name: EntryName, maxBytes: Int) throws(FileSystemError) -> (bytes: [UInt8], stamp: FileStamp) {
+        try folder.readFile(name, maxBytes: maxBytes)
+    }
+
+    /// Writes `bytes` as this device's file `name` in the trip folder, atomically and durably:
+    /// the one write of a trip file into the shared folder by a round.
+    private func writeOwnFile(_ bytes: [UInt8], to name: EntryName) throws(FileSystemError) {
+        try folder.writeAtomically(bytes, to: name, mode: 0o644)
     }
 
     /// Reads one trip file of the folder: a candidate for admission, or skipped with the
@@ -250,7 +281,7 @@ struct TripRound {
         let signer: PublicKey?
         var readStamp: FileStamp?
         do {
-            (bytes, stamp) = try folder.readFile(name, maxBytes: reader.maxFileBytes)
+            (bytes, stamp) = try readFolderFile(name, maxBytes: reader.maxFileBytes)
             readStamp = stamp
             // Our own file is read here only: publishing compares its new bytes with this digest.
             if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
@@ -450,114 +481,137 @@ struct TripRound {
         var waiting = access.pendingPerBucket
         for id in [identity.deviceID] + identity.formerIDs { lateBounds[id] = nil }
         for candidate in candidates {
-            let (name, path, kind, stamp) = (candidate.name, candidate.path, candidate.kind, candidate.stamp)
-            var input = candidate.input
-            let me = identity.deviceID
-            // An owned trip names a device by its grant here; a file's `devices` only says what
-            // the device calls itself (what an owner sees of a device it has not admitted).
-            let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
-            switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
-            case .skipped(let reason, let remedy):
-                // Our own file is replaced below; what it held is in the replica already.
-                if kind != .own { trip.skipped.append(.init(file: path, reason: reason, remedy: remedy)) }
-                // Not read again while it and the membership are unchanged.
-                if kind != .own, kind != .ownCopy, remedy == nil || remedy?.kind == "ownerApproves" {
-                    state.skips[path] = .init(stamp: stamp, context: skipContext, reason: reason, device: remedy?.device)
-                }
-                if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
-                    access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
-                {
-                    // Bounded like join requests: whoever can write into the folder cannot fill the list.
-                    let bucket = TripAccess.bucket(invite: nil, source: "a signed trip file")
-                    if waiting[bucket, default: 0] < TripAccess.maxPendingPerInvite {
-                        waiting[bucket, default: 0] += 1
-                        access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
-                    }
-                }
-                continue
-            case .acksOnly:
-                viewerFiles.append((candidate, input.deviceID))
-                continue
-            case .whole:
-                break
-            }
-            // A removed device is judged by its own dots (docs/DESIGN.md): its writes above the
-            // removal's `seen` are dropped from this file and from the replica before the merge
-            // (each side restoring from the other what such a write had replaced), said to the
-            // one syncing; the relaying member hears it at its own sync, when its replica drops them.
-            if !lateBounds.isEmpty, input.mayHoldLateWrites(lateBounds) || (document?.mayHoldLateWrites(lateBounds) ?? false) {
-                let relayed = input
-                let carried = lateBounds.filter { $0.key != relayed.deviceID && relayed.clock[$0.key] > $0.value }.sorted { $0.key < $1.key }
-                for (device, seen) in carried {
-                    let removed = (device: device, counter: relayed.clock[device], seen: seen)
-                    let who = membership.effectiveGrant(of: device)?.name ?? device.description
-                    let (dropped, kept) = input.dropLateWrites([device: seen], restoringFrom: document)
-                    guard dropped + kept > 0 else { continue }
-                    trip.notices.append(
-                        .init(
-                            "\(path) carries \(dropped + kept) change(s) of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); \(dropped) not taken\(kept > 0 ? ", \(kept) kept because nothing older is known for them here" : ""); \(deviceName)'s laptop is told when it syncs"))
-                }
-                if var current = document, current.mayHoldLateWrites(lateBounds) {
-                    let (dropped, kept) = current.dropLateWrites(lateBounds, restoringFrom: relayed)
-                    if dropped > 0 {
-                        trip.notices.append(
-                            .init(
-                                "this laptop held \(dropped) change(s) of removed members made after their removal (taken before the removal reached it); they are dropped here as on every laptop that holds the removal\(kept > 0 ? " (\(kept) kept: nothing older is known for them)" : "")"))
-                    }
-                    document = current
-                }
-            }
-            // Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file
-            // under our id it means another copy of this home, and we re-key; in another
-            // member's file it is a claim only our key may make, and the file is refused. A file
-            // of ours merely not the one we last recorded (a crash before the state was saved)
-            // is no evidence.
-            let writer = "\(deviceName) (\(input.deviceID.description.prefix(8)))"
-            let owned = membership.owner != nil
-            let ourKey = owned ? try ownKey(me) : nil
-            if var current = document {
-                let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
-                // Limits hold for the merged state (docs/DESIGN.md): a file that would take the
-                // trip past what any reader takes is refused whole, and the replica stays readable.
-                if let problem = merged.limitProblem {
-                    trip.skipped.append(
-                        .init(file: path, reason: "device \(writer)'s file is refused whole: taking it would put the trip past a limit every reader holds (\(problem))"))
-                    continue
-                }
-                let ours = forks.filter { $0.rev.device == me }
-                switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
-                case .refuse(let reason):
-                    trip.skipped.append(.init(file: path, reason: reason))
-                    continue
-                case .rekey(let reason):
-                    var rekeyed: TripDocument? = current
-                    try sync.rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: reason, rekeyed: &self.rekeyed, now: now)
-                    current = rekeyed ?? merged
-                case .merge:
-                    current = merged
-                }
-                sync.record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
-                document = current
-            } else {
-                let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer, owned: owned, ourKey: ourKey)
-                if case .refuse(let reason) = decision {
-                    trip.skipped.append(.init(file: path, reason: reason))
-                    continue
-                }
-                // Joining a trip found in the folder.
-                var joined = input
-                joined.deviceID = me
-                document = joined
-                trip.joined = true
-                if case .rekey(let reason) = decision {
-                    try sync.rekey(&document, input: input, identity: &identity, clock: &clock, reason: reason, rekeyed: &self.rekeyed, now: now)
-                }
-            }
-            trip.merged.append(path)
-            state.files[path] = .init(stamp: stamp, clock: input.clock)
-            if kind == .ownCopy, let digest = candidate.digest { ownCopies.append((name, digest)) }
-            if kind == .own || name == startName, let digest = candidate.digest { formerOwn = (name, digest, startID) }
+            try checkAndMerge(candidate, membership: membership, lateBounds: lateBounds, waiting: &waiting)
         }
+    }
+
+    /// One admitted file: what membership lets it do, a removed member's late writes dropped,
+    /// then the fork check and the merge, recorded as merged.
+    private mutating func checkAndMerge(_ candidate: Candidate, membership: Membership, lateBounds: [DeviceID: UInt64], waiting: inout [String: Int]) throws {
+        var input = candidate.input
+        // An owned trip names a device by its grant here; a file's `devices` only says what
+        // the device calls itself (what an owner sees of a device it has not admitted).
+        let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
+        switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
+        case .skipped(let reason, let remedy):
+            skipRefused(candidate, deviceName: deviceName, reason: reason, remedy: remedy, membership: membership, waiting: &waiting)
+            return
+        case .acksOnly:
+            viewerFiles.append((candidate, input.deviceID))
+            return
+        case .whole:
+            break
+        }
+        if !lateBounds.isEmpty, input.mayHoldLateWrites(lateBounds) || (document?.mayHoldLateWrites(lateBounds) ?? false) {
+            dropLateWrites(&input, bounds: lateBounds, membership: membership, deviceName: deviceName, path: candidate.path)
+        }
+        guard try forkCheckAndMerge(input, path: candidate.path, deviceName: deviceName, owned: membership.owner != nil) else { return }
+        let (name, path, kind) = (candidate.name, candidate.path, candidate.kind)
+        trip.merged.append(path)
+        state.files[path] = .init(stamp: candidate.stamp, clock: input.clock)
+        if kind == .ownCopy, let digest = candidate.digest { ownCopies.append((name, digest)) }
+        if kind == .own || name == startName, let digest = candidate.digest { formerOwn = (name, digest, startID) }
+    }
+
+    /// A file membership refused: reported (not our own file: what it held is in the replica
+    /// already), remembered as a skip, and a signed file of a device not admitted kept as a
+    /// request for the owner, bounded like join requests.
+    private mutating func skipRefused(
+        _ candidate: Candidate, deviceName: String, reason: String, remedy: MembershipRemedy?, membership: Membership, waiting: inout [String: Int]
+    ) {
+        let (path, kind, input) = (candidate.path, candidate.kind, candidate.input)
+        if kind != .own { trip.skipped.append(.init(file: path, reason: reason, remedy: remedy)) }
+        // Not read again while it and the membership are unchanged.
+        if kind != .own, kind != .ownCopy, remedy == nil || remedy?.kind == "ownerApproves" {
+            state.skips[path] = .init(stamp: candidate.stamp, context: skipContext, reason: reason, device: remedy?.device)
+        }
+        if let owner = membership.owner, input.owner?.key == owner.key, membership.effectiveGrant(of: input.deviceID) == nil, let key = candidate.signer,
+            access.requests[input.deviceID] == nil, !access.isDeclined(input.deviceID, freshInvite: false)
+        {
+            // Bounded like join requests: whoever can write into the folder cannot fill the list.
+            let bucket = TripAccess.bucket(invite: nil, source: "a signed trip file")
+            if waiting[bucket, default: 0] < TripAccess.maxPendingPerInvite {
+                waiting[bucket, default: 0] += 1
+                access.requests[input.deviceID] = .init(key: key, name: deviceName, source: "a signed trip file", seen: UTCTimestamp(millisecondsSinceEpoch: now))
+            }
+        }
+    }
+
+    /// A removed device is judged by its own dots (docs/DESIGN.md): its writes above the
+    /// removal's `seen` are dropped from this file and from the replica before the merge (each
+    /// side restoring from the other what such a write had replaced), said to the one syncing;
+    /// the relaying member hears it at its own sync, when its replica drops them.
+    private mutating func dropLateWrites(_ input: inout TripDocument, bounds lateBounds: [DeviceID: UInt64], membership: Membership, deviceName: String, path: String) {
+        let relayed = input
+        let carried = lateBounds.filter { $0.key != relayed.deviceID && relayed.clock[$0.key] > $0.value }.sorted { $0.key < $1.key }
+        for (device, seen) in carried {
+            let removed = (device: device, counter: relayed.clock[device], seen: seen)
+            let who = membership.effectiveGrant(of: device)?.name ?? device.description
+            let (dropped, kept) = input.dropLateWrites([device: seen], restoringFrom: document)
+            guard dropped + kept > 0 else { continue }
+            trip.notices.append(
+                .init(
+                    "\(path) carries \(dropped + kept) change(s) of \(who) (\(removed.device.description.prefix(8))), removed from the trip, made after its removal (up to \(removed.counter), the removal had seen \(removed.seen)); \(dropped) not taken\(kept > 0 ? ", \(kept) kept because nothing older is known for them here" : ""); \(deviceName)'s laptop is told when it syncs"))
+        }
+        if var current = document, current.mayHoldLateWrites(lateBounds) {
+            let (dropped, kept) = current.dropLateWrites(lateBounds, restoringFrom: relayed)
+            if dropped > 0 {
+                trip.notices.append(
+                    .init(
+                        "this laptop held \(dropped) change(s) of removed members made after their removal (taken before the removal reached it); they are dropped here as on every laptop that holds the removal\(kept > 0 ? " (\(kept) kept: nothing older is known for them)" : "")"))
+            }
+            document = current
+        }
+    }
+
+    /// Evidence of a fork of ours (`ForkCheck`, the one place that decides): in a file under
+    /// our id it means another copy of this home, and we re-key; in another member's file it is
+    /// a claim only our key may make, and the file is refused. A file of ours merely not the one
+    /// we last recorded (a crash before the state was saved) is no evidence. Then the merge (or
+    /// the join of a trip found in the folder). False when the file is refused.
+    private mutating func forkCheckAndMerge(_ input: TripDocument, path: String, deviceName: String, owned: Bool) throws -> Bool {
+        let me = identity.deviceID
+        let writer = "\(deviceName) (\(input.deviceID.description.prefix(8)))"
+        let ourKey = owned ? try ownKey(me) : nil
+        guard var current = document else {
+            let decision = ForkCheck.decide(input, local: nil, identity: identity, clock: clock, ownForks: [], path: path, writer: writer, owned: owned, ourKey: ourKey)
+            if case .refuse(let reason) = decision {
+                trip.skipped.append(.init(file: path, reason: reason))
+                return false
+            }
+            // Joining a trip found in the folder.
+            var joined = input
+            joined.deviceID = me
+            document = joined
+            trip.joined = true
+            if case .rekey(let reason) = decision {
+                try sync.rekey(&document, input: input, identity: &identity, clock: &clock, reason: reason, rekeyed: &self.rekeyed, now: now)
+            }
+            return true
+        }
+        let (merged, forks) = try DocumentMerger.mergeFindingForks(current, input, writer: me)
+        // Limits hold for the merged state (docs/DESIGN.md): a file that would take the
+        // trip past what any reader takes is refused whole, and the replica stays readable.
+        if let problem = merged.limitProblem {
+            trip.skipped.append(
+                .init(file: path, reason: "device \(writer)'s file is refused whole: taking it would put the trip past a limit every reader holds (\(problem))"))
+            return false
+        }
+        let ours = forks.filter { $0.rev.device == me }
+        switch ForkCheck.decide(input, local: current, identity: identity, clock: clock, ownForks: ours, path: path, writer: writer, owned: owned, ourKey: ourKey) {
+        case .refuse(let reason):
+            trip.skipped.append(.init(file: path, reason: reason))
+            return false
+        case .rekey(let reason):
+            var rekeyed: TripDocument? = current
+            try sync.rekey(&rekeyed, input: input, identity: &identity, clock: &clock, reason: reason, rekeyed: &self.rekeyed, now: now)
+            current = rekeyed ?? merged
+        case .merge:
+            current = merged
+        }
+        sync.record(forks.filter { $0.rev.device != identity.deviceID && $0.rev.device != me }, file: path, into: &trip)
+        document = current
+        return true
     }
 
     /// Stage 4, settle membership: viewers' acks, the owner-signed grants, what requests still
@@ -757,14 +811,14 @@ struct TripRound {
                 upToDate = SHA256.digest(bytes) == read.digest
             } else {
                 do {
-                    upToDate = try folder.readFile(ownName, maxBytes: reader.maxFileBytes).bytes == bytes
+                    upToDate = try readFolderFile(ownName, maxBytes: reader.maxFileBytes).bytes == bytes
                 } catch {
                     upToDate = false  // unreadable: it is replaced below
                 }
             }
         }
         if !upToDate {
-            try folder.writeAtomically(bytes, to: ownName, mode: 0o644)
+            try writeOwnFile(bytes, to: ownName)
             trip.wrote = true
             trip.sharedChanges = unsharedBefore
         }

@@ -1,15 +1,14 @@
 import Foundation
 import TripSync
-import TripSyncCore
-import TripSyncHome
-import TripSyncSync
+import TripSyncPlatform
 
 /// The automatic sync while a page is open (docs/DESIGN.md, "The server"): while a page has
 /// polled for changes in the last few seconds, the door's watch (`TripHome.watch`, the one
-/// watch loop the CLI's `sync --watch` runs too) syncs the home's trips
-/// with their last folder whenever that folder or the home changes, and at least every 30
-/// seconds; failing rounds are retried with the loop's backoff. No page open, no loop; the last
-/// folder changed (a sync with another folder), a loop for the new one.
+/// watch loop the CLI's `sync --watch` runs too) syncs the home's trips with the folder the door
+/// picks (`TripHome.syncFolder`, the rule of `tripsync sync` without a folder) whenever that
+/// folder or the home changes, and at least every 30 seconds; failing rounds are retried with
+/// the loop's backoff. No page open, no loop; the last folder changed (a sync with another
+/// folder), a loop for the new one.
 final class BackgroundSync: @unchecked Sendable {
     /// Seconds after a page's last poll that it counts as open.
     static let openFor = 5.0
@@ -77,12 +76,17 @@ final class BackgroundSync: @unchecked Sendable {
         watch?.stop()
     }
 
-    /// The folder the home's trips last synced with (the first, when they used several); nil
-    /// when none is recorded or the records cannot be read (no automatic sync then).
+    /// The folder the door's one rule picks (`TripHome.syncFolder`: the one folder the home's
+    /// trips last synced with, as `tripsync sync` without a folder); nil when there is none yet,
+    /// or when the trips used several or the records cannot be read, which the trip page then
+    /// says (no automatic sync: the person picks the folder with Sync now).
     private func lastFolder(_ door: TripHome) -> String? {
         do {
-            return try door.home.lastFolders().first?.folder
+            return try door.syncFolder()
         } catch {
+            let kind = (error as? any TripSyncError)?.errorKind
+            let text = kind == .notFound ? nil : "no automatic sync: " + ((error as? any TripSyncError)?.message ?? "\(error)")
+            lock.withLock { problem = text }
             return nil
         }
     }

@@ -9,9 +9,12 @@ extension WebApp {
         let name: String
         let id: TripID
         do {
-            (members, owner, name, id) = try withStore(trip) { store in
-                (try store.members(), try store.holdsOwnerKey(), store.document.trip.name.value, store.tripID)
-            }
+            guard let tripID = TripID(trip) else { return notFound() }
+            // A read snapshot: the page takes no lock.
+            let read = try door.members(of: tripID)
+            (members, owner, name, id) = (read.members, read.holdsOwnerKey, read.document.trip.name.value, read.document.tripID)
+        } catch TripStoreError.noMatch {
+            return notFound()
         } catch {
             return failure(error)
         }

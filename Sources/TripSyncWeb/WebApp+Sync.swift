@@ -3,10 +3,11 @@ import TripSyncCore
 import TripSyncSync
 
 extension WebApp {
-    /// The folder this trip last synced with, if the home recorded one.
+    /// The folder this trip last synced with, if the home recorded one (the door's
+    /// `lastFolder(of:)`; a record that cannot be read offers the folder field instead).
     func lastFolder(_ trip: TripID) -> String? {
         do {
-            return try home.lastFolders().first { $0.trips.contains(trip) }?.folder
+            return try door.lastFolder(of: trip)
         } catch {
             return nil
         }
@@ -42,8 +43,12 @@ extension WebApp {
         } catch {
             return tripPage(request, trip: trip, error: "\(folder): " + Self.words(error), status: Self.status(for: error))
         }
-        var problems = home.recordLastFolder(folder, of: report)
-        problems += report.warnings + report.skipped.map { "\($0.file): skipped: " + Self.remedyLine($0.reason, $0.remedy) }
+        // A trip that could not sync answers with the page and a status from the failure's kind.
+        if let failure = report.failed.first?.failure {
+            return tripPage(request, trip: trip, error: "\(folder): not synced: " + failure.message, status: Self.status(for: failure))
+        }
+        // The sync recorded the folder as the trip's last one; what it could not record.
+        let problems = report.lastFolderProblems + report.warnings + report.skipped.map { "\($0.file): skipped: " + Self.remedyLine($0.reason, $0.remedy) }
         keepNotice(Self.summary(report, folder: folder) + problems.map { " " + $0 }.joined(), for: request)
         return WebResponse.seeOther("/trips/\(trip)#sync")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TripSync
 
 #if canImport(Glibc)
     import Glibc

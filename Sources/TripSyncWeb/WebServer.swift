@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import TripSync
 import TripSyncPlatform
 
 #if canImport(Glibc)

@@ -16,7 +16,7 @@ enum Failure {
         case let error as CLIError: return error
         case let error as TripFileError: return .file(error)
         case let error as TripStoreError: return tripStore(error, home: home)
-        case let error as FolderSync.LastFolderError: return lastFolder(error)
+        case let error as any TripSyncError where error.facts.thing == "last folder": return lastFolder(error)
         case let error as EditError where error.kind == .shortItemPrefix: return .usage(error.description, command: nil)
         // A file system error names a path from outside, which may hold a newline: one line,
         // escaped. The library's other messages may hold hint lines, printed as such.
@@ -104,13 +104,36 @@ enum Failure {
         }
     }
 
-    /// No folder given to `sync` and none recorded (usage, exit 2), or the records unreadable.
-    static func lastFolder(_ error: FolderSync.LastFolderError) -> CLIError {
-        switch error {
-        case .unreadable(let text): return .refused("\(text) (give the FOLDER to sync with)")
-        case .none: return .usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: "sync")
-        default: return .usage("sync needs a FOLDER: \(error)", command: "sync")
+    /// No folder given to `sync` and none recorded, or several (usage, exit 2), or the records
+    /// unreadable (the door's `syncFolder`, by kind).
+    static func lastFolder(_ error: any TripSyncError) -> CLIError {
+        switch error.errorKind {
+        case .notFound: return .usage("sync needs a FOLDER: this home has not synced with one yet (after that, 'tripsync sync' uses the last one)", command: "sync")
+        case .ambiguous: return .usage("sync needs a FOLDER: \(error.message)", command: "sync")
+        default: return .refused("\(error.message) (give the FOLDER to sync with)")
         }
+    }
+
+    /// Why a sync could not run, naming the folder first.
+    static func syncCouldNotRun(_ text: String, folder: String) -> String {
+        text.hasPrefix(folder + ":") ? text : "\(folder): \(text)"
+    }
+
+    /// A sync that ran with some trips not synced (named in the report printed before): exit 1.
+    static func tripsNotSynced(_ report: SyncReport) -> CLIError {
+        .refused(tripsNotSyncedText(report))
+    }
+
+    /// How many trips of `report` could not be synced, in words.
+    private static func tripsNotSyncedText(_ report: SyncReport) -> String {
+        "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were"
+    }
+
+    /// A failed round of `sync --watch`, by its kind: some trips not synced (counted from the
+    /// round's report), or why the sync could not run, naming the folder first.
+    static func watchRound(_ failure: TripError, folder: String, report: SyncReport?) -> String {
+        if failure.errorKind == .syncFailed, let report, !report.failed.isEmpty { return tripsNotSyncedText(report) }
+        return syncCouldNotRun(failure.message, folder: folder)
     }
 
     /// What a command was doing when an error stopped it: the context its message names.
@@ -175,22 +198,22 @@ enum Failure {
             if let error = error as? TripFileError { return .file(error) }
             return .refused("\(path): cannot open this installation's home: \(said)")
         case .syncing(let folder):
-            return .refused(SyncCommand.couldNotRun(said, folder: folder))
+            return .refused(syncCouldNotRun(said, folder: folder))
         case .importing(let file, let replica):
             switch error {
             case is EditError, is TripStoreError, is TripImport.Refusal: return cliError(error, home: home)
-            case let error as MergeError: return .refused("\(file): \(error)")
+            case let error as TripError where error.errorKind == .refused: return .refused("\(file): \(error)")
             default: return cliError(error, doing: .saving(replica), home: home)
             }
         case .merging(let output):
-            if let error = error as? FileMergeError { return .refused(error.description.split(separator: "\n").map(String.init)) }
+            if let error = error as? TripError, error.errorKind == .invalidFile { return .refused(error.message.split(separator: "\n").map(String.init)) }
             return cliError(error, doing: .writing(output))
         case .changingAttachments(let nothing):
             switch error {
             case is EditError, is AttachmentError: return cliError(error, home: home)
-            case let error as BlobError:
-                if case .fileSystem(let cause) = error.reason, cause.inPlace { return .refused("\(error); \(cause.outcome)") }
-                return .refused("\(error); \(nothing)")
+            // An attachment's bytes that could not be stored or read (the door's `TripError`; a
+            // file system failure comes as the `FileSystemError` below).
+            case let error as TripError where error.errorKind == .fileSystem: return .refused("\(error); \(nothing)")
             case let error as FileSystemError: return .refused("\(error); \(error.inPlace ? error.outcome : nothing)")
             default: return cliError(error, home: home)
             }

@@ -9,25 +9,6 @@ import Testing
 
     /// Two homes and a folder; every command runs at a fake wall-clock day (day 0 is
     /// 2027-01-01, 09:00 UTC), the clock running on from there.
-    struct Laptops {
-        var root = CLI.temporaryFolder()
-        var folder: String { root + "/shared" }
-
-        func run(_ who: String, day: Int, _ arguments: [String]) throws -> CLIResult {
-            let stamp = "@\(1_798_794_000 + day * 86_400)"  // 2027-01-01T09:00:00Z + days
-            let (status, out, err) = try CLI.spawn(
-                CompactionCommandTests.faketime, [stamp, CLI.binary, "--home", root + "/" + who] + arguments, cwd: CLI.root)
-            return CLIResult(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-        }
-
-        func sync(_ who: String, day: Int) throws {
-            let result = try run(who, day: day, ["sync", folder])
-            #expect(result.status == 0, "\(who) on day \(day): \(result.stderr)")
-        }
-
-        func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
     @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)))
     func editsMadeWhileDeletedSurviveEveryLaterSyncUntilAPersonDecides() throws {
         let laptops = Laptops()
@@ -90,7 +71,7 @@ import Testing
 @Suite struct FolderBlobClockTests {
     @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)))
     func aClockYearsAheadRemovesNoFolderBlobAlone() throws {
-        let laptops = CompactionCommandTests.Laptops()
+        let laptops = Laptops()
         defer { laptops.cleanUp() }
         try FileManager.default.createDirectory(atPath: laptops.folder, withIntermediateDirectories: true)
         _ = try laptops.run("alex", day: 0, ["init", "--device-name", "Alex's laptop"])
@@ -115,5 +96,19 @@ import Testing
         let later = try laptops.run("alex", day: 200, ["gc", "--folder", laptops.folder])
         #expect(later.status == 0, "\(later.stderr)")
         #expect(!FileManager.default.fileExists(atPath: blob), "\(later.stdout)")
+    }
+}
+
+extension Laptops {
+    /// Runs tripsync on laptop `who` under faketime, `day` days after 2027-01-01T09:00:00Z.
+    func run(_ who: String, day: Int, _ arguments: [String]) throws -> CLIResult {
+        let stamp = "@\(1_798_794_000 + day * 86_400)"  // 2027-01-01T09:00:00Z + days
+        return try run(who, arguments, through: [CompactionCommandTests.faketime, stamp], cwd: CLI.root)
+    }
+
+    /// Laptop `who` syncs on `day` (expected to work).
+    func sync(_ who: String, day: Int) throws {
+        let result = try run(who, day: day, ["sync", folder])
+        #expect(result.status == 0, "\(who) on day \(day): \(result.stderr)")
     }
 }

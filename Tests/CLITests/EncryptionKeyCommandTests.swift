@@ -7,8 +7,6 @@ import Testing
 /// put each device's X25519 encryption key into its owner-signed grant in the shared folder,
 /// and the secret half stays in the device's home (`device.key`, 0600).
 @Suite struct EncryptionKeyCommandTests {
-    typealias Laptops = FolderAttackTests.Laptops
-
     /// The public key of the encryption secret key in `who`'s home, whose key file is 0600.
     static func homeBox(_ laptops: Laptops, _ who: String) throws -> EncryptionPublicKey {
         let attributes = try FileManager.default.attributesOfItem(atPath: laptops.home(who) + "/device.key")
@@ -35,12 +33,12 @@ import Testing
             #expect(grant.isSigned(by: owner.key, trip: document.tripID, device: device))
         }
         // B's own replica holds the same grants once it has synced.
-        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.expect(0, "B", ["sync", laptops.folder], cwd: laptops.root)
         let bFile = try TripFileReader().read(path: laptops.folder + "/\(trip)/\(b).trip.json.gz").document
         #expect(bFile.members[b]?.box == boxB)
         // A role change keeps the key.
-        try laptops.run("A", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"])
-        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"], cwd: laptops.root)
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         let after = try TripFileReader().read(path: published).document
         #expect(after.members[b]?.role == .viewer && after.members[b]?.box == boxB)
     }

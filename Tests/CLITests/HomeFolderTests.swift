@@ -11,40 +11,6 @@ import Testing
 /// leftovers go, a sync that saved but could not publish says so, and an unreadable folder is
 /// named with what is wrong and what to do (never a Foundation error code).
 @Suite struct HomeFolderTests {
-    struct Laptops {
-        let root = CLI.temporaryFolder()
-        var shared: String { root + "/shared" }
-        func home(_ who: String) -> String { root + "/" + who }
-
-        func run(_ who: String, _ arguments: [String]) throws -> CLIResult { try CLI.run(["--home", home(who)] + arguments) }
-
-        @discardableResult
-        func ok(_ who: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-            let result = try run(who, arguments)
-            #expect(result.status == 0, "\(who) \(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        /// Alex's trip with one item, synced by alex then sam; the trip id and the item id.
-        func setUp() throws -> (trip: String, item: String) {
-            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-            try ok("alex", ["init", "--device-name", "Alex's laptop"])
-            try ok("sam", ["init", "--device-name", "Sam's laptop"])
-            let trip = try ok("alex", ["new", "Lisbon", "--zone", "Europe/Lisbon", "--open"])
-            let item = try ok("alex", ["add", "Lunch", "--day", "2027-06-08"])
-            try ok("alex", ["sync", shared])
-            try ok("sam", ["sync", shared])
-            return (trip, item)
-        }
-
-        func deviceID(_ who: String) throws -> String {
-            let data = try Data(contentsOf: URL(fileURLWithPath: home(who) + "/device.json"))
-            return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["deviceId"] as? String)
-        }
-
-        func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
     /// A pid no process has: one that just ended.
     static func deadPID() throws -> Int32 {
         let process = Process()
@@ -67,7 +33,7 @@ import Testing
     @Test func crashLeftoversOfThisHomeAreRemovedByTheNextCommand() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, item) = try laptops.setUp()
+        let (trip, item) = try laptops.lunchTripSynced()
         let home = laptops.home("alex")
         let dead = try Self.deadPID()
         let alive = getpid()  // this test process: it runs, so its temp looks in progress
@@ -91,7 +57,7 @@ import Testing
 
         for path in leftovers { #expect(!FileManager.default.fileExists(atPath: path), "left: \(path)") }
         for path in kept { #expect(FileManager.default.fileExists(atPath: path), "removed: \(path)") }
-        #expect(try laptops.ok("alex", ["show"]).contains("Lunch by the river"))
+        #expect(try laptops.ok("alex", ["show"]).line.contains("Lunch by the river"))
     }
 
     /// A sync that merged and saved in the home, then could not publish, says what changed:
@@ -99,7 +65,7 @@ import Testing
     @Test func aSyncThatCannotPublishSaysWhatItSaved() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, item) = try laptops.setUp()
+        let (trip, item) = try laptops.lunchTripSynced()
         try laptops.ok("sam", ["edit", item, "--title", "Lunch at Sam's place"])
         try laptops.ok("sam", ["sync", laptops.shared])
         // Where alex's file belongs, a folder: alex can read sam's file but not publish.
@@ -113,7 +79,7 @@ import Testing
         #expect(sync.stderr.contains("merged 1 file and saved in this home, but this laptop's file was not published"), "\(sync.stderr)")
         #expect(sync.stderr.contains(own), "\(sync.stderr)")
         #expect(!sync.stderr.contains("nothing was changed"), "\(sync.stderr)")
-        #expect(try laptops.ok("alex", ["show"]).contains("Lunch at Sam's place"), "what was merged is kept")
+        #expect(try laptops.ok("alex", ["show"]).line.contains("Lunch at Sam's place"), "what was merged is kept")
     }
 
     /// Runs the binary as user `nobody` when this is root (root reads any folder), else as is.
@@ -143,7 +109,7 @@ import Testing
             _ = chmod(laptops.home("alex") + "/trips", 0o700)
             laptops.cleanUp()
         }
-        _ = try laptops.setUp()
+        _ = try laptops.lunchTripSynced()
         let home = laptops.home("alex")
         let trips = home + "/trips"
         if getuid() == 0 {
@@ -174,5 +140,18 @@ import Testing
             #expect(result.stderr.lowercased().contains(expected.lowercased()), "\(command): \(result.stderr)")
             #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("holds no trip yet"), "\(command): \(result.stderr)")
         }
+    }
+}
+
+extension Laptops {
+    /// Alex's open trip with one item, synced by alex then sam; the trip id and the item id.
+    func lunchTripSynced() throws -> (trip: String, item: String) {
+        try ok("alex", ["init", "--device-name", "Alex's laptop"])
+        try ok("sam", ["init", "--device-name", "Sam's laptop"])
+        let trip = try ok("alex", ["new", "Lisbon", "--zone", "Europe/Lisbon", "--open"]).line
+        let item = try ok("alex", ["add", "Lunch", "--day", "2027-06-08"]).line
+        try ok("alex", ["sync", shared])
+        try ok("sam", ["sync", shared])
+        return (trip, item)
     }
 }

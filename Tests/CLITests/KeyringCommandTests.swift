@@ -7,8 +7,6 @@ import Testing
 /// a new epoch at a removal and at `members rotate` that a removed member cannot open, and two
 /// owner laptops rotating at once converging on one current key while keeping both.
 @Suite struct KeyringCommandTests {
-    typealias Laptops = FolderAttackTests.Laptops
-
     /// The epoch keys `who`'s home holds for `trip`, as (epoch, id).
     static func held(_ laptops: Laptops, _ who: String, _ trip: String) throws -> [(epoch: Int, id: String)] {
         let path = laptops.home(who) + "/access/\(trip).json"
@@ -29,8 +27,8 @@ import Testing
         let (trip, _) = try laptops.ownedTripWithB(as: "editor")
         let a = try laptops.device("A")
         let b = try laptops.device("B")
-        try laptops.run("A", ["sync", laptops.folder])
-        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
+        try laptops.expect(0, "B", ["sync", laptops.folder], cwd: laptops.root)
         return (trip, a, b)
     }
 
@@ -63,10 +61,10 @@ import Testing
         for marker in ["Laptop A", "Laptop B", "Lisbon 2027", "Fado night"] { #expect(!text.contains(marker), "\(marker)") }
         #expect(Set(try Self.keyring(laptops, trip, of: a).sealed.keys) == [a, b])
 
-        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
-        let sync = try laptops.run("A", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["members", "remove", String(b.description.prefix(8))], cwd: laptops.root)
+        let sync = try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         #expect((sync.stdout + sync.stderr).contains("started epoch 2 of the trip's keys"), "\(sync.stdout)\(sync.stderr)")
-        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.expect(0, "B", ["sync", laptops.folder], cwd: laptops.root)
         #expect(try Self.held(laptops, "A", trip).map(\.epoch).sorted() == [1, 2])
         #expect(try Self.held(laptops, "B", trip).map(\.id) == first.map(\.id), "the removed laptop keeps epoch 1 and gets nothing newer")
         let after = try Self.keyring(laptops, trip, of: a)
@@ -74,13 +72,13 @@ import Testing
         #expect(after.open(device: b, keys: [try Self.pair(laptops, "B")]) == nil)
 
         // Asked for: a new epoch at the next sync; the removed laptop cannot ask.
-        try laptops.run("A", ["members", "rotate"])
-        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["members", "rotate"], cwd: laptops.root)
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         #expect(try Self.held(laptops, "A", trip).map(\.epoch).sorted() == [1, 2, 3])
-        try laptops.run("B", ["members", "rotate"], expecting: 1)
+        try laptops.expect(1, "B", ["members", "rotate"], cwd: laptops.root)
         // Settled: a later sync writes no new keyring.
         let before = try Data(contentsOf: URL(fileURLWithPath: laptops.folder + "/\(trip)/\(a).keyring.json"))
-        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         #expect(try Data(contentsOf: URL(fileURLWithPath: laptops.folder + "/\(trip)/\(a).keyring.json")) == before)
     }
 
@@ -91,29 +89,29 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }
         let (trip, _) = try laptops.ownedTripWithB(as: "editor")
         let a = try laptops.device("A")
-        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         for _ in 0..<2 {
-            try laptops.run("A", ["members", "rotate"])
-            try laptops.run("A", ["sync", laptops.folder])
+            try laptops.expect(0, "A", ["members", "rotate"], cwd: laptops.root)
+            try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         }
         #expect(try Self.held(laptops, "A", trip).map(\.epoch).sorted() == [1, 2, 3])
-        let code = try laptops.run("A", ["invite", "--role", "viewer"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try laptops.run("C", ["init", "--device-name", "Laptop C"])
-        try laptops.run("C", ["join", code, laptops.folder])
-        try laptops.run("A", ["sync", laptops.folder])
-        try laptops.run("C", ["sync", laptops.folder])
+        let code = try laptops.expect(0, "A", ["invite", "--role", "viewer"], cwd: laptops.root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.expect(0, "C", ["init", "--device-name", "Laptop C"], cwd: laptops.root)
+        try laptops.expect(0, "C", ["join", code, laptops.folder], cwd: laptops.root)
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
+        try laptops.expect(0, "C", ["sync", laptops.folder], cwd: laptops.root)
         #expect(Set(try Self.held(laptops, "C", trip).map(\.id)) == Set(try Self.held(laptops, "A", trip).map(\.id)))
 
         // One byte of the owner's keyring changed by the folder's host: refused, nothing taken.
-        try laptops.run("A", ["members", "rotate"])
-        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.expect(0, "A", ["members", "rotate"], cwd: laptops.root)
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         let path = laptops.folder + "/\(trip)/\(a).keyring.json"
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let index = try #require(bytes.firstIndex(of: UInt8(ascii: "\"")).map { $0 + 200 })
         bytes[index] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let before = try Self.held(laptops, "C", trip).map(\.id)
-        let sync = try laptops.run("C", ["sync", laptops.folder, "--json"])
+        let sync = try laptops.expect(0, "C", ["sync", laptops.folder, "--json"], cwd: laptops.root)
         #expect(sync.stdout.contains("a keyring that cannot be used"), "\(sync.stdout)")
         #expect(try Self.held(laptops, "C", trip).map(\.id) == before)
     }
@@ -133,7 +131,7 @@ import Testing
             trip: tripID, writer: a, current: EpochKey.generate(epoch: 9), earlier: [],
             recipients: [a: try Self.pair(laptops, "A").publicKey, b: EncryptionKeyPair.generate().publicKey], ownerKey: ownerKey)
         try Data(wrong.fileBytes).write(to: URL(fileURLWithPath: laptops.folder + "/\(trip)/\(a).keyring.json"))
-        let sync = try laptops.run("B", ["sync", laptops.folder, "--json"])
+        let sync = try laptops.expect(0, "B", ["sync", laptops.folder, "--json"], cwd: laptops.root)
         #expect(sync.stdout.contains("a keyring sealed to this laptop that does not open"), "\(sync.stdout)")
         #expect(try Self.held(laptops, "B", trip).map(\.id) == before)
     }
@@ -145,18 +143,18 @@ import Testing
         let a = try laptops.device("A")
         let b = try laptops.device("B")
         try "correct horse battery staple\n".write(toFile: laptops.root + "/pass.txt", atomically: true, encoding: .utf8)
-        try laptops.run("A", ["owner", "export", "-o", "owner.key", "--passphrase-file", "pass.txt"])
-        try laptops.run("B", ["owner", "import", "owner.key", "--passphrase-file", "pass.txt"])
-        for who in ["B", "A", "B", "A"] { try laptops.run(who, ["sync", laptops.folder]) }
+        try laptops.expect(0, "A", ["owner", "export", "-o", "owner.key", "--passphrase-file", "pass.txt"], cwd: laptops.root)
+        try laptops.expect(0, "B", ["owner", "import", "owner.key", "--passphrase-file", "pass.txt"], cwd: laptops.root)
+        for who in ["B", "A", "B", "A"] { try laptops.expect(0, who, ["sync", laptops.folder], cwd: laptops.root) }
         #expect(try Self.held(laptops, "B", trip).map(\.id) == (try Self.held(laptops, "A", trip)).map(\.id))
         // Each rotates without seeing the other: B syncs with its own copy of the folder.
         let other = laptops.root + "/shared-b"
         let (status, _, _) = try CLI.spawn("/bin/cp", ["-a", laptops.folder, other], cwd: laptops.root)
         #expect(status == 0)
-        try laptops.run("A", ["members", "rotate"])
-        try laptops.run("A", ["sync", laptops.folder])
-        try laptops.run("B", ["members", "rotate"])
-        try laptops.run("B", ["sync", other])
+        try laptops.expect(0, "A", ["members", "rotate"], cwd: laptops.root)
+        try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
+        try laptops.expect(0, "B", ["members", "rotate"], cwd: laptops.root)
+        try laptops.expect(0, "B", ["sync", other], cwd: laptops.root)
         let fromA = try Self.keyring(laptops, trip, of: a)
         let fromB = try Self.keyring(laptops, trip, of: b, folder: other)
         #expect(fromA.epoch == 2 && fromB.epoch == 2 && fromA.epochID != fromB.epochID)
@@ -165,7 +163,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: laptops.folder + "/\(trip)/" + name)
             try FileManager.default.copyItem(atPath: other + "/\(trip)/" + name, toPath: laptops.folder + "/\(trip)/" + name)
         }
-        for who in ["A", "B", "A", "B"] { try laptops.run(who, ["sync", laptops.folder]) }
+        for who in ["A", "B", "A", "B"] { try laptops.expect(0, who, ["sync", laptops.folder], cwd: laptops.root) }
         let settledA = try Self.keyring(laptops, trip, of: a)
         let settledB = try Self.keyring(laptops, trip, of: b)
         #expect(settledA.epoch == 2 && settledA.epochID == max(fromA.epochID, fromB.epochID))

@@ -12,8 +12,6 @@ import Testing
 /// removal, a copy of the owner's home, and entrances that took what sync refuses. Each test
 /// failed before the change it guards.
 @Suite struct RoleAttackTests {
-    typealias Laptops = FolderAttackTests.Laptops
-
     /// `cp -a homeFROM homeTO`: a copied (or restored) home.
     static func copyHome(_ laptops: Laptops, from: String, to: String) throws {
         let (status, _, err) = try CLI.spawn("/bin/cp", ["-a", laptops.home(from), laptops.home(to)], cwd: laptops.root)
@@ -24,23 +22,23 @@ import Testing
     /// the restored home still holds, is retired too, so files under the old id are skipped.
     @Test func removingASuccessorRetiresTheKeyItSucceeded() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         _ = try laptops.ownedTripWithB(as: "editor")
         let old = try laptops.device("B")
         try Self.copyHome(laptops, from: "B", to: "C")
-        try laptops.run("C", ["sync", laptops.folder])
+        try laptops.ok("C", ["sync", laptops.folder])
         let new = try laptops.device("C")
         #expect(new != old)
-        try laptops.run("A", ["sync", laptops.folder])
+        try laptops.ok("A", ["sync", laptops.folder])
         #expect(try laptops.roles("A", of: new) == ["editor"])
-        try laptops.run("A", ["members", "remove", String(new.description.prefix(8))])
+        try laptops.ok("A", ["members", "remove", String(new.description.prefix(8))])
         #expect(try laptops.roles("A", of: new) == ["removed"])
         #expect(try laptops.roles("A", of: old) == ["removed"], "the old key is retired with its successor")
         // The removed person writes under the old id (its key is still in the copied home).
-        try laptops.run("B", ["add", "Written with the old key", "--day", "2027-06-09"])
-        try laptops.run("B", ["sync", laptops.folder])
-        try laptops.run("A", ["sync", laptops.folder])
-        #expect(!(try laptops.run("A", ["show"]).stdout.contains("Written with the old key")))
+        try laptops.ok("B", ["add", "Written with the old key", "--day", "2027-06-09"])
+        try laptops.ok("B", ["sync", laptops.folder])
+        try laptops.ok("A", ["sync", laptops.folder])
+        #expect(!(try laptops.ok("A", ["show"]).stdout.contains("Written with the old key")))
     }
 
     /// Finding 6: a copy of the owner's home is a new device like any copy: it holds its seat
@@ -49,47 +47,47 @@ import Testing
     /// the copy acts as owner, the original is told that its owner key is used elsewhere.
     @Test func aCopyOfTheOwnersHomeCannotTakeTheTrip() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         _ = try laptops.ownedTripWithB(as: "editor")
         let original = try laptops.device("A")
         let b = try laptops.device("B")
         try Self.copyHome(laptops, from: "A", to: "D")
-        try laptops.run("D", ["sync", laptops.folder])
+        try laptops.ok("D", ["sync", laptops.folder])
         let copy = try laptops.device("D")
-        let refused = try laptops.run("D", ["members", "remove", String(original.description.prefix(8))], expecting: 1)
+        let refused = try laptops.expect(1, "D", ["members", "remove", String(original.description.prefix(8))])
         #expect(refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
         // The copy acts as owner: the original is shown the fork of its owner key.
-        try laptops.run("D", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"])
-        try laptops.run("D", ["sync", laptops.folder])
-        let sync = try laptops.run("A", ["sync", laptops.folder])
+        try laptops.ok("D", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"])
+        try laptops.ok("D", ["sync", laptops.folder])
+        let sync = try laptops.ok("A", ["sync", laptops.folder])
         #expect((sync.stdout + sync.stderr).contains("owner key of this trip is also used by device \(copy.description.prefix(8))"), "\(sync.stdout)\(sync.stderr)")
         // The original removes the copy: it takes effect, and the original stays owner.
-        try laptops.run("A", ["members", "remove", String(copy.description.prefix(8))])
+        try laptops.ok("A", ["members", "remove", String(copy.description.prefix(8))])
         #expect(try laptops.roles("A", of: copy) == ["removed"])
         #expect(try laptops.roles("A", of: original) == ["owner"])
-        try laptops.run("A", ["sync", laptops.folder])
-        try laptops.run("B", ["sync", laptops.folder])
+        try laptops.ok("A", ["sync", laptops.folder])
+        try laptops.ok("B", ["sync", laptops.folder])
         #expect(try laptops.roles("B", of: original) == ["owner"])
         #expect(try laptops.roles("B", of: copy) == ["removed"])
         // The copy is told too, and its owner acts now take effect nowhere: refused, non-zero.
-        let copySync = try laptops.run("D", ["sync", laptops.folder])
+        let copySync = try laptops.ok("D", ["sync", laptops.folder])
         #expect((copySync.stdout + copySync.stderr).contains("owner key of this trip is also used by device \(original.description.prefix(8))"), "\(copySync.stderr)")
-        try laptops.run("D", ["members", "remove", String(b.description.prefix(8))], expecting: 1)
+        try laptops.expect(1, "D", ["members", "remove", String(b.description.prefix(8))])
     }
 
     /// Finding 7: `import --replace --yes` refuses a removed member's signed backup and the
     /// folder host's unsigned copy, as `--merge` does; the home's own backup still replaces.
     @Test func importReplaceAppliesSyncsAcceptance() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         let (trip, _) = try laptops.ownedTripWithB(as: "editor")
         let a = try laptops.device("A")
         let b = try laptops.device("B")
-        try laptops.run("B", ["add", "Only in B's backup", "--day", "2027-06-09"])
-        try laptops.run("B", ["backup", "-o", laptops.root + "/b.trip.json.gz"])
-        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
+        try laptops.ok("B", ["add", "Only in B's backup", "--day", "2027-06-09"])
+        try laptops.ok("B", ["backup", "-o", laptops.root + "/b.trip.json.gz"])
+        try laptops.ok("A", ["members", "remove", String(b.description.prefix(8))])
         for mode in ["--merge", "--replace"] {
-            let result = try laptops.run("A", ["import", laptops.root + "/b.trip.json.gz", mode, "--yes"], expecting: 1)
+            let result = try laptops.expect(1, "A", ["import", laptops.root + "/b.trip.json.gz", mode, "--yes"])
             #expect(result.stderr.contains("removed"), "\(mode): \(result.stderr)")
         }
         // The host's unsigned copy of the owner's published file, with an item added.
@@ -99,16 +97,16 @@ import Testing
         try document.addItem(Identifier.random(), NewItem(title: "Planted by the host", sortKey: "V"), hlc: &hlc, now: document.clock.maxCounter + 10)
         try Data(document.canonicalJSON()).write(to: URL(fileURLWithPath: laptops.root + "/host.trip.json"))
         for mode in ["--merge", "--replace"] {
-            try laptops.run("A", ["import", laptops.root + "/host.trip.json", mode, "--yes"], expecting: 1)
+            try laptops.expect(1, "A", ["import", laptops.root + "/host.trip.json", mode, "--yes"])
         }
-        let shown = try laptops.run("A", ["show"]).stdout
+        let shown = try laptops.ok("A", ["show"]).stdout
         #expect(!shown.contains("Only in B's backup") && !shown.contains("Planted by the host"), "\(shown)")
         // The home's own backup still replaces, and so does the copy a replace kept (an undo).
-        try laptops.run("A", ["backup", "-o", laptops.root + "/a.trip.json.gz"])
-        let replaced = try laptops.run("A", ["import", laptops.root + "/a.trip.json.gz", "--replace", "--yes"])
+        try laptops.ok("A", ["backup", "-o", laptops.root + "/a.trip.json.gz"])
+        let replaced = try laptops.ok("A", ["import", laptops.root + "/a.trip.json.gz", "--replace", "--yes"])
         let kept = try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/trips/backups").filter { $0.hasPrefix(trip) }
         #expect(kept.count == 1, "\(replaced.stdout)")
-        try laptops.run("A", ["import", laptops.home("A") + "/trips/backups/" + (kept.first ?? ""), "--replace", "--yes"])
+        try laptops.ok("A", ["import", laptops.home("A") + "/trips/backups/" + (kept.first ?? ""), "--replace", "--yes"])
     }
 
     /// Finding 4: after the owner removes B, B's later edit, new item and delete reach C (an
@@ -117,60 +115,60 @@ import Testing
     /// them too and is told; both end with the same trip.
     @Test func aRemovedEditorsLaterWritesRelayedByAnotherEditorAreTakenByNobody() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         let (_, _) = try laptops.ownedTripWithB(as: "editor")
-        let code = try laptops.run("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try laptops.run("C", ["init", "--device-name", "Laptop C"])
-        try laptops.run("C", ["join", code, laptops.folder])
-        try laptops.run("C", ["sync", laptops.folder])
-        let tram = try laptops.run("A", ["add", "Tram 28", "--day", "2027-06-09"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let fado = try laptops.run("A", ["add", "Castle", "--day", "2027-06-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try laptops.run("A", ["sync", laptops.folder])
-        for laptop in ["B", "C", "A", "B", "C"] { try laptops.run(laptop, ["sync", laptops.folder]) }
+        let code = try laptops.ok("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.ok("C", ["init", "--device-name", "Laptop C"])
+        try laptops.ok("C", ["join", code, laptops.folder])
+        try laptops.ok("C", ["sync", laptops.folder])
+        let tram = try laptops.ok("A", ["add", "Tram 28", "--day", "2027-06-09"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fado = try laptops.ok("A", ["add", "Castle", "--day", "2027-06-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.ok("A", ["sync", laptops.folder])
+        for laptop in ["B", "C", "A", "B", "C"] { try laptops.ok(laptop, ["sync", laptops.folder]) }
         let b = try laptops.device("B")
-        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
+        try laptops.ok("A", ["members", "remove", String(b.description.prefix(8))])
         // B, removed but not told yet, edits, adds and deletes; C takes B's file.
-        try laptops.run("B", ["edit", String(fado.prefix(8)), "--title", "Edited after removal"])
-        try laptops.run("B", ["add", "Added after removal", "--day", "2027-06-11"])
-        try laptops.run("B", ["delete", String(tram.prefix(8))])
-        try laptops.run("B", ["sync", laptops.folder])
-        try laptops.run("C", ["add", "C's own plan", "--day", "2027-06-12"])
-        try laptops.run("C", ["sync", laptops.folder])
-        let owner = try laptops.run("A", ["sync", laptops.folder])
+        try laptops.ok("B", ["edit", String(fado.prefix(8)), "--title", "Edited after removal"])
+        try laptops.ok("B", ["add", "Added after removal", "--day", "2027-06-11"])
+        try laptops.ok("B", ["delete", String(tram.prefix(8))])
+        try laptops.ok("B", ["sync", laptops.folder])
+        try laptops.ok("C", ["add", "C's own plan", "--day", "2027-06-12"])
+        try laptops.ok("C", ["sync", laptops.folder])
+        let owner = try laptops.ok("A", ["sync", laptops.folder])
         #expect((owner.stdout + owner.stderr).contains("removed from the trip, made after its removal"), "\(owner.stdout)\(owner.stderr)")
-        let shown = try laptops.run("A", ["show"]).stdout
+        let shown = try laptops.ok("A", ["show"]).stdout
         #expect(shown.contains("C's own plan"), "\(shown)")
         #expect(shown.contains("Castle") && shown.contains("Tram 28"), "\(shown)")
         #expect(!shown.contains("Edited after removal") && !shown.contains("Added after removal"), "\(shown)")
         // C learns of the removal: it is told, and drops B's late writes too.
-        let relay = try laptops.run("C", ["sync", laptops.folder])
+        let relay = try laptops.ok("C", ["sync", laptops.folder])
         #expect((relay.stdout + relay.stderr).contains("this laptop held"), "\(relay.stdout)\(relay.stderr)")
-        for laptop in ["A", "C", "A"] { try laptops.run(laptop, ["sync", laptops.folder]) }
-        let relayed = try laptops.run("C", ["show"]).stdout
+        for laptop in ["A", "C", "A"] { try laptops.ok(laptop, ["sync", laptops.folder]) }
+        let relayed = try laptops.ok("C", ["show"]).stdout
         #expect(!relayed.contains("Edited after removal") && !relayed.contains("Added after removal") && relayed.contains("Tram 28"), "\(relayed)")
-        #expect(try laptops.run("A", ["fingerprint"]).stdout == laptops.run("C", ["fingerprint"]).stdout)
+        #expect(try laptops.ok("A", ["fingerprint"]).stdout == laptops.ok("C", ["fingerprint"]).stdout)
     }
 
     /// C's backup holding B's writes made after the owner removed B (C took them before it
     /// heard of the removal), plus C's own change; the owner has not synced since.
     static func backupRelayingARemovedEditor(_ laptops: Laptops) throws -> String {
         let (_, _) = try laptops.ownedTripWithB(as: "editor")
-        let code = try laptops.run("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try laptops.run("C", ["init", "--device-name", "Laptop C"])
-        try laptops.run("C", ["join", code, laptops.folder])
-        try laptops.run("C", ["sync", laptops.folder])
-        let castle = try laptops.run("A", ["add", "Castle", "--day", "2027-06-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try laptops.run("A", ["sync", laptops.folder])
-        for laptop in ["B", "C", "A", "B", "C"] { try laptops.run(laptop, ["sync", laptops.folder]) }
+        let code = try laptops.ok("A", ["invite", "--role", "editor"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.ok("C", ["init", "--device-name", "Laptop C"])
+        try laptops.ok("C", ["join", code, laptops.folder])
+        try laptops.ok("C", ["sync", laptops.folder])
+        let castle = try laptops.ok("A", ["add", "Castle", "--day", "2027-06-10"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try laptops.ok("A", ["sync", laptops.folder])
+        for laptop in ["B", "C", "A", "B", "C"] { try laptops.ok(laptop, ["sync", laptops.folder]) }
         let b = try laptops.device("B")
-        try laptops.run("A", ["members", "remove", String(b.description.prefix(8))])
-        try laptops.run("B", ["edit", String(castle.prefix(8)), "--title", "Edited after removal"])
-        try laptops.run("B", ["add", "Added after removal", "--day", "2027-06-11"])
-        try laptops.run("B", ["sync", laptops.folder])
-        try laptops.run("C", ["sync", laptops.folder])  // C takes B's writes: it has not heard of the removal
-        try laptops.run("C", ["add", "C's own plan", "--day", "2027-06-12"])
+        try laptops.ok("A", ["members", "remove", String(b.description.prefix(8))])
+        try laptops.ok("B", ["edit", String(castle.prefix(8)), "--title", "Edited after removal"])
+        try laptops.ok("B", ["add", "Added after removal", "--day", "2027-06-11"])
+        try laptops.ok("B", ["sync", laptops.folder])
+        try laptops.ok("C", ["sync", laptops.folder])  // C takes B's writes: it has not heard of the removal
+        try laptops.ok("C", ["add", "C's own plan", "--day", "2027-06-12"])
         let backup = laptops.root + "/c-backup.trip.json.gz"
-        try laptops.run("C", ["backup", "-o", backup])
+        try laptops.ok("C", ["backup", "-o", backup])
         return backup
     }
 
@@ -179,23 +177,23 @@ import Testing
     /// own change is taken, none of B's late ones, and the person is told (as a sync would).
     @Test func aRemovedEditorsLaterWritesInAnImportedBackupAreNotTaken() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         let backup = try Self.backupRelayingARemovedEditor(laptops)
-        let imported = try laptops.run("A", ["import", backup, "--merge", "--yes"])
+        let imported = try laptops.ok("A", ["import", backup, "--merge", "--yes"])
         #expect((imported.stdout + imported.stderr).contains("made after their removal"), "\(imported.stdout)\(imported.stderr)")
-        let shown = try laptops.run("A", ["show"]).stdout
+        let shown = try laptops.ok("A", ["show"]).stdout
         #expect(shown.contains("C's own plan") && shown.contains("Castle"), "\(shown)")
         #expect(!shown.contains("Edited after removal") && !shown.contains("Added after removal"), "\(shown)")
     }
 
     @Test func aRemovedEditorsLaterWritesInAMergedFileAreNotTaken() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         let backup = try Self.backupRelayingARemovedEditor(laptops)
         let owners = laptops.root + "/a-backup.trip.json.gz"
-        try laptops.run("A", ["backup", "-o", owners])
+        try laptops.ok("A", ["backup", "-o", owners])
         let out = laptops.root + "/merged.trip.json"
-        let merged = try laptops.run("A", ["merge", owners, backup, "-o", out])
+        let merged = try laptops.ok("A", ["merge", owners, backup, "-o", out])
         #expect((merged.stdout + merged.stderr).contains("made after their removal"), "\(merged.stdout)\(merged.stderr)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains("C's own plan") && text.contains("Castle"))
@@ -206,16 +204,16 @@ import Testing
     /// are counted in one line; the next sync does not list them again one by one.
     @Test func joinRequestsAreBoundedPerInviteAndSummarised() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         let (trip, _) = try laptops.ownedTripWithB(as: "editor")
-        let code = try laptops.run("A", ["invite", "--role", "viewer"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let code = try laptops.ok("A", ["invite", "--role", "viewer"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for index in 0..<30 { try laptops.plantJoinRequest(code: code, device: Identifier.random(), name: "Stranger \(index)", trip: trip) }
-        let first = try laptops.run("A", ["sync", laptops.folder])
+        let first = try laptops.ok("A", ["sync", laptops.folder])
         let text = first.stdout + first.stderr
         #expect(text.contains("more join request(s)") && text.contains("not listed"), "\(text)")
         #expect(text.components(separatedBy: "not admitted").count - 1 <= 11, "\(text)")
         #expect(try laptops.members("A").filter { $0.role == "pending" }.count == 20)
-        let later = try laptops.run("A", ["sync", laptops.folder])
+        let later = try laptops.ok("A", ["sync", laptops.folder])
         #expect(!(later.stdout + later.stderr).contains("Stranger 1"), "\(later.stdout)\(later.stderr)")
         #expect((later.stdout + later.stderr).contains("join request(s) still wait"), "\(later.stdout)\(later.stderr)")
     }
@@ -224,7 +222,7 @@ import Testing
     /// unchanged: its bytes replaced in place (same size, time put back) are not seen.
     @Test func aSkippedFileIsNotReadAgainWhileUnchanged() throws {
         let laptops = Laptops()
-        defer { try? FileManager.default.removeItem(atPath: laptops.root) }
+        defer { laptops.cleanUp() }
         let (trip, _) = try laptops.ownedTripWithB(as: "editor")
         let a = try laptops.device("A")
         var document = try TripFileReader().read(path: laptops.folder + "/\(trip)/\(a).trip.json.gz").document
@@ -233,7 +231,7 @@ import Testing
         let path = laptops.folder + "/\(trip)/\(stranger).trip.json.gz"
         let bytes = try document.signedGzipData(signingKey: SigningKey.generate())
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let first = try laptops.run("A", ["sync", laptops.folder])
+        let first = try laptops.ok("A", ["sync", laptops.folder])
         #expect(first.stderr.contains("is not a member"), "\(first.stderr)")
         // Overwrite in place with bytes of the same size, and put the time back.
         var before = stat()
@@ -243,12 +241,12 @@ import Testing
         try handle.close()
         var times = [before.st_atim, before.st_mtim]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
-        let second = try laptops.run("A", ["sync", laptops.folder])
+        let second = try laptops.ok("A", ["sync", laptops.folder])
         #expect(second.stderr.contains("is not a member"), "not read again: \(second.stderr)")
         // A change of time makes it read again.
         var later = [before.st_atim, timespec(tv_sec: before.st_mtim.tv_sec + 5, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, path, &later, 0) == 0)
-        let third = try laptops.run("A", ["sync", laptops.folder])
+        let third = try laptops.ok("A", ["sync", laptops.folder])
         #expect(!third.stderr.contains("is not a member") && third.stderr.contains("skipped"), "read again: \(third.stderr)")
     }
 }

@@ -8,69 +8,6 @@ import Testing
 /// issue 26, finding 1): through the built binary, laptops as homes in one temporary folder
 /// sharing the folder `shared`.
 @Suite struct SuccessionCommandTests {
-    /// A scratch setup: homes `homeA`, `homeB`, … and `shared` in one temporary folder.
-    struct Laptops {
-        let root = CLI.temporaryFolder()
-        var shared: String { root + "/shared" }
-
-        init() throws {
-            try FileManager.default.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
-        }
-
-        func home(_ laptop: String) -> String { root + "/home" + laptop }
-
-        /// Runs `tripsync --home homeLAPTOP ARGS` (with `faketime -f OFFSET` in front when given).
-        @discardableResult
-        func run(_ laptop: String, _ arguments: String..., faketime offset: String? = nil) throws -> CLIResult {
-            let args = ["--home", home(laptop)] + arguments.map { $0 == "shared" ? shared : $0 }
-            guard let offset else { return try CLI.run(args) }
-            let (status, out, err) = try CLI.spawn("/usr/bin/env", ["faketime", "-f", offset, CLI.binary] + args, cwd: root)
-            return CLIResult(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-        }
-
-        /// Runs and expects exit 0.
-        @discardableResult
-        func ok(_ laptop: String, _ arguments: String..., faketime offset: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-            let args = ["--home", home(laptop)] + arguments.map { $0 == "shared" ? shared : $0 }
-            let result: CLIResult
-            if let offset {
-                let (status, out, err) = try CLI.spawn("/usr/bin/env", ["faketime", "-f", offset, CLI.binary] + args, cwd: root)
-                result = CLIResult(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-            } else {
-                result = try CLI.run(args)
-            }
-            #expect(result.status == 0, "tripsync \(arguments.joined(separator: " ")) on \(laptop): \(result.stderr)", sourceLocation: sourceLocation)
-            return result
-        }
-
-        /// The device id in `homeLAPTOP/device.json`.
-        func deviceID(_ laptop: String) throws -> String {
-            let data = try Data(contentsOf: URL(fileURLWithPath: home(laptop) + "/device.json"))
-            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            return object?["deviceId"] as? String ?? ""
-        }
-
-        /// The only trip folder of `shared`.
-        func tripFolder() throws -> String {
-            let names = try FileManager.default.contentsOfDirectory(atPath: shared).filter { !$0.hasPrefix(".") }
-            return shared + "/" + (names.first ?? "")
-        }
-
-        /// An owned trip made on A with one item, published; B joined as `role`.
-        func ownedTrip(withB role: String) throws {
-            try ok("A", "init", "--device-name", "Laptop A")
-            try ok("A", "new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--owned")
-            try ok("A", "add", "Fado night", "--day", "2027-06-08", "--at", "21:00")
-            try ok("A", "sync", "shared")
-            let code = try ok("A", "invite", "--role", role).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            try ok("B", "init", "--device-name", "Laptop B")
-            try ok("B", "join", code, "shared")
-            try ok("B", "sync", "shared")
-            try ok("A", "sync", "shared")
-            try ok("B", "sync", "shared")
-        }
-    }
-
     // MARK: Issue 26, finding 1
 
     enum Claim: String, CaseIterable, Sendable {
@@ -84,7 +21,7 @@ import Testing
     /// re-key: the file is skipped with a warning naming its writer, the owner keeps its id and
     /// its role, and can still edit and invite.
     @Test(arguments: Claim.allCases) func anEditorClaimingOurCountersIsRefusedNotObeyed(_ claim: Claim) throws {
-        let laptops = try Laptops()
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
         try laptops.ownedTrip(withB: "editor")
         try laptops.ok("B", "add", "Tram 28", "--day", "2027-06-09")
         try laptops.ok("B", "sync", "shared")
@@ -109,7 +46,7 @@ import Testing
         let key = try #require(SigningKey(seedBase64: seed))
         try Data(try document.signedGzipData(signingKey: key)).write(to: URL(fileURLWithPath: path))
 
-        let sync = try laptops.run("A", "sync", "shared")
+        let sync = try laptops.run("A", ["sync", "shared"])
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(!sync.stderr.contains("copied or restored"), "\(sync.stderr)")
         #expect(sync.stderr.contains("skipped") && sync.stderr.contains("Laptop B"), "the file is skipped naming its writer: \(sync.stderr)")
@@ -128,7 +65,7 @@ import Testing
     /// at the right time, and both converge to one fingerprint.
     @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)), arguments: ["open", "owned"])
     func aLaptopWhoseClockRanAheadRecoversByItself(_ kind: String) throws {
-        let laptops = try Laptops()
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
         if kind == "owned" {
             try laptops.ownedTrip(withB: "editor")
         } else {
@@ -141,8 +78,8 @@ import Testing
         }
         let before = try laptops.deviceID("A")
         // Ten years ahead: the edit is made and published, and every other laptop refuses it.
-        try laptops.ok("A", "add", "Typed while wrong", "--day", "2027-05-02", faketime: "+3650d")
-        try laptops.ok("A", "sync", "shared", faketime: "+3650d")
+        try laptops.ok("A", "add", "Typed while wrong", "--day", "2027-05-02", through: ["/usr/bin/env", "faketime", "-f", "+3650d"])
+        try laptops.ok("A", "sync", "shared", through: ["/usr/bin/env", "faketime", "-f", "+3650d"])
         try laptops.ok("B", "sync", "shared")
         #expect(try !laptops.ok("B", "show").stdout.contains("Typed while wrong"))
         // The clock is fixed: the laptop edits again, and says what happened.
@@ -174,7 +111,7 @@ import Testing
     /// the owner and the others, `members` shows the new device as the old one's successor with
     /// the editor role, and nobody is asked to approve anything.
     @Test func aCopiedEditorHomeKeepsItsSeat() throws {
-        let laptops = try Laptops()
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
         try laptops.ownedTrip(withB: "editor")
         try copyHome(laptops, from: "B", to: "C")
         let old = try laptops.deviceID("B")
@@ -203,7 +140,7 @@ import Testing
     /// The owner copying their home to a new laptop keeps the trip: the copy holds the owner
     /// key, grants itself owner at once, edits and invites; the others take its files.
     @Test func theOwnersHomeCopiedToANewLaptopStaysOwner() throws {
-        let laptops = try Laptops()
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
         try laptops.ownedTrip(withB: "editor")
         try copyHome(laptops, from: "A", to: "D")
         try laptops.ok("D", "add", "Typed on the new laptop", "--day", "2027-06-09")
@@ -223,7 +160,7 @@ import Testing
     /// succession never gives more than the old device's role, and `members approve --all`
     /// finds nothing to turn into an editor.
     @Test(arguments: ["viewer", "removed"]) func aCopyNeverGainsARole(_ role: String) throws {
-        let laptops = try Laptops()
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
         try laptops.ownedTrip(withB: role == "viewer" ? "viewer" : "editor")
         if role == "removed" {
             try laptops.ok("A", "members", "remove", String(try laptops.deviceID("B").prefix(8)))
@@ -231,7 +168,7 @@ import Testing
             try laptops.ok("B", "sync", "shared")
         }
         try copyHome(laptops, from: "B", to: "C")
-        let edit = try laptops.run("C", "add", "Should not be taken", "--day", "2027-06-09")
+        let edit = try laptops.run("C", ["add", "Should not be taken", "--day", "2027-06-09"])
         #expect(edit.status == 1, "\(edit.stderr)")
         try laptops.ok("C", "sync", "shared")
         try laptops.ok("A", "sync", "shared")
@@ -241,5 +178,27 @@ import Testing
         let line = members.split(separator: "\n").first { $0.contains(new.prefix(8)) }.map(String.init) ?? ""
         #expect(!line.contains("editor") && !line.contains("owner"), "\(members)")
         #expect(try !laptops.ok("A", "show").stdout.contains("Should not be taken"))
+    }
+}
+
+extension Laptops {
+    /// The only trip folder of `shared`.
+    func tripFolder() throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: shared).filter { !$0.hasPrefix(".") }
+        return shared + "/" + (names.first ?? "")
+    }
+
+    /// An owned trip made on A with one item, published; B joined as `role`.
+    func ownedTrip(withB role: String) throws {
+        try ok("A", "init", "--device-name", "Laptop A")
+        try ok("A", "new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--owned")
+        try ok("A", "add", "Fado night", "--day", "2027-06-08", "--at", "21:00")
+        try ok("A", "sync", shared)
+        let code = try ok("A", "invite", "--role", role).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ok("B", "init", "--device-name", "Laptop B")
+        try ok("B", "join", code, shared)
+        try ok("B", "sync", shared)
+        try ok("A", "sync", shared)
+        try ok("B", "sync", shared)
     }
 }

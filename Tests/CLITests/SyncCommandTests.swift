@@ -3,50 +3,14 @@ import Testing
 
 /// Several homes and one shared folder, run as the built binary.
 @Suite struct SyncCommandTests {
-    struct Laptops {
-        var root = CLI.temporaryFolder()
-        var folder: String { root + "/shared" }
-        func home(_ name: String) -> String { root + "/" + name }
-
-        func run(_ who: String, _ arguments: [String]) throws -> CLIResult {
-            try CLI.run(["--home", home(who)] + arguments)
-        }
-
-        func sync(_ who: String) throws -> [String: Any] {
-            let result = try run(who, ["sync", folder, "--json"])
-            #expect(result.status == 0, "\(who): \(result.stderr)")
-            return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
-        }
-
-        func fingerprint(_ who: String) throws -> String { try run(who, ["fingerprint"]).stdout }
-
-        /// The device id in a home's `device.json`.
-        func deviceID(_ who: String) throws -> String {
-            let data = try Data(contentsOf: URL(fileURLWithPath: home(who) + "/device.json"))
-            return ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["deviceId"] as? String) ?? ""
-        }
-
-        /// A trip created on alex with two items; every laptop named.
-        func setUp(_ names: [String]) throws -> (trip: String, items: [String]) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for name in names { _ = try run(name, ["init", "--device-name", "\(name)'s laptop"]) }
-            let trip = try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let a = try run(names[0], ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let b = try run(names[0], ["add", "Museum", "--day", "2027-06-09"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            return (trip, [a, b])
-        }
-
-        func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
     @Test(arguments: [[0, 1, 2], [2, 1, 0], [1, 0, 2], [2, 0, 1]])
     func threeLaptopsConvergeInAnySyncOrder(order: [Int]) throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
         let names = ["alex", "sam", "kim"]
-        let (trip, items) = try laptops.setUp(names)
+        let (trip, items) = try laptops.twoItemTrip(names)
         // Everyone joins; device names spread within three rounds whatever the order.
-        for _ in 0..<3 { for index in order { _ = try laptops.sync(names[index]) } }
+        for _ in 0..<3 { for index in order { _ = try laptops.syncJSON(names[index]) } }
         #expect(try Set(names.map(laptops.fingerprint)).count == 1, "every laptop joined the trip")
         // Concurrent edits: two titles, a note, a delete against an edit.
         _ = try laptops.run("alex", ["edit", items[0], "--title", "Lunch at Time Out"])
@@ -54,7 +18,7 @@ import Testing
         _ = try laptops.run("kim", ["edit", items[0], "--note", "Book for 3"])
         _ = try laptops.run("sam", ["delete", items[1]])
         _ = try laptops.run("alex", ["edit", items[1], "--note", "Closed Tuesdays"])
-        for _ in 0..<3 { for index in order { _ = try laptops.sync(names[index]) } }
+        for _ in 0..<3 { for index in order { _ = try laptops.syncJSON(names[index]) } }
         let prints = try names.map(laptops.fingerprint)
         #expect(Set(prints).count == 1, "converged: \(prints)")
         for name in names {
@@ -71,11 +35,11 @@ import Testing
     @Test func aSecondSyncParsesNothingNew() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        _ = try laptops.setUp(["alex", "sam"])
-        _ = try laptops.sync("alex")
-        _ = try laptops.sync("sam")
-        _ = try laptops.sync("alex")
-        let again = try laptops.sync("alex")
+        _ = try laptops.twoItemTrip(["alex", "sam"])
+        _ = try laptops.syncJSON("alex")
+        _ = try laptops.syncJSON("sam")
+        _ = try laptops.syncJSON("alex")
+        let again = try laptops.syncJSON("alex")
         #expect((again["merged"] as? [Any])?.isEmpty == true)
         #expect((again["unchanged"] as? [Any])?.count == 2)
     }
@@ -83,8 +47,8 @@ import Testing
     @Test func hostileFilesAreSkippedWithAReasonAndNothingElseStops() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, _) = try laptops.setUp(["alex", "sam"])
-        _ = try laptops.sync("alex")
+        let (trip, _) = try laptops.twoItemTrip(["alex", "sam"])
+        _ = try laptops.syncJSON("alex")
         let tripFolder = laptops.folder + "/" + trip
         let manager = FileManager.default
         let published = try #require(try manager.contentsOfDirectory(atPath: tripFolder).first)
@@ -125,9 +89,9 @@ import Testing
     @Test func conflictedCopiesAreMergedAndOurOwnAreRemovedAfterPublishing() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, items) = try laptops.setUp(["alex", "sam"])
-        _ = try laptops.sync("alex")
-        _ = try laptops.sync("sam")
+        let (trip, items) = try laptops.twoItemTrip(["alex", "sam"])
+        _ = try laptops.syncJSON("alex")
+        _ = try laptops.syncJSON("sam")
         let tripFolder = laptops.folder + "/" + trip
         let manager = FileManager.default
         let alexDevice = try #require(try laptops.run("alex", ["init"]).stdout.split(separator: "\n").last?.split(separator: " ")[1]).description
@@ -138,12 +102,12 @@ import Testing
         let samCopy = tripFolder + "/sam (conflicted copy 2026-11-29).trip.json.gz"
         try manager.copyItem(atPath: copy, toPath: samCopy)
         // Sam merges both copies but deletes neither (they are not Sam's).
-        let samReport = try laptops.sync("sam")
+        let samReport = try laptops.syncJSON("sam")
         #expect((samReport["merged"] as? [String])?.contains(copy) == true)
         #expect(manager.fileExists(atPath: copy) && manager.fileExists(atPath: samCopy))
         #expect(try laptops.run("sam", ["show"]).stdout.contains("Lunch (from a conflicted copy)"))
         // Alex merges its own conflicted copy, publishes, then removes the copy.
-        let alexReport = try laptops.sync("alex")
+        let alexReport = try laptops.syncJSON("alex")
         #expect((alexReport["removed"] as? [String]) == [copy])
         #expect(!manager.fileExists(atPath: copy))
         #expect(manager.fileExists(atPath: samCopy))
@@ -152,12 +116,12 @@ import Testing
     @Test func aStaleBackupImportedLaterBringsNothingBack() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (_, items) = try laptops.setUp(["alex", "sam"])
+        let (_, items) = try laptops.twoItemTrip(["alex", "sam"])
         let stale = laptops.root + "/old.trip.json.gz"
         _ = try laptops.run("alex", ["backup", "-o", stale])
         _ = try laptops.run("alex", ["delete", items[1]])
-        _ = try laptops.sync("alex")
-        _ = try laptops.sync("sam")
+        _ = try laptops.syncJSON("alex")
+        _ = try laptops.syncJSON("sam")
         for who in ["alex", "sam"] {
             let result = try laptops.run(who, ["import", stale, "--merge", "--yes"])
             #expect(result.status == 0)
@@ -168,8 +132,8 @@ import Testing
     @Test func aCopiedHomeIsCaughtAndNothingIsLost() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (_, items) = try laptops.setUp(["alex"])
-        _ = try laptops.sync("alex")
+        let (_, items) = try laptops.twoItemTrip(["alex"])
+        _ = try laptops.syncJSON("alex")
         // The whole home is copied (a VM snapshot): both copies write under one device id.
         try FileManager.default.copyItem(atPath: laptops.home("alex"), toPath: laptops.home("clone"))
         _ = try laptops.run("alex", ["edit", items[0], "--title", "Alex's title"])
@@ -180,9 +144,9 @@ import Testing
         let cloneSync = try laptops.run("clone", ["sync", laptops.folder])
         #expect(cloneSync.status == 0)
         #expect(try laptops.deviceID("clone") != laptops.deviceID("alex"), "the copy took a new id before its first write")
-        _ = try laptops.sync("alex")
-        _ = try laptops.sync("clone")
-        _ = try laptops.sync("alex")
+        _ = try laptops.syncJSON("alex")
+        _ = try laptops.syncJSON("clone")
+        _ = try laptops.syncJSON("alex")
         #expect(try laptops.fingerprint("alex") == laptops.fingerprint("clone"))
         let shown = try laptops.run("alex", ["show", "--json"]).stdout
         for value in ["Alex's title", "Clone's note", "Clone's place"] { #expect(shown.contains(value), "lost \(value)") }
@@ -192,9 +156,9 @@ import Testing
     @Test func watchResyncsOnChangeAndStopsCleanlyOnSIGINT() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (_, items) = try laptops.setUp(["alex", "sam"])
-        _ = try laptops.sync("alex")
-        _ = try laptops.sync("sam")
+        let (_, items) = try laptops.twoItemTrip(["alex", "sam"])
+        _ = try laptops.syncJSON("alex")
+        _ = try laptops.syncJSON("sam")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["--home", laptops.home("alex"), "sync", laptops.folder, "--watch"]
@@ -204,7 +168,7 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         usleep(700_000)
         _ = try laptops.run("sam", ["edit", items[0], "--title", "Edited on Sam's laptop"])
-        _ = try laptops.sync("sam")
+        _ = try laptops.syncJSON("sam")
         var seen = false
         for _ in 0..<100 where !seen {
             usleep(100_000)
@@ -217,5 +181,26 @@ import Testing
         if !process.isRunning {
             #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         }
+    }
+}
+
+extension Laptops {
+    /// `sync --json` on laptop `who` (expected to work), as a JSON object.
+    func syncJSON(_ who: String) throws -> [String: Any] {
+        let result = try run(who, ["sync", folder, "--json"])
+        #expect(result.status == 0, "\(who): \(result.stderr)")
+        return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// Laptop `who`'s fingerprint of the trip.
+    func fingerprint(_ who: String) throws -> String { try run(who, ["fingerprint"]).stdout }
+
+    /// An open trip made on the first laptop with two items; every laptop named.
+    func twoItemTrip(_ names: [String]) throws -> (trip: String, items: [String]) {
+        for name in names { _ = try run(name, ["init", "--device-name", "\(name)'s laptop"]) }
+        let trip = try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]).line
+        let a = try run(names[0], ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]).line
+        let b = try run(names[0], ["add", "Museum", "--day", "2027-06-09"]).line
+        return (trip, [a, b])
     }
 }

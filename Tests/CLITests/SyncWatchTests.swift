@@ -14,42 +14,6 @@ import Testing
 /// `tripsync sync FOLDER --watch` run as the built binary in the background, driven from here,
 /// and `FolderWatcher` on its own. Every wait polls with a deadline; every watcher ends by SIGTERM.
 @Suite struct SyncWatchTests {
-    /// Homes and one shared folder under one temp root.
-    struct Laptops {
-        var root = CLI.temporaryFolder()
-        var folder: String { root + "/shared" }
-        func home(_ name: String) -> String { root + "/" + name }
-
-        @discardableResult
-        func run(_ who: String, _ arguments: [String]) throws -> CLIResult {
-            let result = try CLI.run(["--home", home(who)] + arguments)
-            #expect(result.status == 0, "\(who) \(arguments): \(result.stderr)")
-            return result
-        }
-
-        func device(_ who: String) throws -> String {
-            let data = try Data(contentsOf: URL(fileURLWithPath: home(who) + "/device.json"))
-            return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["deviceId"] as? String)
-        }
-
-        /// Our published file for `who` in the trip folder.
-        func published(_ who: String, trip: String) throws -> String { folder + "/\(trip)/\(try device(who)).trip.json.gz" }
-
-        /// A trip created on the first laptop with two items, every laptop initialised and synced once.
-        func setUp(_ names: [String]) throws -> (trip: String, items: [String]) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for name in names { try run(name, ["init", "--device-name", "\(name)'s laptop"]) }
-            func line(_ result: CLIResult) -> String { result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
-            let trip = line(try run(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]))
-            let a = line(try run(names[0], ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]))
-            let b = line(try run(names[0], ["add", "Museum", "--day", "2027-06-09"]))
-            for name in names + names.prefix(1) { try run(name, ["sync", folder]) }
-            return (trip, [a, b])
-        }
-
-        func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
     /// A background `tripsync --home HOME sync FOLDER --watch`, stdout and stderr in files.
     final class Watching {
         let process = Process()
@@ -132,12 +96,12 @@ import Testing
     @Test func anAddOnThisLaptopIsPublishedWhileWatching() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, _) = try laptops.setUp(["alex"])
+        let (trip, _) = try laptops.syncedTrip(["alex"])
         let watching = try Watching(home: laptops.home("alex"), folder: laptops.folder, root: laptops.root)
         let ours = try laptops.published("alex", trip: trip)
         #expect(!SyncWatchTests.contents(ofGzip: ours).contains("Dinner at Ramiro"))
         let start = Date()
-        try laptops.run("alex", ["add", "Dinner at Ramiro", "--day", "2027-06-08", "--at", "20:00"])
+        try laptops.ok("alex", ["add", "Dinner at Ramiro", "--day", "2027-06-08", "--at", "20:00"])
         let published = SyncWatchTests.eventually { SyncWatchTests.contents(ofGzip: ours).contains("Dinner at Ramiro") }
         #expect(published, "our file in the folder holds the new item (\(watching.stderr))")
         #expect(Date().timeIntervalSince(start) < 8, "published within a few seconds, not on someone else's change")
@@ -149,7 +113,7 @@ import Testing
     @Test func aRoundThatFailsOnALockedHomeIsRetried() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, items) = try laptops.setUp(["alex", "sam"])
+        let (trip, items) = try laptops.syncedTrip(["alex", "sam"])
         let watching = try Watching(home: laptops.home("alex"), folder: laptops.folder, root: laptops.root)
         // Hold Alex's home lock as another tripsync process would (flock is per open file).
         let lock = open(laptops.home("alex") + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -158,8 +122,8 @@ import Testing
         #expect(SyncWatchTests.eventually(30) { flock(lock, LOCK_EX | LOCK_NB) == 0 }, "the lock was never free")
         var locked = true
         defer { if locked { close(lock) } }
-        try laptops.run("sam", ["edit", items[0], "--title", "Lunch while Alex was busy"])
-        try laptops.run("sam", ["sync", laptops.folder])
+        try laptops.ok("sam", ["edit", items[0], "--title", "Lunch while Alex was busy"])
+        try laptops.ok("sam", ["sync", laptops.folder])
         let warned = SyncWatchTests.eventually(20) { watching.stderr.contains(" sync failed: ") }
         #expect(warned, "a failed round warns: \(watching.stderr)")
         let warning = watching.stderr.split(separator: "\n").first { $0.contains(" sync failed: ") } ?? ""
@@ -181,11 +145,11 @@ import Testing
     @Test func aReplacedTripFolderIsWatchedAgain() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, items) = try laptops.setUp(["alex", "sam"])
+        let (trip, items) = try laptops.syncedTrip(["alex", "sam"])
         let watching = try Watching(home: laptops.home("alex"), folder: laptops.folder, root: laptops.root)
         let manager = FileManager.default
         let tripFolder = laptops.folder + "/" + trip
-        let samFile = "\(try laptops.device("sam")).trip.json.gz"
+        let samFile = "\(try laptops.deviceID("sam")).trip.json.gz"
         // The trip folder is replaced: renamed away, a new one made with Sam's file copied in.
         try manager.moveItem(atPath: tripFolder, toPath: laptops.folder + "/replaced-" + trip)
         try manager.createDirectory(atPath: tripFolder, withIntermediateDirectories: false)
@@ -194,8 +158,8 @@ import Testing
         let ours = try laptops.published("alex", trip: trip)
         #expect(SyncWatchTests.eventually { manager.fileExists(atPath: ours) }, "\(watching.stderr)")
         // The next change inside the new folder is merged.
-        try laptops.run("sam", ["edit", items[1], "--note", "Noted in the new folder"])
-        try laptops.run("sam", ["sync", laptops.folder])
+        try laptops.ok("sam", ["edit", items[1], "--note", "Noted in the new folder"])
+        try laptops.ok("sam", ["sync", laptops.folder])
         let merged = SyncWatchTests.eventually { SyncWatchTests.contents(ofGzip: ours).contains("Noted in the new folder") }
         #expect(merged, "a change in the new trip folder is merged: \(watching.stderr)")
         #expect(watching.terminate() == 0)
@@ -205,7 +169,7 @@ import Testing
     @Test func aReplacedSharedFolderIsWatchedAgain() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, items) = try laptops.setUp(["alex", "sam"])
+        let (trip, items) = try laptops.syncedTrip(["alex", "sam"])
         let watching = try Watching(home: laptops.home("alex"), folder: laptops.folder, root: laptops.root)
         let manager = FileManager.default
         try manager.moveItem(atPath: laptops.folder, toPath: laptops.root + "/shared-old")
@@ -213,8 +177,8 @@ import Testing
         let ours = try laptops.published("alex", trip: trip)
         #expect(SyncWatchTests.eventually { manager.fileExists(atPath: ours) }, "ours published again: \(watching.stderr)")
         #expect(watching.stderr.contains("was replaced; watching the new folder"), "\(watching.stderr)")
-        try laptops.run("sam", ["edit", items[0], "--place", "Rua da Madalena"])
-        try laptops.run("sam", ["sync", laptops.folder])
+        try laptops.ok("sam", ["edit", items[0], "--place", "Rua da Madalena"])
+        try laptops.ok("sam", ["sync", laptops.folder])
         let merged = SyncWatchTests.eventually { SyncWatchTests.contents(ofGzip: ours).contains("Rua da Madalena") }
         #expect(merged, "a change in the new shared folder is merged: \(watching.stderr)")
         #expect(watching.isRunning)
@@ -226,7 +190,7 @@ import Testing
     @Test func onlyARoundThatDidSomethingPrintsATimestampedLine() throws {
         let laptops = Laptops()
         defer { laptops.cleanUp() }
-        let (trip, items) = try laptops.setUp(["alex", "sam"])
+        let (trip, items) = try laptops.syncedTrip(["alex", "sam"])
         let watching = try Watching(home: laptops.home("alex"), folder: laptops.folder, root: laptops.root)
         let before = watching.stdout
         // Idle rounds: a file that is no trip folder in the shared folder, a dot-file in the trip folder.
@@ -234,8 +198,8 @@ import Testing
         #expect(FileManager.default.createFile(atPath: laptops.folder + "/\(trip)/.partial.trip.json.gz", contents: Data("x".utf8)))
         usleep(1_500_000)
         #expect(watching.stdout == before, "an idle round prints nothing")
-        try laptops.run("sam", ["edit", items[0], "--title", "Lunch at Time Out"])
-        try laptops.run("sam", ["sync", laptops.folder])
+        try laptops.ok("sam", ["edit", items[0], "--title", "Lunch at Time Out"])
+        try laptops.ok("sam", ["sync", laptops.folder])
         #expect(SyncWatchTests.eventually { watching.stdout.count > before.count }, "\(watching.stderr)")
         usleep(1_500_000)  // the round our own write of the replica triggers is idle
         let lines = watching.stdout.dropFirst(before.count).split(separator: "\n")
@@ -362,5 +326,20 @@ import Testing
             }
             #expect(events == all && carry.isEmpty, "cut at \(cut)")
         }
+    }
+}
+
+extension Laptops {
+    /// The file laptop `who` publishes for `trip` in the shared folder.
+    func published(_ who: String, trip: String) throws -> String { folder + "/\(trip)/\(try deviceID(who)).trip.json.gz" }
+
+    /// An open trip made on the first laptop with two items, every laptop initialised and synced once.
+    func syncedTrip(_ names: [String]) throws -> (trip: String, items: [String]) {
+        for name in names { try ok(name, ["init", "--device-name", "\(name)'s laptop"]) }
+        let trip = try ok(names[0], ["new", "Lisbon 2027", "--zone", "Europe/Lisbon", "--open"]).line
+        let a = try ok(names[0], ["add", "Lunch", "--day", "2027-06-08", "--at", "12:30"]).line
+        let b = try ok(names[0], ["add", "Museum", "--day", "2027-06-09"]).line
+        for name in names + names.prefix(1) { try ok(name, ["sync", folder]) }
+        return (trip, [a, b])
     }
 }

@@ -9,65 +9,13 @@ import Testing
 /// owner-signed grant (issue 26, finding 5), and every member, viewers included, converges to
 /// one fingerprint (issue 25, finding 5); each through the built binary.
 @Suite(.serialized) struct TripZoneAndNamesTests {
-    /// Homes `a`, `b`, `c`… and a shared folder in one temporary folder.
-    struct Laptops {
-        let root: String
-        var folder: String { root + "/shared" }
-
-        init() {
-            root = CLI.temporaryFolder()
-            try? FileManager.default.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
-        }
-
-        func home(_ name: String) -> String { root + "/" + name }
-
-        @discardableResult
-        func run(_ home: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
-            try CLI.run(["--home", self.home(home)] + arguments, environment: environment)
-        }
-
-        /// Runs and expects exit 0.
-        @discardableResult
-        func ok(_ home: String, _ arguments: String..., environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-            let result = try run(home, arguments, environment: environment)
-            #expect(result.status == 0, "\(home): tripsync \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
-            return result
-        }
-
-        /// Owner `a` ("Alex laptop") makes an owned trip with `new` ARGS, publishes it, and admits
-        /// each (home, device name, role) through an invite, the join and a few syncs.
-        func ownedTrip(_ newArguments: [String], members: [(String, String, String)]) throws {
-            try ok("a", "init", "--device-name", "Alex laptop")
-            _ = try run("a", ["new"] + newArguments)
-            try ok("a", "sync", folder)
-            for (home, name, role) in members {
-                let code = try ok("a", "invite", "--role", role).stdout.split(separator: "\n").first.map(String.init) ?? ""
-                try ok(home, "init", "--device-name", name)
-                try ok(home, "join", code, folder)
-                try ok(home, "sync", folder)
-                try ok("a", "sync", folder)
-                try ok(home, "sync", folder)
-            }
-        }
-
-        /// The stored start of item `id` as `show ITEM --json` reports it.
-        func start(_ home: String, _ id: String) throws -> [String: Any]? {
-            let shown = try ok(home, "show", id, "--json")
-            let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
-            let fields = object?["fields"] as? [[String: Any]] ?? []
-            return fields.first { $0["field"] as? String == "start" }?["value"] as? [String: Any]
-        }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
-    }
-
     // MARK: The trip's zone (issue 25, finding 4)
 
     /// A laptop that joined adds without --zone in the trip's zone, not in the zone most items
     /// use, and says on stderr what it stored.
     @Test func aJoinedLaptopAddsInTheTripsZoneNotTheItemsMajorityZone() throws {
         let laptops = Laptops()
-        defer { laptops.remove() }
+        defer { laptops.cleanUp() }
         try laptops.ok("a", "init", "--device-name", "Alex laptop")
         try laptops.ok("a", "new", "Madrid 2027", "--zone", "Europe/Madrid")
         for day in 1...3 { try laptops.ok("a", "add", "Tokyo call \(day)", "--day", "2027-06-0\(day)", "--at", "10:00", "--zone", "Asia/Tokyo") }
@@ -91,7 +39,7 @@ import Testing
     /// a well-formed zone unknown here is set with a warning, a fixed offset refused.
     @Test func theZoneCommandSetsTheTripsZoneForEveryLaptop() throws {
         let laptops = Laptops()
-        defer { laptops.remove() }
+        defer { laptops.cleanUp() }
         try laptops.ok("a", "init", "--device-name", "Alex laptop")
         let made = try laptops.ok("a", "new", "Lisbon 2027", "--open", environment: ["TZ": "America/New_York"])
         #expect(made.stderr.contains("the trip's zone is America/New_York, this machine's zone"), "\(made.stderr)")
@@ -128,7 +76,7 @@ import Testing
     /// says so.
     @Test func aTripWithoutAZoneAddsInThisMachinesZoneAndSaysSo() throws {
         let laptops = Laptops()
-        defer { laptops.remove() }
+        defer { laptops.cleanUp() }
         try laptops.ok("a", "init", "--device-name", "Alex laptop")
         try laptops.ok("a", "import", CLI.root + "/samples/v4/open-trip.trip.json", "--merge", "--yes")
         let added = try laptops.ok("a", "add", "Breakfast", "--day", "2027-06-09", "--at", "08:00", environment: ["TZ": "Europe/Berlin"])
@@ -142,7 +90,7 @@ import Testing
     /// members, conflicts, show ITEM, status and the page name devices by their grants.
     @Test func anEditorsFileCannotRenameOtherDevices() throws {
         let laptops = Laptops()
-        defer { laptops.remove() }
+        defer { laptops.cleanUp() }
         try laptops.ownedTrip(["Madrid 2027", "--zone", "Europe/Madrid"], members: [("b", "Bob laptop", "editor"), ("c", "Cleo laptop", "viewer")])
         let item = try laptops.ok("a", "add", "Tapas", "--day", "2027-06-10", "--at", "20:00").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try laptops.ok("a", "sync", laptops.folder)
@@ -190,7 +138,7 @@ import Testing
     /// fingerprint (the viewer wrote nothing that stays in its replica alone).
     @Test func ownerEditorAndViewerConvergeToOneFingerprint() throws {
         let laptops = Laptops()
-        defer { laptops.remove() }
+        defer { laptops.cleanUp() }
         try laptops.ownedTrip(["Madrid 2027", "--zone", "Europe/Madrid"], members: [("b", "Bob laptop", "editor"), ("c", "Cleo laptop", "viewer")])
         try laptops.ok("b", "add", "Prado", "--day", "2027-06-11", "--at", "10:00")
         try laptops.ok("a", "add", "Retiro", "--day", "2027-06-12")
@@ -200,5 +148,31 @@ import Testing
         // And the names every member shows are the grants' names.
         let members = try laptops.ok("c", "members").stdout
         #expect(members.contains("Alex laptop") && members.contains("Bob laptop") && members.contains("Cleo laptop"), "\(members)")
+    }
+}
+
+extension Laptops {
+    /// Owner `a` ("Alex laptop") makes an owned trip with `new` ARGS, publishes it, and admits
+    /// each (home, device name, role) through an invite, the join and a few syncs.
+    func ownedTrip(_ newArguments: [String], members: [(String, String, String)]) throws {
+        try ok("a", "init", "--device-name", "Alex laptop")
+        _ = try run("a", ["new"] + newArguments)
+        try ok("a", "sync", folder)
+        for (home, name, role) in members {
+            let code = try ok("a", "invite", "--role", role).stdout.split(separator: "\n").first.map(String.init) ?? ""
+            try ok(home, "init", "--device-name", name)
+            try ok(home, "join", code, folder)
+            try ok(home, "sync", folder)
+            try ok("a", "sync", folder)
+            try ok(home, "sync", folder)
+        }
+    }
+
+    /// The stored start of item `id` as `show ITEM --json` reports it.
+    func start(_ home: String, _ id: String) throws -> [String: Any]? {
+        let shown = try ok(home, "show", id, "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        let fields = object?["fields"] as? [[String: Any]] ?? []
+        return fields.first { $0["field"] as? String == "start" }?["value"] as? [String: Any]
     }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct WrongClockCommandTests {
     @Test(.enabled(if: CLI.faketimeUsable, Comment(rawValue: CLI.faketimeMissing)))
     func aLaptopBehindEveryOtherIsToldItsOwnClockIsWrong() throws {
-        let laptops = CompactionCommandTests.Laptops()
+        let laptops = Laptops()
         defer { laptops.cleanUp() }
         try FileManager.default.createDirectory(atPath: laptops.folder, withIntermediateDirectories: true)
         for name in ["alex", "sam"] { _ = try laptops.run(name, day: 30, ["init", "--device-name", "\(name)'s laptop"]) }

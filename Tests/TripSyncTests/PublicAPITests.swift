@@ -57,4 +57,30 @@ import Testing
         }
         #expect(undocumented.isEmpty, "\(undocumented.count) undocumented:\n\(undocumented.prefix(40).joined(separator: "\n"))")
     }
+
+    /// The most public declarations the library may have (issue 39: 735 before the report
+    /// machinery, listing types, merge inputs and the members' internals became `package`).
+    /// A change that adds to the public API raises it here, on purpose, and says why in
+    /// docs/DESIGN.md ("The app API").
+    static let ceiling = 602
+
+    @Test("the public API does not grow by accident: at most the pinned count of declarations")
+    func pinnedCount() throws {
+        let count = try Self.declarations().count
+        #expect(count <= Self.ceiling, "\(count) public declarations, more than the \(Self.ceiling) pinned in PublicAPITests.ceiling")
+    }
+
+    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals")
+    func packageOnly() throws {
+        let regex = try NSRegularExpression(pattern: Self.pattern)
+        let names = ["ItemDetail", "DeletedItemList", "ItemLookup", "JSONReport", "ReportField", "ReportEncoding", "FileMergeJob", "MergeInput", "FileMergeResult",
+            "MergeSummary", "Succession", "TripOwner", "MemberGrant", "DeviceInfo", "FieldWrite", "ResolvedInstant", "LocalTimeResolution"]
+        for (file, index, lines) in try Self.declarations() {
+            let line = lines[index]
+            guard regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil else { continue }
+            for name in names where line.range(of: "(struct|enum|class|protocol) \(name)\\b", options: .regularExpression) != nil {
+                Issue.record("\(file):\(index + 1): \(name) is public again")
+            }
+        }
+    }
 }

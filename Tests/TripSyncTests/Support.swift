@@ -48,6 +48,24 @@ func temporaryHome(_ label: String) -> (Home, cleanUp: () -> Void) {
     return (Home(path: path), { try? FileManager.default.removeItem(atPath: path) })
 }
 
+/// `count` laptops' temporary homes and the shared folder they meet in (made), and how to
+/// remove them all: the one harness the library's tests meet laptops with.
+func temporaryLaptops(_ label: String, count: Int = 2) throws -> (homes: [Home], shared: String, cleanUp: () -> Void) {
+    let made = (0..<count).map { _ in temporaryHome(label) }
+    let shared = made[0].0.path + "-shared"
+    let cleanUp = {
+        for (_, clean) in made { clean() }
+        try? FileManager.default.removeItem(atPath: shared)  // a test's own temporary folder
+    }
+    do {
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    } catch {
+        cleanUp()
+        throw error
+    }
+    return (made.map(\.0), shared, cleanUp)
+}
+
 /// A temporary folder removed by the caller.
 func temporaryFolder() -> String {
     let path = NSTemporaryDirectory() + "tripsync-test-" + UUID().uuidString

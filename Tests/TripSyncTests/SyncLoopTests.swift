@@ -11,13 +11,8 @@ import Testing
 /// change with backoff, started and stopped.
 @Suite struct SyncLoopTests {
     func homeAndFolder() throws -> (Home, shared: String, cleanUp: () -> Void) {
-        let (home, cleanHome) = temporaryHome("loop")
-        let shared = home.path + "-shared"
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        return (home, shared, {
-            cleanHome()
-            try? FileManager.default.removeItem(atPath: shared)
-        })
+        let (homes, shared, cleanUp) = try temporaryLaptops("loop", count: 1)
+        return (homes[0], shared, cleanUp)
     }
 
     @Test func aSyncWithoutAFolderUsesTheLastOneAndASyncRecordsIt() throws {

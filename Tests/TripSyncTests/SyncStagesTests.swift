@@ -11,21 +11,8 @@ import Testing
 @Suite struct SyncStagesTests {
     /// Two laptops' homes and the shared folder they meet in (made), and how to remove all three.
     func twoLaptops() throws -> (home: Home, other: Home, shared: String, cleanUp: () -> Void) {
-        let (home, cleanHome) = temporaryHome("stages")
-        let (other, cleanOther) = temporaryHome("stages")
-        let shared = home.path + "-shared"
-        let cleanUp = {
-            cleanHome()
-            cleanOther()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        } catch {
-            cleanUp()
-            throw error
-        }
-        return (home, other, shared, cleanUp)
+        let (homes, shared, cleanUp) = try temporaryLaptops("stages")
+        return (homes[0], homes[1], shared, cleanUp)
     }
 
     /// Paths told by a sync, from its thread.

@@ -20,13 +20,8 @@ import TripSyncSync
 
     /// A new home and an empty shared folder beside it, removed by `cleanUp`.
     func homeAndFolder() throws -> (Home, shared: String, cleanUp: () -> Void) {
-        let (home, cleanHome) = temporaryHome("view")
-        let shared = home.path + "-shared"
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        return (home, shared, {
-            cleanHome()
-            try? FileManager.default.removeItem(atPath: shared)
-        })
+        let (homes, shared, cleanUp) = try temporaryLaptops("view", count: 1)
+        return (homes[0], shared, cleanUp)
     }
 
     // MARK: one item whole
@@ -167,15 +162,9 @@ import TripSyncSync
     }
 
     @Test func twoLaptopsRenamingAtOnceGiveAConflict() throws {
-        let (a, cleanA) = temporaryHome("view")
-        let (b, cleanB) = temporaryHome("view")
-        let shared = a.path + "-shared"
-        defer {
-            cleanA()
-            cleanB()
-            try? FileManager.default.removeItem(atPath: shared)
-        }
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        let (homes, shared, cleanUp) = try temporaryLaptops("view")
+        defer { cleanUp() }
+        let (a, b) = (homes[0], homes[1])
         do { _ = try TripStore.create(name: "Lisbon", owned: false, in: a) }
         _ = try FolderSync(home: a, folder: shared).run()
         _ = try FolderSync(home: b, folder: shared).run()

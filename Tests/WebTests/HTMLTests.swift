@@ -31,6 +31,14 @@ struct HTMLTests {
         // Right-to-left text itself is left alone: only the invisible controls are shown.
         #expect(HTMLText.escape("שלום עולם") == "שלום עולם")
     }
+
+    @Test("an attribute's value cannot leave it; pieces join with a separator that is markup")
+    func attributesAndJoins() {
+        let href = "\" onmouseover=\"alert(1)"
+        #expect(HTML.attribute("href", href).description == " href=\"&quot; onmouseover=&quot;alert(1)\"")
+        let names: [HTML] = ["<bdi>\("Sam <b>")</bdi>", "<bdi>\("Alex")</bdi>"]
+        #expect(HTML.joined(names, separator: " and ").description == "<bdi>Sam &lt;b&gt;</bdi> and <bdi>Alex</bdi>")
+    }
 }
 
 /// A route is a value read once from the method and path, and written back as the same path.

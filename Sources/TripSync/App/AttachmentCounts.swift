@@ -26,9 +26,9 @@ public struct AttachmentCounts: Hashable, Sendable {
     public var total: Int { staged + shared + arriving + quarantined }
 }
 
-extension AttachmentCounts: JSONReport {
+extension AttachmentCounts: JSONReport, Encodable {
     /// `{"staged", "shared", "arriving", "quarantined"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("staged", staged),
             .field("shared", shared),

@@ -5,13 +5,13 @@ import TripSyncHome
 /// and nothing is written), merge them field by field, compact tombstone bodies past the
 /// retention that every device acknowledged, and write the result durably (gzip when the
 /// output ends in `.gz`).
-public struct FileMergeJob: Sendable {
+package struct FileMergeJob: Sendable {
     /// The inputs, in order (the first is the starting state).
-    public var files: [String]
+    package var files: [String]
     /// Where the result goes.
-    public var output: String
+    package var output: String
     /// Report what would change; write nothing.
-    public var dryRun = false
+    package var dryRun = false
     /// How long deleted items keep their bodies.
     package var retention = RetentionPolicy.standard
     /// Keep the decoded inputs in the result instead of freeing them during the merge (a process
@@ -19,18 +19,19 @@ public struct FileMergeJob: Sendable {
     package var keepsInputs = false
 
     /// A merge of `files` into `output`.
-    public init(files: [String], output: String) {
+    package init(files: [String], output: String) {
         self.files = files
         self.output = output
     }
 
-    /// Runs the merge as `writer`. Throws `FileMergeError` (an input refused) or
-    /// `FileSystemError` (the output could not be written; nothing was).
-    public func run(writer: DeviceID) throws -> MergeSummary {
+    /// Runs the merge as `writer`. Throws a `TripError` of kind `.invalidFile` (an input
+    /// refused, one line per problem) or `FileSystemError` (the output could not be written;
+    /// nothing was).
+    package func run(writer: DeviceID) throws -> MergeSummary {
         var merger = FileMerger(writer: writer)
         merger.keepsInputs = keepsInputs
         let now = FileMerger.wallClockMilliseconds()
-        var result = try merger.merge(files: files, nowMilliseconds: now)
+        var result = try TripError.door { try merger.merge(files: files, nowMilliseconds: now) }
         let compacted = result.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
         if !dryRun { try result.document.write(to: output) }
         // Counted once, here, for every report of this merge (the human line and `--json`).
@@ -42,20 +43,20 @@ public struct FileMergeJob: Sendable {
 /// What a file merge did (`merge --json`): `{"output", "written", "dryRun", "items",
 /// "tombstones", "conflicts", "conflictParts", "compacted", "fingerprint", "inputs": [{"file",
 /// "schemaVersion", "deviceId", "brought": {...}}]}`.
-public struct MergeSummary: JSONReport, Sendable {
+package struct MergeSummary: JSONReport, Sendable {
     /// The merge, with every input and what it brought.
-    public var result: FileMergeResult
+    package var result: FileMergeResult
     /// Where it was (or would be) written.
-    public var output: String
+    package var output: String
     /// Whether it was written (false for a dry run).
-    public var written: Bool
+    package var written: Bool
     /// Tombstone bodies compacted past the retention.
-    public var compacted: Int
+    package var compacted: Int
     /// The conflicts of the merged (and compacted) document, counted once by the merge.
-    public var conflicts: ConflictSummary
+    package var conflicts: ConflictSummary
 
     /// The JSON object.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         let document = result.document
         return [
             .field("output", output), .field("written", written), .field("dryRun", !written), .field("items", document.items.count),
@@ -67,7 +68,7 @@ public struct MergeSummary: JSONReport, Sendable {
     struct Input: JSONReport {
         var input: MergeInput
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("file", input.file),
                 .field("schemaVersion", input.schemaVersion),
@@ -78,10 +79,10 @@ public struct MergeSummary: JSONReport, Sendable {
     }
 }
 
-extension MergeContribution: JSONReport {
+extension MergeContribution: JSONReport, Encodable {
     /// `{"itemsAdded", "fieldsChanged", "deletesApplied", "conflictsCreated", "itemsRestored",
     /// "attachmentsAdded", "attachmentsChanged"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("itemsAdded", itemsAdded),
             .field("fieldsChanged", fieldsChanged),

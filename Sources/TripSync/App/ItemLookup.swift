@@ -3,9 +3,9 @@ import TripSyncPlatform
 
 /// Finds an item by what a person types: its id, or an id prefix of at least four characters
 /// that names one item (the CLI's `ITEM` argument; an app's search box).
-public enum ItemLookup {
+package enum ItemLookup {
     /// Which items a lookup may find.
-    public enum Scope: Sendable {
+    package enum Scope: Sendable {
         /// Live items (to edit, move, delete).
         case live
         /// Deleted items (to restore).
@@ -13,7 +13,7 @@ public enum ItemLookup {
     }
 
     /// The shortest prefix that is looked up.
-    public static let minimumPrefix = 4
+    package static let minimumPrefix = 4
 
     /// The item `text` names among the `scope` items of `document`. Throws `EditError` of kind
     /// `.shortItemPrefix`, `.ambiguousItem` (several match), `.itemDeleted` (a live lookup that

@@ -33,7 +33,7 @@ public struct TripEditor {
 
     /// The live (or, with `.deleted`, deleted) item that `text` names: an id or an id prefix
     /// (`ItemLookup`).
-    public func item(_ text: String, in scope: ItemLookup.Scope = .live) throws(EditError) -> ItemID {
+    package func item(_ text: String, in scope: ItemLookup.Scope = .live) throws(EditError) -> ItemID {
         try ItemLookup.find(text, in: document, scope: scope)
     }
 
@@ -58,7 +58,7 @@ public struct TripEditor {
     /// Writes several fields of a live item as one edit (nothing when any value is refused);
     /// the outcome names the fields written and the conflicts they replaced.
     @discardableResult
-    public mutating func set(_ writes: [FieldWrite], of id: ItemID) throws(EditError) -> EditOutcome {
+    package mutating func set(_ writes: [FieldWrite], of id: ItemID) throws(EditError) -> EditOutcome {
         let outcome = try document.set(writes, of: id, hlc: &clock, now: now)
         if !outcome.changed.isEmpty { wrote = true }
         return outcome

@@ -23,10 +23,10 @@ public enum TripFile {
 extension TripDocument {
     /// Merges `other` into this document, field by field (docs/DESIGN.md, "Merge"), as this
     /// document's device: the result, and what `other` brought to it. Two copies of different
-    /// trips, or copies that claim the same change with different values, are refused
-    /// (`MergeError`), and nothing is merged.
+    /// trips, or copies that claim the same change with different values, are refused (a
+    /// `TripError` of kind `.refused`, `facts.pointer` naming the field), and nothing is merged.
     public func merged(with other: TripDocument) throws -> (document: TripDocument, brought: MergeContribution) {
-        let result = try DocumentMerger.merge(self, other, writer: deviceID)
+        let result = try TripError.door { try DocumentMerger.merge(self, other, writer: deviceID) }
         return (result, MergeContribution(before: self, after: result))
     }
 }

@@ -11,26 +11,14 @@ public final class SyncWatch: Sendable {
     public enum Event: Sendable {
         /// A round ran; its report, which may name trips that could not sync.
         case synced(SyncReport)
-        /// A round failed: why (an error value: kind, facts, message), how many rounds in a row
-        /// have, and the seconds until the next try.
-        case failed(Failure, failures: Int, retryIn: Double)
+        /// A round failed: why (an error value: kind, facts, message; `.syncFailed` when the
+        /// sync ran but some trips could not sync), how many rounds in a row have, and the
+        /// seconds until the next try.
+        case failed(TripError, failures: Int, retryIn: Double)
         /// A round worked after `afterFailures` failed ones.
         case recovered(afterFailures: Int)
         /// The shared folder was found replaced (another folder at its path), and is watched now.
         case folderReplaced
-    }
-
-    /// Why a round failed: the kind of the error the sync threw (`.syncFailed` when it ran but
-    /// some trips could not sync), its facts, and its message.
-    public struct Failure: TripSyncError, Hashable {
-        /// What went wrong, to switch on.
-        public var errorKind: TripSyncErrorKind
-        /// The facts a face words it with.
-        public var facts: ErrorFacts
-        /// What went wrong, in words.
-        public var message: String
-        /// The message.
-        public var description: String { message }
     }
 
     private let loop: SyncLoop
@@ -54,28 +42,31 @@ public final class SyncWatch: Sendable {
 }
 
 extension TripHome {
-    /// Keeps the home in sync with the shared `folder` (nil: the folder its trips last synced
-    /// with) until `stop()`: the library's one watch loop, for every face. Each round is
-    /// `sync(with:)`, so the
-    /// stores it opened show what each round brought. `onEvent` hears every round, on the
-    /// watch's thread. Throws when `folder` is nil and the trips have no one last folder (none
-    /// yet, or several: the error names them).
+    /// Keeps the home in sync with the shared `folder` (nil: `syncFolder(_:)`, the one folder its
+    /// trips last synced with) until `stop()`: the library's one watch loop, for every face, on a
+    /// thread of its own. Each round is `sync(with:)`, holding the home's lock for that round
+    /// only, so the stores this handle opened show what each round brought. `onWatching` is
+    /// called once the folders are watched (from then on no change is missed), `onEvent` after
+    /// every round and `progress` during each, all on the watch's thread. Throws when `folder`
+    /// is nil and the trips have no one last folder (a `TripError`, as `syncFolder` says).
     ///
     /// `every`: a round also when that many seconds passed without one, changes or not (the
-    /// browser app's open page). Each round holds the home's lock for that round only.
-    public func watch(_ folder: String? = nil, every: Double? = nil, onEvent: @escaping @Sendable (SyncWatch.Event) -> Void) throws -> SyncWatch {
-        let sync = try folder.map { FolderSync(home: home, folder: $0) } ?? FolderSync(lastFolderOf: home)
+    /// browser app's open page).
+    public func watch(
+        _ folder: String? = nil, every: Double? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil, onWatching: (@Sendable () -> Void)? = nil,
+        onEvent: @escaping @Sendable (SyncWatch.Event) -> Void
+    ) throws -> SyncWatch {
+        let sync = try folderSync(folder, progress: progress)
         let loop = SyncLoop(sync)
         if let every { loop.roundEvery = every }
-        let shared = sync.folder
         // The watch keeps the handle until it stops; the lock only for each round.
-        loop.round = { try self.sync(with: shared) }
+        loop.round = { try TripError.door { try self.run(sync) } }
+        loop.onWatching = onWatching
         loop.onEvent = { event in
             switch event {
             case .synced(let report): onEvent(.synced(report))
             case .failed(let failure, let failures, let retryIn):
-                let value = SyncWatch.Failure(errorKind: failure.errorKind, facts: failure.facts, message: failure.message)
-                onEvent(.failed(value, failures: failures, retryIn: retryIn))
+                onEvent(.failed(TripError(failure.errorKind, facts: failure.facts, message: failure.message), failures: failures, retryIn: retryIn))
             case .recovered(let failures): onEvent(.recovered(afterFailures: failures))
             case .folderReplaced: onEvent(.folderReplaced)
             }

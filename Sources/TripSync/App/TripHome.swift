@@ -71,12 +71,15 @@ public final class TripHome: @unchecked Sendable {
     /// Whether this handle (a store it opened, or a write in progress) holds the home's lock now.
     package var holdsLock: Bool { mutex.withLock { held != nil } }
 
-    /// Runs `body` as one write: serialized with this handle's other writes, under the lock.
+    /// Runs `body` as one write: serialized with this handle's other writes, under the lock;
+    /// what it throws is thrown as the app sees it (`TripError.forApp`).
     private func writing<T>(_ body: (HomeLock) throws -> T) throws -> T {
         writing.lock()
         defer { writing.unlock() }
-        let lock = try lease()
-        return try withExtendedLifetime(lock) { try body(lock) }
+        return try TripError.door {
+            let lock = try lease()
+            return try withExtendedLifetime(lock) { try body(lock) }
+        }
     }
 
     /// The trip with id `trip` as saved now (its replica and edit journal), read without the
@@ -88,7 +91,7 @@ public final class TripHome: @unchecked Sendable {
 
     /// `document(of:)` with what the read noticed (the browser app's pages).
     package func loaded(_ trip: TripID) throws -> LoadedTrip {
-        let listing = try home.listTrip(trip)  // only this trip's replica
+        let listing = try TripError.door { try home.listTrip(trip) }  // only this trip's replica
         guard let loaded = listing.trip(trip) else {
             if let unreadable = listing.unreadable(trip) { throw TripStoreError.unreadable(unreadable) }
             throw TripStoreError.noMatch(trip.description)
@@ -244,20 +247,48 @@ public final class TripHome: @unchecked Sendable {
     }
 
     /// Syncs every trip of the home with the shared `folder` (nil: the folder the trips last
-    /// synced with): merges each device's file there and publishes this laptop's, and records
-    /// the folder as the trips' last one. Stores this handle opened show the synced trips
-    /// afterwards (their unsaved edits were saved first: every edit is saved on return). Throws when the folder cannot be used at all
-    /// (`LastFolderError` when there is none to reuse); a trip that could not sync is reported
-    /// in its `SyncReport.Trip.failure`, and the others go on.
-    public func sync(with folder: String? = nil) throws -> SyncReport {
-        let sync = try folder.map { FolderSync(home: home, folder: $0) } ?? FolderSync(lastFolderOf: home)
-        return try writing { lock in
+    /// synced with, `syncFolder(_:)`): merges each device's file there and publishes this
+    /// laptop's, and records the folder as the trips' last one. `progress` hears each trip and
+    /// each large attachment's copy as the sync goes. Stores this handle opened show the synced
+    /// trips afterwards (their unsaved edits were saved first: every edit is saved on return).
+    /// Throws when the folder cannot be used at all (a `TripError` of kind `.notFound` or
+    /// `.ambiguous` about the "last folder" when there is no one folder to reuse); a trip that
+    /// could not sync is reported in its `SyncReport.Trip.failure`, and the others go on.
+    public func sync(with folder: String? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil) throws -> SyncReport {
+        let sync = try folderSync(folder, progress: progress)
+        return try TripError.door { try run(sync) }
+    }
+
+    /// One sync under this handle's lock, the stores it opened saved before and shown the result
+    /// after (`sync(with:)` and each round of `watch`).
+    func run(_ sync: FolderSync) throws -> SyncReport {
+        try writing { lock in
             let stores = mutex.withLock { opened.compactMap(\.store) }
             for store in stores { try store.save() }
             let result = try sync.runKeeping(locked: lock, only: nil, now: FileMerger.wallClockMilliseconds())
             for store in stores { store.adopt(result) }
             return result.report
         }
+    }
+
+    /// The shared folder a sync or a watch with `folder` uses: `folder` itself, else the one
+    /// folder the home's trips last synced with (or the folder of a pending join); the one rule
+    /// every face follows. Throws a `TripError` about the "last folder" (`facts.thing`):
+    /// `.notFound` when none is recorded, `.ambiguous` when the trips used several (the message
+    /// names each with its trips), `.fileSystem` when a trip's record cannot be read.
+    public func syncFolder(_ folder: String? = nil) throws -> String {
+        if let folder { return folder }
+        return try TripError.door { try FolderSync.lastFolder(of: home) }
+    }
+
+    /// The sync `sync(with:)` and `watch` run: with `syncFolder(folder)`, telling `progress`.
+    func folderSync(_ folder: String?, progress: (@Sendable (SyncProgress) -> Void)?) throws -> FolderSync {
+        var sync = FolderSync(home: home, folder: try syncFolder(folder))
+        if let progress {
+            sync.progress = { done, total in progress(.trip(done: done, of: total)) }
+            sync.blobProgress = { name, done, total, fetching in progress(.attachment(name: name, done: done, of: total, fetching: fetching)) }
+        }
+        return sync
     }
 
     /// The folder the home's trips last synced with, or nil when they have synced with none
@@ -268,15 +299,32 @@ public final class TripHome: @unchecked Sendable {
         } catch {
             switch error {
             case .none, .ambiguous: return nil
-            case .unreadable: throw error
+            case .unreadable: throw TripError(error)
             }
         }
     }
 
+    /// The folder the trip with id `trip` last synced with (or asked to join through), nil when
+    /// none is recorded. Throws when a trip's settings file cannot be read.
+    public func lastFolder(of trip: TripID) throws -> String? {
+        try TripError.door { try home.lastFolders().first { $0.trips.contains(trip) }?.folder }
+    }
+
     /// What each change of this laptop to the trip `selector` names has reached, the numbers a
     /// team watches, and the attachments by state (the report of `tripsync status`).
+    /// Read without the lock, from a snapshot of the trip as saved now (as `document(of:)`).
     public func status(of selector: String? = nil) throws -> StatusReport {
-        try open(selector).status()
+        let loaded = try TripError.door { try home.listTrips().choose(selector, home: home.path).get() }
+        let me = try TripError.door { try home.identity().deviceID }
+        return StatusReport(loaded.document, me: me, home: home, now: .now)
+    }
+
+    /// The trip with id `trip` as saved now with its members and pending devices
+    /// (`TripStore.members()`) and whether this home holds its owner key, all from one read
+    /// snapshot without the lock (the browser app's members page).
+    package func members(of trip: TripID) throws -> (document: TripDocument, members: [MemberEntry], holdsOwnerKey: Bool) {
+        let document = try document(of: trip)
+        return (document, try TripStore.members(of: document, home: home), try TripStore.holdsOwnerKey(document, home: home))
     }
 }
 

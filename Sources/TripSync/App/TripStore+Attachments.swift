@@ -95,7 +95,7 @@ public struct AttachmentError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What a person reads.
     public var message: String
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
 }
@@ -112,6 +112,10 @@ extension TripStore {
     /// a file whose location cannot be removed (another type, some HEIC files) is refused.
     /// Refused on a laptop that may not change the trip.
     public func attach(file path: String, to item: ItemID, caption: String?, stripLocation: Bool, limit: Int64 = TripStore.defaultAttachmentLimit) throws -> AttachOutcome {
+        try TripError.door { try attachLocked(file: path, to: item, caption: caption, stripLocation: stripLocation, limit: limit) }
+    }
+
+    private func attachLocked(file path: String, to item: ItemID, caption: String?, stripLocation: Bool, limit: Int64) throws -> AttachOutcome {
         try locked {
             try checkMayEdit()
             _ = try state.document.liveItem(item)
@@ -182,7 +186,7 @@ extension TripStore {
     /// Every attachment of the trip (or of `item`), staged ones first, then by item and name;
     /// detached ones only with `detached`. An attachment of a deleted item is hidden.
     public func attachments(of item: ItemID? = nil, detached: Bool = false) throws -> [AttachmentEntry] {
-        try locked { try AttachmentEntry.list(in: state.document, home: home, of: item, detached: detached) }
+        try TripError.door { try locked { try AttachmentEntry.list(in: state.document, home: home, of: item, detached: detached) } }
     }
 
     /// The attachment (staged, live or detached) whose id is or starts with `text` (at least 4
@@ -209,7 +213,7 @@ extension TripStore {
         guard entry.state == .shared || entry.state == .staged else {
             throw AttachmentError("\(entry.name): its bytes have not arrived on this laptop yet (\(entry.state.rawValue)); sync again once they have")
         }
-        return try BlobStore(home: home.path).bytes(of: blob)
+        return try TripError.door { try BlobStore(home: home.path).bytes(of: blob) }
     }
 
     /// Writes the caption of attachment `id` (nil clears it): in the staged list when it is not

@@ -13,59 +13,65 @@ extension TripStore {
     /// Whether this home holds the trip's owner key; throws when the home's access record
     /// cannot be read.
     public func holdsOwnerKey() throws -> Bool {
-        try locked {
-            guard let owner = state.document.owner else { return false }
-            return try TripAccess.load(home, state.document.tripID).ownerKey?.publicKey == owner.key
-        }
+        try Self.holdsOwnerKey(locked { state.document }, home: home)
+    }
+
+    /// Whether `home` holds the owner key of the trip `document` (read without the lock).
+    package static func holdsOwnerKey(_ document: TripDocument, home: Home) throws -> Bool {
+        guard let owner = document.owner else { return false }
+        return try TripAccess.load(home, document.tripID).ownerKey?.publicKey == owner.key
     }
 
     /// Every member and every device waiting for the owner: members by role then name, then
     /// the pending ones (requests seen by sync, and devices of the trip that wrote before it
     /// was claimed).
     public func members() throws -> [MemberEntry] {
-        try locked {
-            let document = state.document
-            let access = try TripAccess.load(home, document.tripID)
-            var entries: [MemberEntry] = document.members.map { device, grant in
-                // The grant's name (owner-signed); a grant made before grants had names: the
-                // name the device asked to join with here, else its short id.
-                MemberEntry(
-                    device: device, name: grant.name ?? access.names[device] ?? document.deviceName(device),
-                    role: grant.role, key: grant.key, pending: false, source: nil)
-            }
-            // Successors (a copied or restored home, a clock recovered) hold the seat they inherit.
-            for (device, succession) in document.successions where document.members[device] == nil {
-                guard let grant = document.effectiveGrant(of: device) else { continue }
-                entries.append(
-                    MemberEntry(
-                        device: device, name: grant.name ?? document.deviceName(device), role: grant.role, key: succession.key, pending: false,
-                        source: "successor of \(succession.from.description.prefix(8))"))
-            }
-            entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
-            guard document.owner != nil else {
-                return document.devices.keys.sorted().map {
-                    MemberEntry(device: $0, name: document.deviceName($0), role: nil, key: nil, pending: false, source: "open trip")
-                }
-            }
-            var pending: [MemberEntry] = []
-            // A request of a member stays listed while its grant does not give what it asks (a
-            // removed or demoted device asking again, a new key): only the owner decides. A
-            // device seated by succession alone (no grant of its own) is not pending.
-            let seated = Set(entries.map(\.device))
-            for (device, request) in access.requests where !request.isSatisfied(by: document.members[device]) {
-                if document.members[device] == nil, seated.contains(device) { continue }
-                let held = document.members[device].map { "; now \($0.role.rawValue)\($0.key == request.key ? "" : ", another key")" } ?? ""
-                pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source + held))
-            }
-            for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(seated)
-            where access.requests[device] == nil && access.declined[device] == nil && document.devices[device] != nil {
-                // Not a member: no grant names it, so what it calls itself (its own write).
-                let name = document.selfWrittenName(of: device) ?? document.deviceName(device)
-                pending.append(MemberEntry(device: device, name: name, role: nil, key: nil, pending: true, source: MemberEntry.wroteBeforeClaim))
-            }
-            pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
-            return entries + pending
+        try Self.members(of: locked { state.document }, home: home)
+    }
+
+    /// `members()` of the trip `document`, with the requests `home` recorded (read without
+    /// the lock: the door's read snapshot).
+    package static func members(of document: TripDocument, home: Home) throws -> [MemberEntry] {
+        let access = try TripAccess.load(home, document.tripID)
+        var entries: [MemberEntry] = document.members.map { device, grant in
+            // The grant's name (owner-signed); a grant made before grants had names: the
+            // name the device asked to join with here, else its short id.
+            MemberEntry(
+                device: device, name: grant.name ?? access.names[device] ?? document.deviceName(device),
+                role: grant.role, key: grant.key, pending: false, source: nil)
         }
+        // Successors (a copied or restored home, a clock recovered) hold the seat they inherit.
+        for (device, succession) in document.successions where document.members[device] == nil {
+            guard let grant = document.effectiveGrant(of: device) else { continue }
+            entries.append(
+                MemberEntry(
+                    device: device, name: grant.name ?? document.deviceName(device), role: grant.role, key: succession.key, pending: false,
+                    source: "successor of \(succession.from.description.prefix(8))"))
+        }
+        entries.sort { ($0.role ?? .removed, $0.name, $0.device) < ($1.role ?? .removed, $1.name, $1.device) }
+        guard document.owner != nil else {
+            return document.devices.keys.sorted().map {
+                MemberEntry(device: $0, name: document.deviceName($0), role: nil, key: nil, pending: false, source: "open trip")
+            }
+        }
+        var pending: [MemberEntry] = []
+        // A request of a member stays listed while its grant does not give what it asks (a
+        // removed or demoted device asking again, a new key): only the owner decides. A
+        // device seated by succession alone (no grant of its own) is not pending.
+        let seated = Set(entries.map(\.device))
+        for (device, request) in access.requests where !request.isSatisfied(by: document.members[device]) {
+            if document.members[device] == nil, seated.contains(device) { continue }
+            let held = document.members[device].map { "; now \($0.role.rawValue)\($0.key == request.key ? "" : ", another key")" } ?? ""
+            pending.append(MemberEntry(device: device, name: request.name, role: nil, key: request.key, pending: true, source: request.source + held))
+        }
+        for device in Set(document.devices.keys).union(document.clock.entries.keys).subtracting(seated)
+        where access.requests[device] == nil && access.declined[device] == nil && document.devices[device] != nil {
+            // Not a member: no grant names it, so what it calls itself (its own write).
+            let name = document.selfWrittenName(of: device) ?? document.deviceName(device)
+            pending.append(MemberEntry(device: device, name: name, role: nil, key: nil, pending: true, source: MemberEntry.wroteBeforeClaim))
+        }
+        pending.sort { ($0.name, $0.device) < ($1.name, $1.device) }
+        return entries + pending
     }
 
     /// Claims an open trip (schema 2 and before): this home makes the owner key and this device

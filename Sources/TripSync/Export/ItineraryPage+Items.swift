@@ -32,44 +32,43 @@ extension ItineraryPage {
     /// beside the local time only while that zone is chosen. Each reading is marked `+1` when it
     /// falls on another date than `day`. A date is a date; a zone unknown here is shown as stored
     /// with its id, and nothing beside it.
-    func clockHTML(_ shown: ShownTime, day: LocalDate?) -> String {
+    func clockHTML(_ shown: ShownTime, day: LocalDate?) -> HTML {
         switch shown.time {
         case .date(let date):
             return PageText.dateTag(date, PageText.shortDate(date))
         case .local(let local, let zoneID):
             let clock = LocalTimeFormat.hhmm(shown.time)
-            let base = day.map { " data-day=\"\($0)\"" } ?? ""
+            let base: HTML = day.map { " data-day=\"\($0)\"" } ?? ""
             guard let instant = shown.instant, !shown.zoneUnknown else {
-                return "<time class=\"clock unknown-zone\" datetime=\"\(local)\"" + base + "><span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date)
-                    + "</span> <span class=\"zid\">" + HTMLText.escape(zoneID) + "</span></time>"
+                return "<time class=\"clock unknown-zone\" datetime=\"\(local)\"\(base)><span class=\"hm\">\(clock)\(PageText.dayShift(from: day, to: local.date))"
+                    + "</span> <span class=\"zid\">\(zoneID)</span></time>"
             }
-            var out = "<time class=\"clock\" datetime=\"" + UTCTimestamp(secondsSinceEpoch: instant.secondsSinceEpoch).description + "\"" + base + ">"
-            out += "<span class=\"v v0\"><span class=\"hm\">" + clock + PageText.dayShift(from: day, to: local.date) + "</span> <abbr"
-                + HTMLText.attribute("title", zoneID) + ">" + HTMLText.escape(shown.abbreviation ?? zoneID) + "</abbr></span>"
+            var out: HTML = "<time class=\"clock\" datetime=\"\(UTCTimestamp(secondsSinceEpoch: instant.secondsSinceEpoch).description)\"\(base)>"
+            out += "<span class=\"v v0\"><span class=\"hm\">\(clock)\(PageText.dayShift(from: day, to: local.date))</span> <abbr"
+                + "\(HTML.attribute("title", zoneID))>\(shown.abbreviation ?? zoneID)</abbr></span>"
             let own = ViewerZone(zoneID, rules: zones)?.read(instant.secondsSinceEpoch)
             for (index, zone) in viewerZones.enumerated() {
                 // A zone that reads the time as its own zone does (the same clock, abbreviation and date) adds nothing.
                 guard let reading = zone.read(instant.secondsSinceEpoch),
                     reading.clock != own?.clock || reading.abbreviation != own?.abbreviation || reading.date != own?.date
                 else { continue }
-                out += "<span class=\"v v\(index + 1)\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">" + reading.clock
-                    + PageText.dayShift(from: day, to: reading.date) + "</span> <abbr" + HTMLText.attribute("title", zone.id) + ">"
-                    + HTMLText.escape(reading.abbreviation) + "</abbr> <span class=\"yl\">yours</span></span></span>"
+                out += "<span class=\"v v\(index + 1)\"><span class=\"yours\"><span class=\"sep\"> ·&nbsp;</span><span class=\"hm\">\(reading.clock)"
+                    + "\(PageText.dayShift(from: day, to: reading.date))</span> <abbr\(HTML.attribute("title", zone.id))>"
+                    + "\(reading.abbreviation)</abbr> <span class=\"yl\">yours</span></span></span>"
             }
             return out + "</time>"
         }
     }
 
     /// A field's value as a person reads it in a conflict.
-    func valueText(_ value: FieldValue) -> String {
+    func valueText(_ value: FieldValue) -> HTML {
         switch value {
-        case .text(let text?): return "\u{201C}" + HTMLText.escape(text) + "\u{201D}"
+        case .text(let text?): return "\u{201C}\(text)\u{201D}"
         case .text(nil), .time(nil): return "<i>(empty)</i>"
-        case .time(.date(let date)?): return PageText.shortDate(date, withYear: true) + ", all day"
+        case .time(.date(let date)?): return "\(PageText.shortDate(date, withYear: true)), all day"
         case .time(let time?):
             let shown = Itinerary.show(time, zones)
-            return PageText.shortDate(time.localDate, withYear: true) + " " + LocalTimeFormat.hhmm(time) + " "
-                + HTMLText.escape(shown.abbreviation ?? time.zone ?? "")
+            return "\(PageText.shortDate(time.localDate, withYear: true)) \(LocalTimeFormat.hhmm(time)) \(shown.abbreviation ?? time.zone ?? "")"
         }
     }
 
@@ -87,7 +86,7 @@ extension ItineraryPage {
     // MARK: items
 
     /// One live item: its start in the left column, its card on the right.
-    func itemHTML(_ entry: ItineraryEntry, day: LocalDate?) -> String {
+    func itemHTML(_ entry: ItineraryEntry, day: LocalDate?) -> HTML {
         let kind = ItineraryPageLayout.kind(entry)
         let kindName: String
         switch kind {
@@ -98,58 +97,57 @@ extension ItineraryPage {
         }
         let id = entry.id.description
         let days = ItineraryPageLayout.dayCount(entry)
-        var out = "<li class=\"item " + kindName + (days > 1 ? " multi" : "") + (conflictNumbers[entry.id] == nil ? "" : " has-conflict")
-            + "\" id=\"item-\(id)\" data-item=\"\(id)\" data-kind=\"\(kindName)\""
+        let classes = kindName + (days > 1 ? " multi" : "") + (conflictNumbers[entry.id] == nil ? "" : " has-conflict")
+        var out: HTML = "<li class=\"item \(classes)\" id=\"item-\(id)\" data-item=\"\(id)\" data-kind=\"\(kindName)\""
         if let duration = entry.durationSeconds, duration >= 0 { out += " data-duration-minutes=\"\(duration / 60)\"" }
         out += ">\n<div class=\"when\">"
         switch (kind, entry.start) {
         case (_, nil): out += "<span class=\"tag\">Any day</span>"
         case (.allDay, let start?):
             let nights = entry.end.flatMap { StayNights.count(start: start.time, end: $0.time) }
-            out += "<span class=\"tag\">" + (days > 1 ? nights.map(StayNights.text) ?? PageText.count(days, "day", "days") : "All day") + "</span>"
+            out += "<span class=\"tag\">\(days > 1 ? nights.map(StayNights.text) ?? PageText.count(days, "day", "days") : "All day")</span>"
         case (_, let start?): out += clockHTML(start, day: day)
         }
         out += "</div>\n<div class=\"card\">\n"
-        let title = HTMLText.escape(entry.fields.title?.value ?? "")
+        let title = entry.fields.title?.value ?? ""
         if let live {
-            out += "<h3 class=\"title\" dir=\"auto\"><a" + HTMLText.attribute("href", live.item(entry.id)) + ">" + title + "</a></h3>\n"
+            out += "<h3 class=\"title\" dir=\"auto\"><a\(HTML.attribute("href", live.item(entry.id)))>\(title)</a></h3>\n"
         } else {
-            out += "<h3 class=\"title\" dir=\"auto\">" + title + "</h3>\n"
+            out += "<h3 class=\"title\" dir=\"auto\">\(title)</h3>\n"
         }
         out += spanHTML(entry, kind: kind, days: days, day: day)
         if let place = entry.fields.place?.value ?? nil, !place.isEmpty {
-            out += "<p class=\"place\" dir=\"auto\">" + placeHTML(place) + "</p>\n"
+            out += "<p class=\"place\" dir=\"auto\">\(placeHTML(place))</p>\n"
         }
         if let note = entry.fields.note?.value ?? nil, !note.isEmpty {
-            out += "<p class=\"note\" dir=\"auto\">" + HTMLText.escape(note) + "</p>\n"
+            out += "<p class=\"note\" dir=\"auto\">\(note)</p>\n"
         }
         let (attachments, numbered) = attachmentsHTML(entry.id)
         out += attachments
-        for remark in remarks(entry) { out += "<p class=\"remark\">" + remark + "</p>\n" }
+        for remark in remarks(entry) { out += "<p class=\"remark\">\(remark)</p>\n" }
         if !entry.conflictedFields.isEmpty { out += conflictsHTML(entry, numbered: !numbered) }
         return out + "</div>\n</li>\n"
     }
 
     /// A place as text linked to its map (`MapLink`: an OpenStreetMap search, percent-encoded, so
     /// the place cannot leave the attribute or name another scheme).
-    func placeHTML(_ place: String) -> String {
-        guard let url = MapLink.url(for: place) else { return HTMLText.escape(place) }
-        return "<a class=\"map\"" + HTMLText.attribute("href", url) + " rel=\"noopener noreferrer\" title=\"Map (OpenStreetMap)\">"
-            + HTMLText.escape(place) + "</a>"
+    func placeHTML(_ place: String) -> HTML {
+        guard let url = MapLink.url(for: place) else { return "\(place)" }
+        return "<a class=\"map\"\(HTML.attribute("href", url)) rel=\"noopener noreferrer\" title=\"Map (OpenStreetMap)\">\(place)</a>"
     }
 
     /// The item's shown attachments, by name: what each is, its size and caption, how to get it
     /// out (the page links to no file: the bytes stay in the homes). A caption written on two
     /// devices at once shows every value with who wrote it. Also says whether a caption's
     /// conflict box took the card's conflict number.
-    func attachmentsHTML(_ item: ItemID) -> (html: String, numbered: Bool) {
+    func attachmentsHTML(_ item: ItemID) -> (html: HTML, numbered: Bool) {
         // The live page shows attachments on the item's own page (view, download), not here.
         guard live == nil, let shown = attachmentsByItem[item], !shown.isEmpty else { return ("", false) }
         var numbered = false
-        var out = "<ul class=\"attachments\" aria-label=\"Attachments\">\n"
+        var out: HTML = "<ul class=\"attachments\" aria-label=\"Attachments\">\n"
         for (id, name, blob, attachment) in shown {
-            out += "<li class=\"attachment\" data-attachment=\"\(id)\"><span class=\"a-name\" dir=\"auto\">" + HTMLText.escape(name) + "</span> "
-                + "<span class=\"a-meta\">" + HTMLText.escape(Self.kindName(blob.type)) + " · " + ByteCount.text(blob.size) + "</span>"
+            out += "<li class=\"attachment\" data-attachment=\"\(id)\"><span class=\"a-name\" dir=\"auto\">\(name)</span> "
+                + "<span class=\"a-meta\">\(Self.kindName(blob.type)) · \(ByteCount.text(blob.size))</span>"
             if let conflict = captionConflicts[id] {
                 let anchor = numbered ? nil : conflictNumbers[item]
                 numbered = true
@@ -157,31 +155,32 @@ extension ItineraryPage {
                     conflict, head: "Caption changed on more than one device", anchor: anchor,
                     fix: "tripsync resolve " + String(id.description.prefix(8)) + " caption --keep current|mine|N")
             } else if let caption = attachment.caption?.value ?? nil, !caption.isEmpty {
-                out += "<span class=\"a-caption\" dir=\"auto\">" + HTMLText.escape(caption) + "</span>"
+                out += "<span class=\"a-caption\" dir=\"auto\">\(caption)</span>"
             }
-            out += "<code class=\"a-get\">tripsync extract " + String(id.description.prefix(8)) + " -o FILE</code></li>\n"
+            out += "<code class=\"a-get\">tripsync extract \(String(id.description.prefix(8))) -o FILE</code></li>\n"
         }
         return (out + "</ul>\n", numbered)
     }
 
     /// The box of a register's conflict (the trip's name, a caption): each value once, with
     /// who wrote it, and the command that keeps one.
-    func registerConflictHTML(_ conflict: RegisterConflict, head: String, anchor: Int?, fix: String, extraClass: String = "") -> String {
-        var out = "<div class=\"conflicts" + extraClass + "\"" + (anchor.map { " id=\"conflict-\($0)\"" } ?? "") + " role=\"note\">\n<p class=\"c-head\">"
-            + head + "</p>\n<ul>\n"
+    func registerConflictHTML(_ conflict: RegisterConflict, head: String, anchor: Int?, fix: String, extraClass: String = "") -> HTML {
+        let id: HTML = anchor.map { " id=\"conflict-\($0)\"" } ?? ""
+        var out: HTML = "<div class=\"conflicts\(extraClass)\"\(id) role=\"note\">\n<p class=\"c-head\">\(head)</p>\n<ul>\n"
         var seen: [FieldValue] = []
         for version in [conflict.current] + conflict.alternatives where !seen.contains(version.value) {
             out += conflictValueHTML(version, shown: seen.isEmpty)
             seen.append(version.value)
         }
-        return out + "</ul>\n<p class=\"c-fix\">Keep one: <code>" + HTMLText.escape(fix) + "</code></p>\n</div>\n"
+        return out + "</ul>\n<p class=\"c-fix\">Keep one: <code>\(fix)</code></p>\n</div>\n"
     }
 
     /// One value of a conflict's box: the value, who wrote it, and whether it is the one shown.
-    func conflictValueHTML(_ version: FieldConflict.Version, shown: Bool) -> String {
-        "<li" + (shown ? " class=\"c-current\"" : "") + "><span class=\"c-val\" dir=\"auto\">" + valueText(version.value)
-            + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(version.device)) + "</bdi></span>"
-            + (shown ? " <span class=\"c-badge\">shown</span>" : "") + "</li>\n"
+    func conflictValueHTML(_ version: FieldConflict.Version, shown: Bool) -> HTML {
+        let current: HTML = shown ? " class=\"c-current\"" : ""
+        let badge: HTML = shown ? " <span class=\"c-badge\">shown</span>" : ""
+        return "<li\(current)><span class=\"c-val\" dir=\"auto\">\(valueText(version.value))</span> <span class=\"c-by\">by <bdi>"
+            + "\(document.deviceName(version.device))</bdi></span>\(badge)</li>\n"
     }
 
     /// A media type as a person names it.
@@ -199,43 +198,44 @@ extension ItineraryPage {
 
     /// What the card says about the item's end: the route of a flight, until when a stay or a
     /// timed item runs, the dates of a multi-day band.
-    func spanHTML(_ entry: ItineraryEntry, kind: ItineraryPageLayout.Kind, days: Int, day: LocalDate?) -> String {
+    func spanHTML(_ entry: ItineraryEntry, kind: ItineraryPageLayout.Kind, days: Int, day: LocalDate?) -> HTML {
         guard let start = entry.start, let end = entry.end else { return "" }
         let duration = entry.durationSeconds.flatMap { $0 >= 0 ? LocalTimeFormat.duration(seconds: $0) : nil }
         switch kind {
         case .travel:
-            let from = HTMLText.escape(ViewerZone.label(start.time.zone ?? ""))
-            let to = HTMLText.escape(ViewerZone.label(end.time.zone ?? ""))
-            var out = "<div class=\"route\">\n"
-            out += "<div class=\"leg dep\"><span class=\"lbl\">Departs</span>" + clockHTML(start, day: day) + "<span class=\"city\">" + from + "</span></div>\n"
-            out += "<div class=\"path\"><span class=\"dur duration\">" + (duration ?? "duration unknown") + "</span></div>\n"
-            out += "<div class=\"leg arr\"><span class=\"lbl\">Arrives</span>" + clockHTML(end, day: day) + "<span class=\"city\">" + to + "</span></div>\n"
+            let from = ViewerZone.label(start.time.zone ?? "")
+            let to = ViewerZone.label(end.time.zone ?? "")
+            var out: HTML = "<div class=\"route\">\n"
+            out += "<div class=\"leg dep\"><span class=\"lbl\">Departs</span>\(clockHTML(start, day: day))<span class=\"city\">\(from)</span></div>\n"
+            out += "<div class=\"path\"><span class=\"dur duration\">\(duration ?? "duration unknown")</span></div>\n"
+            out += "<div class=\"leg arr\"><span class=\"lbl\">Arrives</span>\(clockHTML(end, day: day))<span class=\"city\">\(to)</span></div>\n"
             return out + "</div>\n"
         case .stay:
             // The end's date is written out, so its time is marked only when a zone moves it off that date.
-            return "<p class=\"span\">until " + PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate)) + " "
-                + clockHTML(end, day: end.time.localDate) + " · "
-                + (StayNights.count(start: start.time, end: end.time).map(StayNights.text) ?? PageText.count(days, "day", "days")) + "</p>\n"
+            let nights = StayNights.count(start: start.time, end: end.time).map(StayNights.text) ?? PageText.count(days, "day", "days")
+            return "<p class=\"span\">until \(PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate))) "
+                + "\(clockHTML(end, day: end.time.localDate)) · \(nights)</p>\n"
         case .timed:
             if case .date(let date) = end.time {
-                return "<p class=\"span\">until " + PageText.dateTag(date, PageText.shortDate(date)) + "</p>\n"
+                return "<p class=\"span\">until \(PageText.dateTag(date, PageText.shortDate(date)))</p>\n"
             }
-            return "<p class=\"span\">until " + clockHTML(end, day: day) + (duration.map { " · <span class=\"duration\">" + $0 + "</span>" } ?? "") + "</p>\n"
+            let lasting: HTML = duration.map { " · <span class=\"duration\">\($0)</span>" } ?? ""
+            return "<p class=\"span\">until \(clockHTML(end, day: day))\(lasting)</p>\n"
         case .allDay:
             guard days > 1 else { return "" }
-            return "<p class=\"span\">" + PageText.dateTag(start.time.localDate, PageText.shortDate(start.time.localDate)) + " – "
-                + PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate)) + "</p>\n"
+            return "<p class=\"span\">\(PageText.dateTag(start.time.localDate, PageText.shortDate(start.time.localDate))) – "
+                + "\(PageText.dateTag(end.time.localDate, PageText.shortDate(end.time.localDate)))</p>\n"
         }
     }
 
     /// Notes on the item's times: gaps and overlaps, zones unknown here, an end before the start.
-    func remarks(_ entry: ItineraryEntry) -> [String] {
-        var result: [String] = []
+    func remarks(_ entry: ItineraryEntry) -> [HTML] {
+        var result: [HTML] = []
         for (name, shown) in [("Start", entry.start), ("End", entry.end)] {
             guard let shown else { continue }
-            if let note = shown.note { result.append(name + ": " + HTMLText.escape(note) + ".") }
+            if let note = shown.note { result.append("\(name): \(note).") }
             if shown.zoneUnknown, let zone = shown.time.zone {
-                result.append(name + ": the zone " + HTMLText.escape(zone) + " is unknown to this machine's time zone data, so the time is shown as stored.")
+                result.append("\(name): the zone \(zone) is unknown to this machine's time zone data, so the time is shown as stored.")
             }
         }
         if let duration = entry.durationSeconds, duration < 0 { result.append("The end comes before the start.") }
@@ -243,64 +243,64 @@ extension ItineraryPage {
     }
 
     /// Every conflicting field of a live item: each value once, with the device that wrote it.
-    func conflictsHTML(_ entry: ItineraryEntry, numbered: Bool = true) -> String {
-        let anchor = numbered ? conflictNumbers[entry.id].map { " id=\"conflict-\($0)\"" } ?? "" : ""
-        var out = "<div class=\"conflicts\"" + anchor + " role=\"note\">\n"
+    func conflictsHTML(_ entry: ItineraryEntry, numbered: Bool = true) -> HTML {
+        let anchor: HTML = numbered ? conflictNumbers[entry.id].map { " id=\"conflict-\($0)\"" } ?? "" : ""
+        var out: HTML = "<div class=\"conflicts\"\(anchor) role=\"note\">\n"
         out += "<p class=\"c-head\">Changed on more than one device</p>\n"
         if let live {
             // Each value with who wrote it and when, and Keep this, is under the page's Conflicts.
             let names = entry.conflictedFields.map { Self.fieldName($0).lowercased() }.joined(separator: ", ")
-            return out + "<p class=\"c-fix\">" + names + ": keep one with Keep this under <a" + HTMLText.attribute("href", live.conflicts) + ">Conflicts</a>.</p>\n</div>\n"
+            return out + "<p class=\"c-fix\">\(names): keep one with Keep this under <a\(HTML.attribute("href", live.conflicts))>Conflicts</a>.</p>\n</div>\n"
         }
         let short = String(entry.id.description.prefix(8))
         for field in entry.conflictedFields {
             guard let conflict = FieldConflict(item: entry.id, field: field, in: entry.fields) else { continue }
-            out += "<div class=\"c-field\" data-field=\"\(field.rawValue)\"><p class=\"c-name\">" + Self.fieldName(field) + "</p>\n<ul>\n"
+            out += "<div class=\"c-field\" data-field=\"\(field.rawValue)\"><p class=\"c-name\">\(Self.fieldName(field))</p>\n<ul>\n"
             for (index, version) in conflict.distinctVersions.enumerated() {
                 out += conflictValueHTML(version, shown: index == 0)
             }
-            out += "</ul>\n<p class=\"c-fix\">Keep one: <code>tripsync resolve " + HTMLText.escape(short) + " " + field.rawValue
-                + " --keep current|mine|N</code></p>\n</div>\n"
+            out += "</ul>\n<p class=\"c-fix\">Keep one: <code>tripsync resolve \(short) \(field.rawValue) --keep current|mine|N</code></p>\n</div>\n"
         }
         return out + "</div>\n"
     }
 
     /// A deleted item edited while deleted: flagged, with the edits, who made them and who deleted it.
-    func ghostHTML(_ ghost: ItineraryPageLayout.Ghost, day: LocalDate?) -> String {
+    func ghostHTML(_ ghost: ItineraryPageLayout.Ghost, day: LocalDate?) -> HTML {
         let id = ghost.entry.item.description
-        var out = "<li class=\"item ghost\" id=\"deleted-\(id)\" data-deleted-item=\"\(id)\">\n<div class=\"when\">"
+        var out: HTML = "<li class=\"item ghost\" id=\"deleted-\(id)\" data-deleted-item=\"\(id)\">\n<div class=\"when\">"
         switch ghost.start?.time {
         case nil: out += "<span class=\"tag\">Any day</span>"
         case .date?: out += "<span class=\"tag\">All day</span>"
         case .local?: out += ghost.start.map { clockHTML($0, day: day) } ?? ""
         }
-        out += "</div>\n<div class=\"card\">\n<div class=\"conflicts\"" + (conflictNumbers[ghost.entry.item].map { " id=\"conflict-\($0)\"" } ?? "")
-            + " role=\"note\">\n<p class=\"c-head\">Deleted, then edited</p>\n"
-        out += "<h3 class=\"title\" dir=\"auto\"><del>" + HTMLText.escape(ghost.entry.title ?? "(deleted item)") + "</del></h3>\n"
-        let deleters = ghost.entry.deletedBy.map { "<bdi>" + HTMLText.escape(document.deviceName($0)) + "</bdi>" }
-        out += "<p>Deleted by " + (deleters.isEmpty ? "another device" : deleters.joined(separator: " and ")) + "; changed while it was deleted:</p>\n<ul>\n"
+        let anchor: HTML = conflictNumbers[ghost.entry.item].map { " id=\"conflict-\($0)\"" } ?? ""
+        out += "</div>\n<div class=\"card\">\n<div class=\"conflicts\"\(anchor) role=\"note\">\n<p class=\"c-head\">Deleted, then edited</p>\n"
+        out += "<h3 class=\"title\" dir=\"auto\"><del>\(ghost.entry.title ?? "(deleted item)")</del></h3>\n"
+        let deleters: [HTML] = ghost.entry.deletedBy.map { "<bdi>\(document.deviceName($0))</bdi>" }
+        let by: HTML = deleters.isEmpty ? "another device" : HTML.joined(deleters, separator: " and ")
+        out += "<p>Deleted by \(by); changed while it was deleted:</p>\n<ul>\n"
         for (field, edit) in zip(ghost.entry.fields, ghost.entry.edits) {
-            out += "<li><span class=\"c-name\">" + Self.fieldName(field) + "</span> <span class=\"c-val\" dir=\"auto\">" + valueText(edit.value)
-                + "</span> <span class=\"c-by\">by <bdi>" + HTMLText.escape(document.deviceName(edit.device)) + "</bdi></span></li>\n"
+            out += "<li><span class=\"c-name\">\(Self.fieldName(field))</span> <span class=\"c-val\" dir=\"auto\">\(valueText(edit.value))"
+                + "</span> <span class=\"c-by\">by <bdi>\(document.deviceName(edit.device))</bdi></span></li>\n"
         }
         if let live {
-            out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: Restore under <a" + HTMLText.attribute("href", live.deleted) + ">Deleted</a>.</p>\n"
+            out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: Restore under <a\(HTML.attribute("href", live.deleted))>Deleted</a>.</p>\n"
         } else {
-            out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: <code>tripsync restore " + HTMLText.escape(String(id.prefix(8))) + "</code></p>\n"
+            out += "</ul>\n<p class=\"c-fix\">Bring it back with everything: <code>tripsync restore \(String(id.prefix(8)))</code></p>\n"
         }
         return out + "</div>\n</div>\n</li>\n"
     }
 
     /// A multi-day item on a later day: a thin band linking to the item.
-    func continuationHTML(_ continuation: ItineraryPageLayout.Continuation, on date: LocalDate) -> String {
+    func continuationHTML(_ continuation: ItineraryPageLayout.Continuation, on date: LocalDate) -> HTML {
         let entry = continuation.entry
         let id = entry.id.description
         let last = continuation.dayNumber == continuation.dayCount
-        var when = "day \(continuation.dayNumber) of \(continuation.dayCount)"
+        var when: HTML = "day \(continuation.dayNumber) of \(continuation.dayCount)"
         if last, let end = entry.end, case .local = end.time {
-            when = (ItineraryPageLayout.kind(entry) == .travel ? "arrives " : "until ") + clockHTML(end, day: date)
+            when = "\(ItineraryPageLayout.kind(entry) == .travel ? "arrives " : "until ")\(clockHTML(end, day: date))"
         }
         return "<li class=\"cont\" data-continues=\"\(id)\"><a href=\"#item-\(id)\"><span class=\"cont-title\" dir=\"auto\">"
-            + HTMLText.escape(entry.fields.title?.value ?? "") + "</span> <span class=\"cont-when\">" + when + "</span></a></li>\n"
+            + "\(entry.fields.title?.value ?? "")</span> <span class=\"cont-when\">\(when)</span></a></li>\n"
     }
 }

@@ -20,8 +20,9 @@ import TripSyncCore
 /// - Semantic HTML: a heading per day, `<time datetime>` with the instant (a date for whole-day
 ///   items, a local date-time when the zone is unknown here); responsive CSS for a phone and a
 ///   print stylesheet.
-/// - Safe to open whatever the trip holds: every text of the trip goes through
-///   `HTMLText.escape`, and a Content-Security-Policy allows no network load, no script, no
+/// - Safe to open whatever the trip holds: the page is built as `HTML`, so every text of the
+///   trip interpolated into it is escaped in one place (only the page's own style sheet joins
+///   by `HTML.trusted`), and a Content-Security-Policy allows no network load, no script, no
 ///   plugin, no form and no style but the page's own (by its SHA-256).
 ///
 /// The output is deterministic: the same document, time and tz data give the same bytes,
@@ -106,25 +107,29 @@ package struct ItineraryPage: Sendable {
     /// The page: UTF-8 HTML text, ending in a newline.
     package var html: String {
         let style = ItineraryPageStyle.css(zoneCount: viewerZones.count)
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<meta http-equiv=\"Content-Security-Policy\" content=\"" + HTMLText.escape(ItineraryPageStyle.contentSecurityPolicy(style: style)) + "\">\n"
+        var out: HTML = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(ItineraryPageStyle.contentSecurityPolicy(style: style))\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"color-scheme\" content=\"light\">\n"
         out += "<meta name=\"generator\" content=\"TripSync\">\n"
-        out += "<title>" + HTMLText.escape(document.trip.name.value) + " · itinerary</title>\n"
-        out += "<style>" + style + "</style>\n</head>\n<body>\n"
+        out += "<title>\(document.trip.name.value) · itinerary</title>\n"
+        // The style sheet is this program's own (`ItineraryPageStyle`), no value of the trip.
+        out += "<style>\(HTML.trusted(style))</style>\n</head>\n<body>\n"
         out += zoneRadios()
         out += header()
-        out += "<main>\n" + daysHTML + "</main>\n"
+        out += "<main>\n\(days)</main>\n"
         out += footer()
         out += "</body>\n</html>\n"
-        return out
+        return out.description
     }
 
     /// The days (each with its items, a stay on each of its days, the map links), then the
     /// items not scheduled yet: the part the exported page and the live page share.
-    package var daysHTML: String {
-        var out = ""
+    package var daysHTML: String { days.description }
+
+    /// `daysHTML` as markup.
+    var days: HTML {
+        var out: HTML = ""
         for day in layout.days { out += dayHTML(day) }
         if !layout.unscheduled.isEmpty || !layout.unscheduledGhosts.isEmpty { out += unscheduledHTML() }
         if layout.days.isEmpty && layout.unscheduled.isEmpty && layout.unscheduledGhosts.isEmpty {
@@ -136,17 +141,17 @@ package struct ItineraryPage: Sendable {
     // MARK: the parts of the page
 
     /// The switch's radio buttons: first in the body, so the CSS can follow the checked one.
-    func zoneRadios() -> String {
-        var out = ""
+    func zoneRadios() -> HTML {
+        var out: HTML = ""
         for index in 0...viewerZones.count {
-            out += "<input type=\"radio\" class=\"vz\" name=\"viewer-zone\" id=\"vz-\(index)\"" + (index == 0 ? " checked" : "") + ">\n"
+            out += "<input type=\"radio\" class=\"vz\" name=\"viewer-zone\" id=\"vz-\(index)\"\(index == 0 ? " checked" as HTML : "")>\n"
         }
         return out
     }
 
-    func header() -> String {
-        var out = "<header class=\"top\">\n<div class=\"wrap\">\n<p class=\"eyebrow\">Trip itinerary</p>\n"
-        out += "<h1 dir=\"auto\">" + HTMLText.escape(document.trip.name.value) + "</h1>\n"
+    func header() -> HTML {
+        var out: HTML = "<header class=\"top\">\n<div class=\"wrap\">\n<p class=\"eyebrow\">Trip itinerary</p>\n"
+        out += "<h1 dir=\"auto\">\(document.trip.name.value)</h1>\n"
         if let conflict = conflicts.registers.first(where: { $0.subject == .tripName }) {
             out += registerConflictHTML(conflict, head: "Renamed on more than one device", anchor: 1, fix: "tripsync resolve trip name --keep current|mine|N", extraClass: " name-conflict")
         }
@@ -158,22 +163,22 @@ package struct ItineraryPage: Sendable {
         }
         if let first = layout.days.first?.date, let last = layout.days.last?.date {
             let span = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            out += "<p class=\"range\">" + PageText.dateTag(first, PageText.shortDate(first, withYear: first.year != last.year))
-            if last != first { out += " – " + PageText.dateTag(last, PageText.shortDate(last, withYear: true)) } else { out += " \(first.year)" }
-            out += " · " + PageText.count(span, "day", "days") + "</p>\n"
+            out += "<p class=\"range\">\(PageText.dateTag(first, PageText.shortDate(first, withYear: first.year != last.year)))"
+            if last != first { out += " – \(PageText.dateTag(last, PageText.shortDate(last, withYear: true)))" } else { out += " \(first.year)" }
+            out += " · \(PageText.count(span, "day", "days"))</p>\n"
         }
         out += "<ul class=\"stats\">"
-        out += "<li><b>\(itemCount)</b> " + (itemCount == 1 ? "plan" : "plans") + "</li>"
+        out += "<li><b>\(itemCount)</b> \(itemCount == 1 ? "plan" : "plans")</li>"
         let travel = itinerary.days.flatMap(\.entries).filter { ItineraryPageLayout.kind($0) == .travel }.count
         if travel > 0 { out += "<li><b>\(travel)</b> across zones</li>" }
         if !itinerary.unscheduled.isEmpty { out += "<li><a href=\"#unscheduled\"><b>\(itinerary.unscheduled.count)</b> not scheduled</a></li>" }
         let summary = conflicts.summary
         if summary.total > 0 {
-            out += "<li class=\"warn\"><a href=\"#conflict-1\"><b>\(summary.total)</b> " + (summary.total == 1 ? "conflict" : "conflicts") + " to settle</a></li>"
+            out += "<li class=\"warn\"><a href=\"#conflict-1\"><b>\(summary.total)</b> \(summary.total == 1 ? "conflict" : "conflicts") to settle</a></li>"
         }
         out += "</ul>\n"
         out += zoneSwitch()
-        out += "<p class=\"made\">Made " + PageText.madeTag(generatedAt) + "</p>\n"
+        out += "<p class=\"made\">Made \(PageText.madeTag(generatedAt))</p>\n"
         out += "</div>\n</header>\n"
         if layout.days.count > 1 { out += daysNav() }
         return out
@@ -181,32 +186,30 @@ package struct ItineraryPage: Sendable {
 
     /// The switch: "Local only" (each time in its own zone), or a zone whose readings are shown
     /// beside the local times ("yours"); the paragraph under it says which (printed, not on screen).
-    func zoneSwitch() -> String {
-        var out = "<div class=\"switch\" role=\"group\" aria-label=\"Your zone, shown beside each local time\">\n<span class=\"switch-label\">Your zone</span>\n"
+    func zoneSwitch() -> HTML {
+        var out: HTML = "<div class=\"switch\" role=\"group\" aria-label=\"Your zone, shown beside each local time\">\n<span class=\"switch-label\">Your zone</span>\n"
         out += "<label for=\"vz-0\" title=\"Each time in the zone it was planned in, and nothing beside it\">Local only</label>\n"
         for (index, zone) in viewerZones.enumerated() {
-            out += "<label for=\"vz-\(index + 1)\"" + HTMLText.attribute("title", zone.id) + ">" + HTMLText.escape(zone.label) + "</label>\n"
+            out += "<label for=\"vz-\(index + 1)\"\(HTML.attribute("title", zone.id))>\(zone.label)</label>\n"
         }
         out += "</div>\n<p class=\"shown-zone\">Times in each item's own zone"
         for (index, zone) in viewerZones.enumerated() {
-            out += "<span class=\"zn zn-\(index + 1)\">; yours: " + HTMLText.escape(zone.id) + "</span>"
+            out += "<span class=\"zn zn-\(index + 1)\">; yours: \(zone.id)</span>"
         }
         return out + "</p>\n"
     }
 
-    func daysNav() -> String {
-        var out = "<nav class=\"days-nav\" aria-label=\"Days\"><ol>"
+    func daysNav() -> HTML {
+        var out: HTML = "<nav class=\"days-nav\" aria-label=\"Days\"><ol>"
         for day in layout.days {
-            out += "<li><a href=\"#day-\(day.date)\"><span>" + PageText.weekdayShort(day.date) + "</span> \(day.date.day) "
-                + PageText.monthShort(day.date) + "</a></li>"
+            out += "<li><a href=\"#day-\(day.date)\"><span>\(PageText.weekdayShort(day.date))</span> \(day.date.day) \(PageText.monthShort(day.date))</a></li>"
         }
         return out + "</ol></nav>\n"
     }
 
-    func dayHTML(_ day: ItineraryPageLayout.Day) -> String {
-        var out = "<section class=\"day\" id=\"day-\(day.date)\" data-date=\"\(day.date)\" aria-labelledby=\"h-\(day.date)\">\n"
-        out += "<h2 id=\"h-\(day.date)\"><span class=\"dow\">" + LocalTimeFormat.weekday(day.date) + "</span> "
-            + PageText.dateTag(day.date, PageText.longDate(day.date)) + "</h2>\n"
+    func dayHTML(_ day: ItineraryPageLayout.Day) -> HTML {
+        var out: HTML = "<section class=\"day\" id=\"day-\(day.date)\" data-date=\"\(day.date)\" aria-labelledby=\"h-\(day.date)\">\n"
+        out += "<h2 id=\"h-\(day.date)\"><span class=\"dow\">\(LocalTimeFormat.weekday(day.date))</span> \(PageText.dateTag(day.date, PageText.longDate(day.date)))</h2>\n"
         if !day.continuing.isEmpty {
             out += "<ul class=\"continuing\">\n"
             for continuation in day.continuing { out += continuationHTML(continuation, on: day.date) }
@@ -225,8 +228,8 @@ package struct ItineraryPage: Sendable {
         return out + "</section>\n"
     }
 
-    func unscheduledHTML() -> String {
-        var out = "<section class=\"day unscheduled\" id=\"unscheduled\" aria-labelledby=\"h-unscheduled\">\n"
+    func unscheduledHTML() -> HTML {
+        var out: HTML = "<section class=\"day unscheduled\" id=\"unscheduled\" aria-labelledby=\"h-unscheduled\">\n"
         out += "<h2 id=\"h-unscheduled\">Not scheduled yet</h2>\n"
         if !layout.unscheduled.isEmpty {
             out += "<ol class=\"items\">\n"
@@ -241,10 +244,9 @@ package struct ItineraryPage: Sendable {
         return out + "</section>\n"
     }
 
-    func footer() -> String {
-        var out = "<footer class=\"bottom\"><div class=\"wrap\">\n"
-        out += "<p>Made " + PageText.madeTag(generatedAt) + " by TripSync from trip <code>"
-            + HTMLText.escape(String(document.tripID.description.prefix(8))) + "</code>.</p>\n"
+    func footer() -> HTML {
+        var out: HTML = "<footer class=\"bottom\"><div class=\"wrap\">\n"
+        out += "<p>Made \(PageText.madeTag(generatedAt)) by TripSync from trip <code>\(String(document.tripID.description.prefix(8)))</code>.</p>\n"
         out += "<p>Each item is listed under its own local date, at its own local time; a zone chosen above "
             + "adds its time beside each one it reads differently (\u{201C}yours\u{201D}). Durations are exact, from instant to instant.</p>\n"
         return out + "</div></footer>\n"

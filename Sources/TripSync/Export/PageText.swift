@@ -19,27 +19,27 @@ enum PageText {
         weekdayShort(date) + " \(date.day) " + monthShort(date) + (withYear ? " \(date.year)" : "")
     }
 
-    /// `<time datetime="2027-06-10">TEXT</time>` (TEXT is ours, not the trip's).
-    static func dateTag(_ date: LocalDate, _ text: String) -> String {
-        "<time datetime=\"\(date)\">" + text + "</time>"
+    /// `<time datetime="2027-06-10">TEXT</time>`.
+    static func dateTag(_ date: LocalDate, _ text: String) -> HTML {
+        "<time datetime=\"\(date)\">\(text)</time>"
     }
 
     /// `1 day`, `3 days`.
     static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) " + (n == 1 ? one : many) }
 
     /// When the page was made: `<time datetime="2026-12-03T14:05:09Z">2026-12-03 14:05 UTC</time>`.
-    static func madeTag(_ stamp: UTCTimestamp) -> String {
+    static func madeTag(_ stamp: UTCTimestamp) -> HTML {
         let text = stamp.description  // YYYY-MM-DDTHH:MM:SSZ
         let shown = text.count >= 16 ? String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC" : text
-        return "<time datetime=\"\(text)\">" + shown + "</time>"
+        return "<time datetime=\"\(text)\">\(shown)</time>"
     }
 
     /// `+1`, `−2` for a time that falls on another date than the day it is listed under; "" on the same date.
-    static func dayShift(from day: LocalDate?, to date: LocalDate) -> String {
+    static func dayShift(from day: LocalDate?, to date: LocalDate) -> HTML {
         guard let day else { return "" }
         let shift = date.daysSinceEpoch - day.daysSinceEpoch
         if shift == 0 { return "" }
         let title = LocalTimeFormat.weekday(date) + " " + longDate(date)
-        return "<sup class=\"shift\" title=\"\(title)\">" + (shift > 0 ? "+\(shift)" : "\u{2212}\(-shift)") + "</sup>"
+        return "<sup class=\"shift\" title=\"\(title)\">\(shift > 0 ? "+\(shift)" : "\u{2212}\(-shift)")</sup>"
     }
 }

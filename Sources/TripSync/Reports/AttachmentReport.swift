@@ -37,7 +37,7 @@ package struct AttachmentReport: JSONReport, Hashable, Sendable {
     }
 
     /// The JSON object: every field, a missing caption as `null`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("id", id), .field("item", item), .field("name", name), .field("caption", caption), .field("sha256", sha256),
             .field("size", size), .field("type", type), .field("state", state), .field("conflict", conflict), .field("detached", detached),

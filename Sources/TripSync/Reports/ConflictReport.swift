@@ -77,7 +77,7 @@ package struct ConflictReport: Encodable, Sendable {
             deviceName = document.deviceName(version.device)
         }
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("value", value),
                 .field("device", device),
@@ -93,7 +93,7 @@ package struct ConflictReport: Encodable, Sendable {
         var current: Version
         var alternatives: [Version]
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("item", item.description),
                 .field("field", field),
@@ -109,7 +109,7 @@ package struct ConflictReport: Encodable, Sendable {
         var value: FieldValue
         var device: String
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("field", field),
                 .field("value", value),
@@ -124,7 +124,7 @@ package struct ConflictReport: Encodable, Sendable {
         var deletedBy: [String]
         var edits: [Edit]
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("item", item.description),
                 .field("field", String?.none),

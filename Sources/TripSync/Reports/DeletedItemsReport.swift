@@ -21,7 +21,7 @@ package struct DeletedItemsReport: Encodable, Sendable {
     struct Entry: JSONReport {
         var entry: DeletedItemList.Entry
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("id", entry.detail.id.description),
                 .field("title", entry.title),

@@ -17,7 +17,7 @@ package struct EditReport: JSONReport, Sendable {
         package var deviceName: String
 
         /// `{"field", "value", "device", "deviceName"}`.
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("field", field.rawValue),
                 .field("value", value),
@@ -46,7 +46,7 @@ package struct EditReport: JSONReport, Sendable {
     }
 
     /// The JSON object.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("item", item.description),
             .field("changed", changed.map(\.rawValue)),

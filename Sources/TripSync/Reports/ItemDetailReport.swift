@@ -18,7 +18,7 @@ package struct ItemDetailReport: JSONReport, Sendable {
     }
 
     /// The JSON object.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("id", detail.id.description),
             .field("deleted", detail.isDeleted),
@@ -41,7 +41,7 @@ package struct ItemDetailReport: JSONReport, Sendable {
     struct Delete: JSONReport {
         var delete: ItemDetail.Delete
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("at", delete.at.description),
                 .field("device", delete.device.description),

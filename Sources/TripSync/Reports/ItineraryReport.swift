@@ -22,7 +22,7 @@ package struct ItineraryReport: JSONReport, Sendable {
     }
 
     /// The JSON object.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("tripId", document.tripID.description),
             .field("name", document.trip.name.value),

@@ -2,7 +2,7 @@ import TripSyncCore
 
 /// One line of `members`: a device of the trip, its person's name, role, key, and whether it
 /// waits for the owner (`members --json`: `{"device", "name", "role", "key", "pending"}`).
-public struct MemberEntry: Hashable, Sendable, JSONReport {
+public struct MemberEntry: Hashable, Sendable, JSONReport, Encodable {
     /// The device.
     public var device: DeviceID
     /// Its name (from the trip, or from its request).
@@ -21,7 +21,7 @@ public struct MemberEntry: Hashable, Sendable, JSONReport {
     public static let wroteBeforeClaim = "wrote before the trip was claimed"
 
     /// The JSON form; absent values are `null`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("device", device.description),
             .field("name", name),

@@ -3,9 +3,9 @@ import TripSyncCore
 
 /// The one way reports become JSON (`--json` output, an app's logs): compact, keys sorted, a
 /// missing value written as `null` rather than left out, so every key a report names is there.
-public enum ReportEncoding {
+package enum ReportEncoding {
     /// `report` as JSON text.
-    public static func json(_ report: some Encodable) throws -> String {
+    package static func json(_ report: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(report), as: UTF8.self)
@@ -15,13 +15,13 @@ public enum ReportEncoding {
 /// A report whose JSON form is its fields, declared once as a list (`reportFields`); the one
 /// `encode(to:)` below writes them, a missing value as `null` (`.field`) or left out
 /// (`.optional`), and `ReportEncoding` sorts the keys.
-public protocol JSONReport: Encodable {
+package protocol JSONReport: Encodable {
     /// The fields of the JSON object, each with its key.
     var reportFields: [ReportField] { get }
 }
 
 /// One field of a `JSONReport`.
-public struct ReportField {
+package struct ReportField {
     /// The key.
     let key: String
     /// The value; nil is `null`, or leaves the key out when `omitWhenNil`.
@@ -30,12 +30,12 @@ public struct ReportField {
     let omitWhenNil: Bool
 
     /// `key: value`, nil written as `null` (every key a report names is there).
-    public static func field(_ key: String, _ value: (any Encodable)?) -> ReportField {
+    package static func field(_ key: String, _ value: (any Encodable)?) -> ReportField {
         ReportField(key: key, value: value, omitWhenNil: false)
     }
 
     /// `key: value`, the key left out when `value` is nil (a value that only some entries have).
-    public static func optional(_ key: String, _ value: (any Encodable)?) -> ReportField {
+    package static func optional(_ key: String, _ value: (any Encodable)?) -> ReportField {
         ReportField(key: key, value: value, omitWhenNil: true)
     }
 }
@@ -92,9 +92,9 @@ extension FieldValue: Encodable {
     }
 }
 
-extension ConflictSummary: JSONReport {
+extension ConflictSummary: JSONReport, Encodable {
     /// `{"fields", "editedWhileDeleted"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("fields", fields),
             .field("editedWhileDeleted", editedWhileDeleted),

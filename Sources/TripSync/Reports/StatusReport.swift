@@ -9,7 +9,7 @@ import TripSyncHome
 /// "conflictsPer1000Changes", "openConflictsWithMine", "openConflictsShowingMine",
 /// "keepMineShare", "oldestUnpublishedChange", "oldestUnpublishedChangeSeconds", "staleDevices":
 /// [{"device", "name", "lastHeard", "silentSeconds"}], "retentionSeconds"}`.
-public struct StatusReport: JSONReport, Sendable {
+public struct StatusReport: JSONReport, Encodable, Sendable {
     /// The trip.
     public var tripID: TripID
     /// This device.
@@ -34,7 +34,7 @@ public struct StatusReport: JSONReport, Sendable {
     }
 
     /// The JSON object.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("tripId", tripID.description),
             .field("device", device.description),
@@ -54,7 +54,7 @@ public struct StatusReport: JSONReport, Sendable {
     struct MetricsEntry: JSONReport {
         var metrics: TeamMetrics
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("changes", metrics.changes),
                 .field("conflicts", metrics.conflicts.total),
@@ -73,7 +73,7 @@ public struct StatusReport: JSONReport, Sendable {
     struct StaleEntry: JSONReport {
         var stale: TeamMetrics.StaleDevice
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("device", stale.id.description),
                 .field("name", stale.name),
@@ -86,7 +86,7 @@ public struct StatusReport: JSONReport, Sendable {
     struct DeviceEntry: JSONReport {
         var device: DeliveryStatus.Device
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("device", device.id.description),
                 .field("name", device.name),
@@ -100,7 +100,7 @@ public struct StatusReport: JSONReport, Sendable {
     struct ChangeEntry: JSONReport {
         var change: DeliveryStatus.Change
         /// The report's fields in the order its JSON and text give them (`ReportEncoding`).
-        public var reportFields: [ReportField] {
+        package var reportFields: [ReportField] {
             [
                 .field("item", change.item?.description),
                 .field("field", change.field),

@@ -1,11 +1,11 @@
 import TripSyncCore
 import TripSyncSync
 
-extension SyncReport: JSONReport {
+extension SyncReport: JSONReport, Encodable {
     /// `sync --json`: `{"published", "merged", "unchanged", "skipped": [{"file", "reason"}],
     /// "joined", "removed", "conflicts" (new ones), "changes" (every trip's, `DeviceChanges`),
     /// "failed", "trips": [...], "warnings", "rekeyed"}`; every list is always a list.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("published", published),
             .field("merged", merged),
@@ -23,20 +23,20 @@ extension SyncReport: JSONReport {
     }
 }
 
-extension SyncReport.Trip: JSONReport {
+extension SyncReport.Trip: JSONReport, Encodable {
     /// One trip's outcome: `{"tripId", "name", "synced", "error", "published", "wrote",
     /// "merged", "skipped", "newConflicts", "changes": [{"device", "name", "added", "changed",
     /// "deleted"}], "sharedChanges", "forks", "notices" (each in the library's words),
     /// "remedies": [{"notice" (its index in "notices"), "kind", "device", "folder"}] (what would
     /// fix a notice; only on a trip with a notice that has a remedy, so other reports read as
     /// before), "waitingToJoin"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         let remedies = notices.enumerated().compactMap { index, notice in notice.remedy.map { NoticeRemedy(notice: index, remedy: $0) } }
         return [
             .field("tripId", tripID.description),
             .field("name", name),
             .field("synced", failure == nil),
-            .field("error", failure),
+            .field("error", failure?.message),
             .field("published", published),
             .field("wrote", wrote),
             .field("merged", merged),
@@ -52,11 +52,11 @@ extension SyncReport.Trip: JSONReport {
     }
 }
 
-extension SyncReport.Skipped: JSONReport {
+extension SyncReport.Skipped: JSONReport, Encodable {
     /// `{"file", "reason" (with the remedy in words)}`, and `"remedy": {"kind", "device",
     /// "folder"}` when something would let the file in (left out otherwise, so an entry without
     /// one stays an object of strings).
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("file", file),
             .field("reason", message),
@@ -65,9 +65,9 @@ extension SyncReport.Skipped: JSONReport {
     }
 }
 
-extension MembershipRemedy: JSONReport {
+extension MembershipRemedy: JSONReport, Encodable {
     /// `{"kind", "device" (the full id, or null), "folder" (or null)}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("kind", kind),
             .field("device", device?.description),
@@ -87,9 +87,9 @@ struct NoticeRemedy: JSONReport {
     var reportFields: [ReportField] { [.field("notice", notice)] + remedy.reportFields }
 }
 
-extension SyncReport.Fork: JSONReport {
+extension SyncReport.Fork: JSONReport, Encodable {
     /// `{"device", "file", "pointers"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("device", device.description),
             .field("file", file),
@@ -98,9 +98,9 @@ extension SyncReport.Fork: JSONReport {
     }
 }
 
-extension SyncReport.Rekey: JSONReport {
+extension SyncReport.Rekey: JSONReport, Encodable {
     /// `{"old", "new", "reason"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("old", old.description),
             .field("new", new.description),
@@ -109,9 +109,9 @@ extension SyncReport.Rekey: JSONReport {
     }
 }
 
-extension SyncReport.DeviceChanges: JSONReport {
+extension SyncReport.DeviceChanges: JSONReport, Encodable {
     /// `{"device", "name", "added", "changed", "deleted"}`.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("device", device.description),
             .field("name", name),

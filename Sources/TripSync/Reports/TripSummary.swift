@@ -2,7 +2,7 @@ import TripSyncCore
 
 /// One trip of a home as `trips --json` lists it: `{"tripId", "name", "items", "tombstones",
 /// "conflicts", "conflictParts"}`.
-public struct TripSummary: JSONReport, Sendable {
+public struct TripSummary: JSONReport, Encodable, Sendable {
     /// The trip.
     public var tripID: TripID
     /// Its name.
@@ -24,7 +24,7 @@ public struct TripSummary: JSONReport, Sendable {
     }
 
     /// The JSON object.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("tripId", tripID.description),
             .field("name", name),

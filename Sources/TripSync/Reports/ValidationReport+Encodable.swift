@@ -1,9 +1,9 @@
 import TripSyncCore
 
-extension ValidationReport: JSONReport {
+extension ValidationReport: JSONReport, Encodable {
     /// `{"file", "valid", "schemaVersion", "errors": [{"path", "message"}], "warnings": [...]}`
     /// (`validate --json`, one per file).
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("file", file),
             .field("valid", isValid),
@@ -14,9 +14,9 @@ extension ValidationReport: JSONReport {
     }
 }
 
-extension ValidationIssue: JSONReport {
+extension ValidationIssue: JSONReport, Encodable {
     /// `{"path", "message"}`: the JSON Pointer and what was expected.
-    public var reportFields: [ReportField] {
+    package var reportFields: [ReportField] {
         [
             .field("path", pointer),
             .field("message", message),

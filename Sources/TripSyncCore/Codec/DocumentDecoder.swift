@@ -64,8 +64,8 @@ struct DocumentDecoder {
     /// file is signed (`FileSignature` checks them against the bytes).
     var signature: (deviceKey: PublicKey, value: [UInt8], range: Range<Int>)?
 
-    /// Decodes the whole document; returns nil when any error was recorded (see `context.issues`).
-    mutating func decode() throws -> TripDocument? {
+    /// What the top-level object held, key by key, as `decode` reads it.
+    private struct TopLevel {
         var tripID: Identifier?
         var deviceID: Identifier?
         var clock: VersionVector?
@@ -80,97 +80,23 @@ struct DocumentDecoder {
         var successions: [DeviceID: Succession]?
         var deviceKey: PublicKey?
         var signatureValue: (bytes: [UInt8], range: Range<Int>)?
+        var version: Version = .missing
+        /// The keys found (the bit of each is its index in `topKeys`).
         var mask: UInt32 = 0
-        let defersItems = self.defersItems
-        let hints = itemHints
         var deferred: [ItemID: Int] = [:]
         var spans: [(id: ItemID, bytes: Range<Int>)] = []
         var clockBeforeItems = false
         var schema5: [String] = []
+        /// Where schema 6's key inside other objects was found (`members.*.box`).
         var schema6: [String] = []
-        let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
-            if key.equals("items") {
-                try c.member(key, 6, &mask, "items") { c in
-                    guard defersItems else {
-                        items = try DocumentDecoder.decodeItems(&c)
-                        return
-                    }
-                    clockBeforeItems = c.cross.hasClock
-                    if let map = try DocumentDecoder.delimitItems(&c, hints: hints, into: &spans) {
-                        deferred = map
-                        items = [:]
-                    }
-                }
-            } else if key.equals("tombstones") {
-                try c.member(key, 12, &mask, "tombstones") { c in tombstones = try DocumentDecoder.decodeTombstones(&c) }
-            } else if key.equals("clock") {
-                try c.member(key, 2, &mask, "clock") { c in
-                    clock = try DocumentDecoder.decodeClock(&c)
-                    if let clock { c.cross.setClock(clock) }
-                }
-            } else if key.equals("schemaVersion") {
-                try c.member(key, 9, &mask, "schemaVersion") { c in
-                    guard c.scanner.peekKind() == .number else {
-                        try c.mismatch("schemaVersion as an integer")
-                        version = .invalid
-                        return
-                    }
-                    switch try c.scanner.readNumber() {
-                    case .integer(let value): version = .number(value)
-                    case .other(let text):
-                        c.report("expected schemaVersion as an integer with no fraction or exponent, found \(text)")
-                        version = .invalid
-                    }
-                }
-            } else if key.equals("tripId") {
-                try c.member(key, 14, &mask, "tripId") { c in tripID = try c.readIdentifier() }
-            } else if key.equals("deviceId") {
-                try c.member(key, 3, &mask, "deviceId") { c in deviceID = try c.readIdentifier() }
-            } else if key.equals("trip") {
-                try c.member(key, 13, &mask, "trip") { c in
-                    var found: [String] = []
-                    trip = try DocumentDecoder.decodeTripInfo(&c, schema5: &found)
-                    schema5 += found
-                }
-            } else if key.equals("devices") {
-                try c.member(key, 5, &mask, "devices") { c in devices = try DocumentDecoder.decodeDevices(&c) }
-            } else if key.equals("acks") {
-                try c.member(key, 0, &mask, "acks") { c in acks = try DocumentDecoder.decodeAcks(&c) }
-            } else if key.equals("members") {
-                try c.member(key, 7, &mask, "members") { c in
-                    var found: [String] = []
-                    var found6: [String] = []
-                    members = try DocumentDecoder.decodeMembers(&c, schema5: &found, schema6: &found6)
-                    schema5 += found
-                    schema6 += found6
-                }
-            } else if key.equals("attachments") {
-                try c.member(key, 1, &mask, "attachments") { c in
-                    // Checked against the clock at the end (they precede it): `DocumentValidator.finalIssues`.
-                    let active = c.cross.isActive
-                    c.cross.setActive(false)
-                    defer { c.cross.setActive(active) }
-                    attachments = try DocumentDecoder.decodeAttachments(&c)
-                }
-            } else if key.equals("owner") {
-                try c.member(key, 8, &mask, "owner") { c in owner = try DocumentDecoder.decodeOwner(&c) }
-            } else if key.equals("deviceKey") {
-                try c.member(key, 4, &mask, "deviceKey") { c in deviceKey = try DocumentDecoder.decodeKey(&c) }
-            } else if key.equals("signature") {
-                try c.member(key, 10, &mask, "signature") { c in signatureValue = try DocumentDecoder.decodeSignatureValue(&c) }
-            } else if key.equals("successions") {
-                try c.member(key, 11, &mask, "successions") { c in successions = try DocumentDecoder.decodeSuccessions(&c) }
-            } else {
-                try c.unknownKey(key)
-            }
-        }
-        try context.scanner.expectEnd()
-        deferredItems = deferred
-        itemSpans = spans
-        self.clockBeforeItems = clockBeforeItems
-        schema5Pointers = schema5
-        guard isObject else { return nil }
-        guard mask != 0 else {
+    }
+
+    /// Decodes the whole document; returns nil when any error was recorded (see `context.issues`).
+    /// Three steps: the top-level object read key by key (`readTopLevel`), the keys checked
+    /// against the version the file declares (`checkKeys`), the document built (`assemble`).
+    mutating func decode() throws -> TripDocument? {
+        guard let top = try readTopLevel() else { return nil }
+        guard top.mask != 0 else {
             // An object with none of a trip's keys (a package.json, another tool's file) is one
             // answer, not a list of every missing and unknown key.
             context.issues = [
@@ -181,16 +107,120 @@ struct DocumentDecoder {
             context.droppedIssues = 0
             return nil
         }
-        if case .missing = version {
+        checkKeys(top)
+        return assemble(top)
+    }
+
+    /// Reads the top-level object to its end; nil when the input is no JSON object. What it
+    /// says of the version, the deferred items and the schema 5 keys is kept on the decoder.
+    private mutating func readTopLevel() throws -> TopLevel? {
+        var top = TopLevel()
+        let defersItems = self.defersItems
+        let hints = itemHints
+        let isObject = try context.readObject("a trip document (a JSON object)") { c, key in
+            try DocumentDecoder.readMember(key, &c, into: &top, defersItems: defersItems, hints: hints)
+        }
+        try context.scanner.expectEnd()
+        version = top.version
+        deferredItems = top.deferred
+        itemSpans = top.spans
+        clockBeforeItems = top.clockBeforeItems
+        schema5Pointers = top.schema5
+        return isObject ? top : nil
+    }
+
+    /// Reads the top-level member `key` into `top` (an unknown key is reported).
+    private static func readMember(_ key: JSONKey, _ c: inout DecodeContext, into top: inout TopLevel, defersItems: Bool, hints: [Range<Int>]) throws {
+        if key.equals("items") {
+            try c.member(key, 6, &top.mask, "items") { c in
+                guard defersItems else {
+                    top.items = try DocumentDecoder.decodeItems(&c)
+                    return
+                }
+                top.clockBeforeItems = c.cross.hasClock
+                if let map = try DocumentDecoder.delimitItems(&c, hints: hints, into: &top.spans) {
+                    top.deferred = map
+                    top.items = [:]
+                }
+            }
+        } else if key.equals("tombstones") {
+            try c.member(key, 12, &top.mask, "tombstones") { c in top.tombstones = try DocumentDecoder.decodeTombstones(&c) }
+        } else if key.equals("clock") {
+            try c.member(key, 2, &top.mask, "clock") { c in
+                top.clock = try DocumentDecoder.decodeClock(&c)
+                if let clock = top.clock { c.cross.setClock(clock) }
+            }
+        } else if key.equals("schemaVersion") {
+            try c.member(key, 9, &top.mask, "schemaVersion") { c in top.version = try DocumentDecoder.decodeVersion(&c) }
+        } else if key.equals("tripId") {
+            try c.member(key, 14, &top.mask, "tripId") { c in top.tripID = try c.readIdentifier() }
+        } else if key.equals("deviceId") {
+            try c.member(key, 3, &top.mask, "deviceId") { c in top.deviceID = try c.readIdentifier() }
+        } else if key.equals("trip") {
+            try c.member(key, 13, &top.mask, "trip") { c in
+                var found: [String] = []
+                top.trip = try DocumentDecoder.decodeTripInfo(&c, schema5: &found)
+                top.schema5 += found
+            }
+        } else if key.equals("devices") {
+            try c.member(key, 5, &top.mask, "devices") { c in top.devices = try DocumentDecoder.decodeDevices(&c) }
+        } else if key.equals("acks") {
+            try c.member(key, 0, &top.mask, "acks") { c in top.acks = try DocumentDecoder.decodeAcks(&c) }
+        } else if key.equals("members") {
+            try c.member(key, 7, &top.mask, "members") { c in
+                var found: [String] = []
+                var found6: [String] = []
+                top.members = try DocumentDecoder.decodeMembers(&c, schema5: &found, schema6: &found6)
+                top.schema5 += found
+                top.schema6 += found6
+            }
+        } else if key.equals("attachments") {
+            try c.member(key, 1, &top.mask, "attachments") { c in
+                // Checked against the clock at the end (they precede it): `DocumentValidator.finalIssues`.
+                let active = c.cross.isActive
+                c.cross.setActive(false)
+                defer { c.cross.setActive(active) }
+                top.attachments = try DocumentDecoder.decodeAttachments(&c)
+            }
+        } else if key.equals("owner") {
+            try c.member(key, 8, &top.mask, "owner") { c in top.owner = try DocumentDecoder.decodeOwner(&c) }
+        } else if key.equals("deviceKey") {
+            try c.member(key, 4, &top.mask, "deviceKey") { c in top.deviceKey = try DocumentDecoder.decodeKey(&c) }
+        } else if key.equals("signature") {
+            try c.member(key, 10, &top.mask, "signature") { c in top.signatureValue = try DocumentDecoder.decodeSignatureValue(&c) }
+        } else if key.equals("successions") {
+            try c.member(key, 11, &top.mask, "successions") { c in top.successions = try DocumentDecoder.decodeSuccessions(&c) }
+        } else {
+            try c.unknownKey(key)
+        }
+    }
+
+    /// `schemaVersion`: an integer with no fraction or exponent.
+    private static func decodeVersion(_ c: inout DecodeContext) throws -> Version {
+        guard c.scanner.peekKind() == .number else {
+            try c.mismatch("schemaVersion as an integer")
+            return .invalid
+        }
+        switch try c.scanner.readNumber() {
+        case .integer(let value): return .number(value)
+        case .other(let text):
+            c.report("expected schemaVersion as an integer with no fraction or exponent, found \(text)")
+            return .invalid
+        }
+    }
+
+    /// The keys found against the version the file declares: schema 2 has none of the keys
+    /// schema 3 added and schema 3 none schema 4 added; schema 3 needs `members` and `owner`,
+    /// schema 4 `attachments`, and `deviceKey` and `signature` come together or not at all.
+    private mutating func checkKeys(_ top: TopLevel) {
+        let mask = top.mask
+        if case .missing = top.version {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
         }
-        // Schema 2 has none of the keys schema 3 added and schema 3 none schema 4 added; schema 3
-        // needs `members` and `owner`, schema 4 `attachments`, and `deviceKey` and `signature`
-        // come together or not at all.
         var optional = DocumentDecoder.signatureBits | DocumentDecoder.successionsBit
-        if case .number(let number) = version, number < 6 {
+        if case .number(let number) = top.version, number < 6 {
             // Schema 6's key: `box` in a grant.
-            for pointer in schema6 {
+            for pointer in top.schema6 {
                 context.errorCount += 1
                 context.append(
                     ValidationIssue(
@@ -198,14 +228,14 @@ struct DocumentDecoder {
                         message: "unexpected key \"box\", a schema 6 key in a schema \(number) file (a schema 6 writer writes schemaVersion 6)"))
             }
         }
-        if case .number(let number) = version, number < 5 {
+        if case .number(let number) = top.version, number < 5 {
             // Schema 5's keys: `successions` at the top, `zone` in `trip`, `name` in a grant.
             if mask & DocumentDecoder.successionsBit != 0 {
                 context.report(
                     "unexpected key \"successions\", a schema 5 key in a schema \(number) file (a schema 5 writer writes schemaVersion 5)",
                     at: .key("successions"))
             }
-            for pointer in schema5 {
+            for pointer in top.schema5 {
                 let key = pointer.hasSuffix("/zone") ? "zone" : "name"
                 context.errorCount += 1
                 context.append(
@@ -214,13 +244,13 @@ struct DocumentDecoder {
                         message: "unexpected key \"\(key)\", a schema 5 key in a schema \(number) file (a schema 5 writer writes schemaVersion 5)"))
             }
         }
-        if case .number(let number) = version, number < 4 {
+        if case .number(let number) = top.version, number < 4 {
             optional |= DocumentDecoder.schema4Bits
             if mask & DocumentDecoder.schema4Bits != 0 {
                 context.report("unexpected key \"attachments\", a schema 4 key in a schema \(number) file")
             }
         }
-        if case .number(let number) = version, number < 3 {
+        if case .number(let number) = top.version, number < 3 {
             optional |= DocumentDecoder.schema3Bits
             for bit in [4, 7, 8, 10] where mask & (1 << bit) != 0 {
                 context.report("unexpected key \"\(DocumentDecoder.topKeys[bit])\", a schema 3 key in a schema \(number) file")
@@ -231,16 +261,21 @@ struct DocumentDecoder {
             context.report("missing key \"\(missing)\", expected \"deviceKey\" and \"signature\" together (found only \"\(present)\")", at: .key("signature"))
         }
         context.requireKeys(DocumentDecoder.topKeys, seen: mask | DocumentDecoder.schemaVersionBit | optional)
-        guard context.errorCount == 0, let tripID, let deviceID, let clock, let trip, let devices, let items,
-            let tombstones, let acks
+    }
+
+    /// The document from what was read, nil when any error was recorded; the signature kept
+    /// for `FileSignature` when the file is signed.
+    private mutating func assemble(_ top: TopLevel) -> TripDocument? {
+        guard context.errorCount == 0, let tripID = top.tripID, let deviceID = top.deviceID, let clock = top.clock, let trip = top.trip,
+            let devices = top.devices, let items = top.items, let tombstones = top.tombstones, let acks = top.acks
         else { return nil }
-        if let deviceKey, let signatureValue {
+        if let deviceKey = top.deviceKey, let signatureValue = top.signatureValue {
             signature = (deviceKey, signatureValue.bytes, signatureValue.range)
         }
         return TripDocument(
             tripID: tripID, deviceID: deviceID, clock: clock, trip: trip, devices: devices,
-            items: items, tombstones: tombstones, acks: acks, owner: owner ?? nil, members: members ?? [:],
-            attachments: attachments ?? [:], successions: successions ?? [:])
+            items: items, tombstones: tombstones, acks: acks, owner: top.owner ?? nil, members: top.members ?? [:],
+            attachments: top.attachments ?? [:], successions: top.successions ?? [:])
     }
 
     // MARK: Attachments (schema 4)
@@ -857,52 +892,59 @@ struct DocumentDecoder {
         guard ok, let rev, let decoded = consume value else { return nil }
         var register = Register(value: consume decoded, rev: rev)
         if let conflicts = consume conflicts {
-            // The winner is the greatest version (by rev, then, for two values under one rev, by
-            // value bytes: docs/DESIGN.md, "Forks"); no write (dot and value) appears twice.
-            let winner = register.current
-            // Per rev, the first version under it (-1: the winner) and, once the rev repeats,
-            // the value bytes under it: linear even with a thousand values under one dot.
-            var firstUnder: [Rev: Int] = [rev: -1]
-            var bytesUnder: [Rev: Set<[UInt8]>] = [:]
-            for (index, conflict) in conflicts.enumerated() {
-                // Only a rev seen before can repeat a write: the values are compared just then.
-                var repeated = false
-                if let first = firstUnder[conflict.rev] {
-                    if bytesUnder[conflict.rev] == nil {
-                        bytesUnder[conflict.rev] = [(first < 0 ? winner : conflicts[first]).value.canonicalBytes()]
-                    }
-                    repeated = !(bytesUnder[conflict.rev]?.insert(conflict.value.canonicalBytes()).inserted ?? true)
-                } else {
-                    firstUnder[conflict.rev] = index
-                }
-                if repeated || Versioned.precedes(winner, conflict) {
-                    c.path.append(.key("conflicts"))
-                    c.path.append(.index(index))
-                    if repeated {
-                        c.report("the value under rev \(conflict.rev) appears twice in this register, expected every write once", at: .key("rev"))
-                    } else if conflict.rev == rev {
-                        c.report(
-                            "rev \(conflict.rev) carries two values and this one sorts after the winner's, expected the value with the greater bytes as \"value\"",
-                            at: .key("value"))
-                    } else {
-                        c.report(
-                            "rev \(conflict.rev) is greater than the winning rev \(rev), expected the greatest rev as \"value\" and the others in \"conflicts\"",
-                            at: .key("rev"))
-                    }
-                    c.path.removeLast(2)
-                    return nil
-                }
-            }
-            if conflicts.count > 1 {
-                // Written newest first; any other order is read, sorted, and is not canonical.
-                if !zip(conflicts, conflicts.dropFirst()).allSatisfy({ Versioned.precedes($1, $0) }) { c.scanner.departsFromCanonical = true }
-                register.conflicts = conflicts.sorted { Versioned.precedes($1, $0) }
-            } else {
-                register.conflicts = conflicts
-            }
+            guard attachConflicts(conflicts, to: &register, &c) else { return nil }
         }
         c.checkDots(register)
         return register
+    }
+
+    /// Puts `conflicts` into `register` after checking that the winner is the greatest version
+    /// (by rev, then, for two values under one rev, by value bytes: docs/DESIGN.md, "Forks") and
+    /// that no write (dot and value) appears twice; false, with the problem reported, otherwise.
+    private static func attachConflicts<V: ExactValue>(_ conflicts: [Versioned<V>], to register: inout Register<V>, _ c: inout DecodeContext) -> Bool {
+        let rev = register.rev
+        let winner = register.current
+        // Per rev, the first version under it (-1: the winner) and, once the rev repeats,
+        // the value bytes under it: linear even with a thousand values under one dot.
+        var firstUnder: [Rev: Int] = [rev: -1]
+        var bytesUnder: [Rev: Set<[UInt8]>] = [:]
+        for (index, conflict) in conflicts.enumerated() {
+            // Only a rev seen before can repeat a write: the values are compared just then.
+            var repeated = false
+            if let first = firstUnder[conflict.rev] {
+                if bytesUnder[conflict.rev] == nil {
+                    bytesUnder[conflict.rev] = [(first < 0 ? winner : conflicts[first]).value.canonicalBytes()]
+                }
+                repeated = !(bytesUnder[conflict.rev]?.insert(conflict.value.canonicalBytes()).inserted ?? true)
+            } else {
+                firstUnder[conflict.rev] = index
+            }
+            if repeated || Versioned.precedes(winner, conflict) {
+                c.path.append(.key("conflicts"))
+                c.path.append(.index(index))
+                if repeated {
+                    c.report("the value under rev \(conflict.rev) appears twice in this register, expected every write once", at: .key("rev"))
+                } else if conflict.rev == rev {
+                    c.report(
+                        "rev \(conflict.rev) carries two values and this one sorts after the winner's, expected the value with the greater bytes as \"value\"",
+                        at: .key("value"))
+                } else {
+                    c.report(
+                        "rev \(conflict.rev) is greater than the winning rev \(rev), expected the greatest rev as \"value\" and the others in \"conflicts\"",
+                        at: .key("rev"))
+                }
+                c.path.removeLast(2)
+                return false
+            }
+        }
+        if conflicts.count > 1 {
+            // Written newest first; any other order is read, sorted, and is not canonical.
+            if !zip(conflicts, conflicts.dropFirst()).allSatisfy({ Versioned.precedes($1, $0) }) { c.scanner.departsFromCanonical = true }
+            register.conflicts = conflicts.sorted { Versioned.precedes($1, $0) }
+        } else {
+            register.conflicts = conflicts
+        }
+        return true
     }
 
     static func decodeConflicts<V>(

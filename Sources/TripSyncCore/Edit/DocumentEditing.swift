@@ -43,14 +43,14 @@ package enum VisibleText {
 }
 
 /// One field and the value an edit gives it.
-public struct FieldWrite: Hashable, Sendable {
+package struct FieldWrite: Hashable, Sendable {
     /// The field.
-    public var field: ItemField
+    package var field: ItemField
     /// Its new value.
-    public var value: FieldValue
+    package var value: FieldValue
 
     /// A write of `value` to `field`.
-    public init(_ field: ItemField, _ value: FieldValue) {
+    package init(_ field: ItemField, _ value: FieldValue) {
         self.field = field
         self.value = value
     }

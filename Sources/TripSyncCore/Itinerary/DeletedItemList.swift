@@ -1,24 +1,24 @@
 /// The deleted items of a trip, as `show --deleted` lists them: each restorable, with who
 /// deleted it and when, newest delete first.
-public struct DeletedItemList: Sendable {
+package struct DeletedItemList: Sendable {
     /// One deleted item.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The item, whole (`ItemDetail`: its fields, its deletes, edits made while deleted).
-        public var detail: ItemDetail
+        package var detail: ItemDetail
         /// Its title, when its body still holds one.
-        public var title: String? {
+        package var title: String? {
             guard case .text(let title)? = detail.fields.first(where: { $0.field == .title })?.current.value else { return nil }
             return title
         }
         /// The newest of its deletes.
-        public var deletedAt: UTCTimestamp { detail.deletes.map(\.at).max() ?? UTCTimestamp(secondsSinceEpoch: 0) }
+        package var deletedAt: UTCTimestamp { detail.deletes.map(\.at).max() ?? UTCTimestamp(secondsSinceEpoch: 0) }
     }
 
     /// The deleted items, newest delete first, then by id.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Lists the tombstones of `document`.
-    public init(_ document: TripDocument) {
+    package init(_ document: TripDocument) {
         entries = document.tombstones.keys.compactMap { ItemDetail($0, in: document).map(Entry.init) }
             .sorted { ($0.deletedAt.secondsSinceEpoch, $1.detail.id) > ($1.deletedAt.secondsSinceEpoch, $0.detail.id) }
     }

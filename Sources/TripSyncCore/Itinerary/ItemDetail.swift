@@ -1,66 +1,66 @@
 /// One item whole, as `show ITEM` prints it: every field with who wrote its value and when,
 /// the conflicting values with their writers, and, for a deleted item, who deleted it, when,
 /// and which values were written while it was deleted.
-public struct ItemDetail: Sendable {
+package struct ItemDetail: Sendable {
     /// One value of a field with its write.
-    public struct Value: Sendable {
+    package struct Value: Sendable {
         /// The value as text ("(empty)" for a cleared field).
-        public var text: String
+        package var text: String
         /// The value itself.
-        public var value: FieldValue
+        package var value: FieldValue
         /// The device that wrote it and its name in the trip.
-        public var device: DeviceID
+        package var device: DeviceID
         /// `TripDocument.deviceName` of `device`.
-        public var deviceName: String
+        package var deviceName: String
         /// The rev of the write.
-        public var rev: Rev
+        package var rev: Rev
         /// When it was written: the rev's counter read as wall-clock milliseconds (the hybrid
         /// logical clock stamps writes with the writer's clock, so this is about when it was typed).
-        public var writtenAt: UTCTimestamp
+        package var writtenAt: UTCTimestamp
         /// Whether it was written while the item was deleted (no delete had seen it).
-        public var editedWhileDeleted: Bool
+        package var editedWhileDeleted: Bool
     }
 
     /// One field: its value shown now and the other values of a conflict, newest first.
-    public struct Field: Sendable {
+    package struct Field: Sendable {
         /// The field.
-        public var field: ItemField
+        package var field: ItemField
         /// The value shown now.
-        public var current: Value
+        package var current: Value
         /// Concurrent values that differ from `current` (a conflict when not empty).
-        public var alternatives: [Value]
+        package var alternatives: [Value]
     }
 
     /// One delete of the item.
-    public struct Delete: Sendable {
+    package struct Delete: Sendable {
         /// When (the deleting device's wall clock).
-        public var at: UTCTimestamp
+        package var at: UTCTimestamp
         /// Who.
-        public var device: DeviceID
+        package var device: DeviceID
         /// `TripDocument.deviceName` of `device`.
-        public var deviceName: String
+        package var deviceName: String
     }
 
     /// The item.
-    public var id: ItemID
+    package var id: ItemID
     /// The fields the item holds, in reading order: title, start, end, place, note, sortKey.
-    public var fields: [Field]
+    package var fields: [Field]
     /// The deletes that keep it deleted (empty for a live item; two after concurrent deletes).
-    public var deletes: [Delete]
+    package var deletes: [Delete]
     /// Whether the item is deleted (restorable with `TripEditor.restore`).
-    public var isDeleted: Bool { !deletes.isEmpty }
+    package var isDeleted: Bool { !deletes.isEmpty }
     /// Whether a deleted item's body was compacted away (a restore gives its fields defaults).
-    public var isCompacted: Bool
+    package var isCompacted: Bool
     /// The fields that hold a conflict.
-    public var conflicted: [ItemField] { fields.filter { !$0.alternatives.isEmpty }.map(\.field) }
+    package var conflicted: [ItemField] { fields.filter { !$0.alternatives.isEmpty }.map(\.field) }
     /// Values written while the item was deleted ("edited while deleted: restore?"), by field.
-    public var editsWhileDeleted: [(field: ItemField, value: Value)]
+    package var editsWhileDeleted: [(field: ItemField, value: Value)]
 
     /// The order fields are read in.
     package static let fieldOrder: [ItemField] = [.title, .start, .end, .place, .note, .sortKey]
 
     /// The item `id` of `document`, live or deleted; nil when the document holds neither.
-    public init?(_ id: ItemID, in document: TripDocument) {
+    package init?(_ id: ItemID, in document: TripDocument) {
         let item: ItemFields
         var edited: Set<Rev> = []
         if let live = document.items[id] {

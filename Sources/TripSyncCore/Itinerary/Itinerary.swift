@@ -5,7 +5,7 @@ public struct ShownTime: Hashable, Sendable {
     /// The stored value.
     public var time: TripTime
     /// The instant, when the zone is known here (timed values only).
-    public var instant: ResolvedInstant?
+    package var instant: ResolvedInstant?
     /// The zone's abbreviation or offset at that instant ("WEST", "EDT", "GMT+5:45").
     public var abbreviation: String?
     /// Whether the zone is unknown to this machine (shown as stored local time plus the id).

@@ -3,24 +3,24 @@
 /// grants; a device's effective grant is the one with the greatest rev. Schema 5 adds the
 /// member's display name, covered by the signature (`tripsync-member-v2`); schema 6 the member's
 /// X25519 encryption key (`tripsync-member-v3`).
-public struct MemberGrant: Hashable, Sendable {
+package struct MemberGrant: Hashable, Sendable {
     /// The member device's own public key.
-    public var key: PublicKey
+    package var key: PublicKey
     /// The member's display name as the owner granted it (schema 5; same text rule as a device
     /// name); nil in grants made before schema 5, which are signed without it.
-    public var name: String?
+    package var name: String?
     /// The member device's X25519 encryption key (schema 6), what the trip's epoch keys are
     /// sealed to; nil in grants made before schema 6 or for a device that published none.
     package var box: EncryptionPublicKey?
     /// Its role.
-    public var role: MemberRole
+    package var role: MemberRole
     /// The dot of the owner device that wrote the grant.
-    public var rev: Rev
+    package var rev: Rev
     /// For `viewer` and `removed`: the owner's clock when it wrote the grant (what of the device
     /// it had seen); nil for `owner` and `editor`.
-    public var seen: VersionVector?
+    package var seen: VersionVector?
     /// The owner key's signature over `signedMessage(trip:device:)`.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
     /// A grant as read from a file.
     package init(

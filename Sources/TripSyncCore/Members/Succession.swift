@@ -2,13 +2,13 @@
 /// `from` hands over to device NEW, whose key is `key`", signed by `from`'s device key. Kept in
 /// `TripDocument.successions` under NEW's id. The reader checks the shape only; the signature is
 /// checked where a succession is accepted, since that needs `from`'s member key.
-public struct Succession: Hashable, Sendable {
+package struct Succession: Hashable, Sendable {
     /// The device that hands over (the old id).
-    public var from: DeviceID
+    package var from: DeviceID
     /// The new device's public key.
-    public var key: PublicKey
+    package var key: PublicKey
     /// `from`'s device key's signature over `signedMessage(trip:to:)`.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
 
     /// A succession as read from a file.
     package init(from: DeviceID, key: PublicKey, signature: [UInt8]) {

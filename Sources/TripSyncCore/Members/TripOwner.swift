@@ -2,11 +2,11 @@ import TripSyncPlatform
 
 /// Who owns a trip: the owner public key and its claim (its signature over the trip id and
 /// itself). An open trip (migrated from schema 2, never claimed) has none.
-public struct TripOwner: Hashable, Sendable {
+package struct TripOwner: Hashable, Sendable {
     /// The owner public key: it signs every grant.
-    public var key: PublicKey
+    package var key: PublicKey
     /// The owner key's signature over `claimMessage`.
-    public var claim: [UInt8]
+    package var claim: [UInt8]
 
     /// An owner as read from a file.
     package init(key: PublicKey, claim: [UInt8]) {

@@ -4,9 +4,9 @@
 /// their canonical text, so sorting by `<` sorts exactly as the canonical JSON writer does.
 public struct Identifier: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The high 64 bits (the first 16 hex digits).
-    public let high: UInt64
+    package let high: UInt64
     /// The low 64 bits (the last 16 hex digits).
-    public let low: UInt64
+    package let low: UInt64
 
     /// Creates an identifier from its two halves.
     package init(high: UInt64, low: UInt64) {

@@ -305,9 +305,9 @@ public struct TripInfo: Hashable, Sendable {
 }
 
 /// What the trip knows about one device.
-public struct DeviceInfo: Hashable, Sendable {
+package struct DeviceInfo: Hashable, Sendable {
     /// A name a person gave the device, such as "Sam's laptop".
-    public var name: Register<String>
+    package var name: Register<String>
 
     /// Creates a device record.
     package init(name: Register<String>) {

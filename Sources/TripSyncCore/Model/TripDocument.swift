@@ -15,21 +15,21 @@ public struct TripDocument: Hashable, Sendable {
     /// Trip-level registers.
     public package(set) var trip: TripInfo
     /// Devices known to the trip, by id.
-    public package(set) var devices: [DeviceID: DeviceInfo]
+    package var devices: [DeviceID: DeviceInfo]
     /// Live items, by id.
     public package(set) var items: [ItemID: ItemFields]
     /// Deleted items, by id. An id is in `items` or in `tombstones`, never both.
     public package(set) var tombstones: [ItemID: Tombstone]
     /// Per device, its clock when it last published its own file.
-    public package(set) var acks: [DeviceID: VersionVector]
+    package var acks: [DeviceID: VersionVector]
     /// The trip's owner key and claim; nil for an open trip (docs/DESIGN.md, "Members and roles").
-    public package(set) var owner: TripOwner?
+    package var owner: TripOwner?
     /// Each member device's grant (key and role, signed by the owner key); empty when open.
-    public package(set) var members: [DeviceID: MemberGrant]
+    package var members: [DeviceID: MemberGrant]
     /// Photos, tickets and PDFs, live and detached, by id (docs/DESIGN.md, "Attachments").
     public package(set) var attachments: [AttachmentID: Attachment]
     /// Hand-overs to new device ids, by the NEW id (schema 5; docs/FORMAT.md, "Schema 5").
-    public package(set) var successions: [DeviceID: Succession]
+    package var successions: [DeviceID: Succession]
 
     /// Creates a document.
     package init(

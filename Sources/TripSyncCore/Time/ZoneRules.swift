@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a local time maps onto the zone's clock.
-public enum LocalTimeResolution: Hashable, Sendable {
+package enum LocalTimeResolution: Hashable, Sendable {
     /// The local time exists exactly once.
     case exact
     /// The local time falls in a DST gap; it was moved forward by the gap (seconds).
@@ -11,13 +11,13 @@ public enum LocalTimeResolution: Hashable, Sendable {
 }
 
 /// An instant derived from a local time in a zone.
-public struct ResolvedInstant: Hashable, Sendable {
+package struct ResolvedInstant: Hashable, Sendable {
     /// Seconds since 1970-01-01T00:00:00Z.
-    public var secondsSinceEpoch: Int64
+    package var secondsSinceEpoch: Int64
     /// The UTC offset in force at that instant, in seconds.
-    public var offsetSeconds: Int
+    package var offsetSeconds: Int
     /// Whether the local time was exact, in a gap or in an overlap.
-    public var resolution: LocalTimeResolution
+    package var resolution: LocalTimeResolution
 }
 
 /// IANA zone rules from this machine's time zone database, with a cache. Nothing here depends

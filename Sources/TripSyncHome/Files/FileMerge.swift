@@ -2,28 +2,28 @@ import TripSyncCore
 import TripSyncPlatform
 
 /// One input of a file merge, as read.
-public struct MergeInput: Sendable {
+package struct MergeInput: Sendable {
     /// The file as named by the caller.
-    public var file: String
+    package var file: String
     /// The schema version the file was written in.
-    public var schemaVersion: Int
+    package var schemaVersion: Int
     /// The device that wrote it.
-    public var deviceID: DeviceID
+    package var deviceID: DeviceID
     /// What it brought, measured against the inputs merged before it.
-    public var brought: MergeContribution
+    package var brought: MergeContribution
     /// Warnings found while reading it.
-    public var warnings: [ValidationIssue]
+    package var warnings: [ValidationIssue]
     /// Registers where this input and the inputs merged before it hold different values under
     /// one dot (a forked device); both values are kept in the result.
     package var forks: [SameDotFork] = []
 }
 
 /// The result of merging trip files.
-public struct FileMergeResult: Sendable {
+package struct FileMergeResult: Sendable {
     /// The merged document (written by `writer`).
-    public var document: TripDocument
+    package var document: TripDocument
     /// Every input in the order given, with what it brought.
-    public var inputs: [MergeInput]
+    package var inputs: [MergeInput]
     /// The decoded inputs after the first, when the merger was asked to keep them
     /// (`FileMerger.keepsInputs`); empty otherwise.
     package var keptInputs: [TripDocument] = []

@@ -7,7 +7,7 @@ public struct InviteCode: Hashable, Sendable {
     /// The trip.
     public var trip: TripID
     /// The owner key the new laptop trusts, and through it every member key.
-    public var ownerKey: PublicKey
+    package var ownerKey: PublicKey
     /// `editor` or `viewer`.
     public var role: MemberRole
     /// The one-time secret (16 bytes); a join request proves it knows it without showing it.
@@ -29,7 +29,7 @@ public struct InviteCode: Hashable, Sendable {
 
     /// The id a join request names the invite by: hex of the first 16 bytes of BLAKE2b-256 of
     /// the secret.
-    public var id: String { InviteCode.id(ofSecret: secret) }
+    package var id: String { InviteCode.id(ofSecret: secret) }
 
     static func id(ofSecret secret: [UInt8]) -> String {
         SHA256.hex(Array(Sodium.blake2b256(secret).prefix(16)))
@@ -49,7 +49,7 @@ public struct InviteCode: Hashable, Sendable {
     }
 
     /// Parses a code as typed or pasted (surrounding spaces and line breaks are ignored).
-    public init(parsing typed: String) throws(InviteError) {
+    package init(parsing typed: String) throws(InviteError) {
         let text = typed.filter { !$0.isWhitespace }
         guard text.hasPrefix(InviteCode.prefix) else {
             throw InviteError(

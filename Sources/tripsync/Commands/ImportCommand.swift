@@ -37,9 +37,10 @@ enum ImportCommand: Command {
         }
         if parser.has("--merge") && parser.has("--replace") { throw CLIError.usage("give --merge or --replace, not both", command: name) }
         let home = HomeAccess.home(global)
+        let door = TripHome(home)
         let plan: TripImport
         do {
-            plan = try TripImport.prepare(file: file, into: home)
+            plan = try door.prepareImport(file: file)
         } catch let error as TripStoreError {
             if case .unreadable(let broken) = error {
                 // The other trips' unreadable files are told too, as every command tells them.
@@ -86,7 +87,7 @@ enum ImportCommand: Command {
             }
         }
         let outcome = try Failure.during(.importing(file: file, replica: home.replicaPath(for: plan.incoming.document.tripID)), home: home) {
-            try plan.apply(mode)
+            try door.apply(plan, mode)
         }
         for notice in outcome.notices { Console.warning(notice) }
         let document = outcome.document

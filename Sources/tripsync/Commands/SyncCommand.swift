@@ -2,7 +2,6 @@ import Foundation
 import TripSync
 import TripSyncCore
 import TripSyncHome
-import TripSyncSync
 import TripSyncPlatform
 
 /// `tripsync sync FOLDER [--watch] [--json]`.
@@ -33,65 +32,65 @@ enum SyncCommand: Command {
         var parser = Arguments(spec)
         try parser.parse(arguments)
         guard parser.positionals.count <= 1 else { throw CLIError.usage("sync takes one FOLDER", command: name) }
-        let folder = try parser.positionals.first ?? lastFolder(HomeAccess.home(global), json: parser.has("--json"))
-        var sync = FolderSync(home: HomeAccess.home(global), folder: folder)
-        if Console.stderrIsTerminal {
-            sync.progress = { done, total in if total > 5 { Console.progress("syncing trip \(done + 1) of \(total)…") } }
-            // Large attachments (1 MiB or more) show how far their copy is.
-            sync.blobProgress = { name, done, total, fetching in
-                guard total >= 1 << 20 else { return }
-                let percent = total > 0 ? done * 100 / total : 100
-                Console.progress("\(fetching ? "fetching" : "sharing") \(PrintableText.escapeControls(name)): \(percent)% of \(ByteCount.text(total))")
-            }
-        }
+        let json = parser.has("--json")
+        let door = TripHome(HomeAccess.home(global))
+        let folder = try parser.positionals.first ?? lastFolder(door, json: json)
+        let progress: (@Sendable (SyncProgress) -> Void)? = Console.stderrIsTerminal ? showProgress : nil
         _ = try HomeAccess.identity(global)
         guard parser.has("--watch") else {
-            try once(sync, json: parser.has("--json"))
+            try once(door, folder: folder, progress: progress, json: json)
             return
         }
-        try SyncWatch.run(sync, global: global, json: parser.has("--json"))
+        try SyncWatch.run(door, folder: folder, progress: progress, json: json)
     }
 
-    /// The folder this home last synced with (`FolderSync.lastFolder(of:)`), told on stdout
-    /// (stderr with --json); a usage error when none is recorded or the trips used different ones.
-    static func lastFolder(_ home: Home, json: Bool) throws -> String {
-        // No folder recorded is worded by `Failure.lastFolder`.
-        let folder = try FolderSync.lastFolder(of: home)
+    /// A sync's progress on the terminal: the trip when there are more than 5, and how far the
+    /// copy of a large attachment (1 MiB or more) is.
+    @Sendable static func showProgress(_ progress: SyncProgress) {
+        switch progress {
+        case .trip(let done, let total):
+            if total > 5 { Console.progress("syncing trip \(done + 1) of \(total)…") }
+        case .attachment(let name, let done, let total, let fetching):
+            guard total >= 1 << 20 else { return }
+            let percent = total > 0 ? done * 100 / total : 100
+            Console.progress("\(fetching ? "fetching" : "sharing") \(PrintableText.escapeControls(name)): \(percent)% of \(ByteCount.text(total))")
+        }
+    }
+
+    /// The folder the door's one rule picks when none is given (`TripHome.syncFolder`, the
+    /// folder this home last synced with), told on stdout (stderr with --json); a usage error
+    /// when none is recorded or the trips used different ones (`Failure.lastFolder`).
+    static func lastFolder(_ door: TripHome, json: Bool) throws -> String {
+        let folder = try door.syncFolder()
         let line = "syncing with \(folder) (the last folder used)"
         if json { Console.err(line) } else { Console.out(line) }
         return folder
     }
 
-    /// Runs one sync and prints its report. Throws `CLIError.refused` (exit 1) when the sync
-    /// could not run, or when some trip could not be synced (after the report of every trip is
-    /// printed).
-    static func once(_ sync: FolderSync, json: Bool) throws {
-        let report = try Failure.during(.syncing(folder: sync.folder)) {
+    /// Runs one sync through the door and prints its report. Throws `CLIError.refused` (exit 1)
+    /// when the sync could not run, or when some trip could not be synced (after the report of
+    /// every trip is printed).
+    static func once(_ door: TripHome, folder: String, progress: (@Sendable (SyncProgress) -> Void)?, json: Bool) throws {
+        let report = try Failure.during(.syncing(folder: folder)) {
             defer { Console.clearProgress() }
-            return try sync.run()
+            return try door.sync(with: folder, progress: progress)
         }
-        try show(report, of: sync, json: json)
+        try show(report, of: door, folder: folder, json: json)
         if !report.failed.isEmpty {
-            throw CLIError.refused(
-                "\(plural(report.failed.count, "trip")) of \(report.trips.count) could not be synced (named above); the others were")
+            throw Failure.tripsNotSynced(report)
         }
-    }
-
-    /// Why a sync could not run, naming the folder first.
-    static func couldNotRun(_ text: String, folder: String) -> String {
-        text.hasPrefix(folder + ":") ? text : "\(folder): \(text)"
     }
 
     /// Prints a sync's report. With `watching`, a human line starts with the local time and is
     /// printed only for a round that did something.
-    static func show(_ report: SyncReport, of sync: FolderSync, json: Bool, watching: Bool = false) throws {
+    static func show(_ report: SyncReport, of door: TripHome, folder: String, json: Bool, watching: Bool = false) throws {
         let stamp = watching ? timestamp() + " " : ""
         for problem in report.lastFolderProblems { Console.warning(stamp + problem) }
         if !report.joined.isEmpty {
             // A joined trip may be named like one this home has: say so (lookups by name list both).
             let shared: [(name: String, trips: [TripID])]
             do {
-                shared = try sync.home.listTrips().sharedNames
+                shared = try door.home.listTrips().sharedNames
             } catch {
                 shared = []
                 Console.warning("\(stamp)\(error) (cannot check whether a joined trip's name is taken)")
@@ -141,10 +140,10 @@ enum SyncCommand: Command {
                 + (report.removed.isEmpty ? "" : ", removed \(plural(report.removed.count, "own conflicted copy", "own conflicted copies"))")
             if !report.failed.isEmpty { files += "; \(plural(report.failed.count, "trip")) not synced" }
             if report.trips.count <= 1 || told.isEmpty {
-                let line = "\(stamp)synced with \(sync.folder): " + (told.first.map { $0.parts.joined(separator: "; ") } ?? "nothing new")
+                let line = "\(stamp)synced with \(folder): " + (told.first.map { $0.parts.joined(separator: "; ") } ?? "nothing new")
                 Console.out(watching ? line + " (\(files))" : line)
             } else {
-                Console.out("\(stamp)synced with \(sync.folder):" + (watching ? " (\(files))" : ""))
+                Console.out("\(stamp)synced with \(folder):" + (watching ? " (\(files))" : ""))
                 for (trip, parts) in told { Console.out("\(stamp)  \(trip.name.map { "\"\($0)\"" } ?? trip.tripID.description): " + parts.joined(separator: "; ")) }
             }
             if !watching { Console.out("  " + files) }

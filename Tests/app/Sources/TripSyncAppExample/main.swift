@@ -69,6 +69,9 @@ func run() throws {
     try check(lisbon.document.items[castle]?.title?.value == "Castelo", "Ana added Castelo")
     let first = try ana.sync(with: shared)
     try check(first.trips.contains { $0.published != nil }, "Ana published the trip")
+    // Reports are Encodable values: the JSON `tripsync sync --json` prints, for an app's log.
+    let json = String(decoding: try JSONEncoder().encode(first), as: UTF8.self)
+    try check(json.contains("\"published\"") && json.contains("\"trips\""), "the sync report encodes as JSON")
 
     // A second laptop syncs, and both change the same field: one value kept, the other a conflict.
     let ben = try TripHome(path: work + "/ben")

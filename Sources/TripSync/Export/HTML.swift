@@ -1,5 +1,3 @@
-import TripSync
-
 /// Markup that is safe by construction (in the style of GRDB's `SQL` interpolation): a literal
 /// is the page's own markup, and every value interpolated into it is escaped
 /// (`HTMLText.escape`), so a title, a place or a device name can never open a tag or leave an
@@ -30,6 +28,9 @@ package struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, 
     /// for a value of the trip or a request. The one way around the escaping, visible by name.
     package static func trusted(_ markup: String) -> HTML { HTML(markup: markup) }
 
+    /// ` name="value"`: an attribute of the program's own name, its value escaped.
+    package static func attribute(_ name: StaticString, _ value: String) -> HTML { " \(trusted(name.description))=\"\(value)\"" }
+
     /// The markup, as sent.
     package var description: String { markup }
 
@@ -39,8 +40,8 @@ package struct HTML: ExpressibleByStringInterpolation, CustomStringConvertible, 
     /// Appends `rhs`.
     package static func += (lhs: inout HTML, rhs: HTML) { lhs.markup += rhs.markup }
 
-    /// The pieces one after another.
-    package static func joined(_ pieces: [HTML]) -> HTML { HTML(markup: pieces.map(\.markup).joined()) }
+    /// The pieces one after another, `separator` between two.
+    package static func joined(_ pieces: [HTML], separator: HTML = "") -> HTML { HTML(markup: pieces.map(\.markup).joined(separator: separator.markup)) }
 
     /// Literals as they are, values escaped.
     package struct StringInterpolation: StringInterpolationProtocol {
