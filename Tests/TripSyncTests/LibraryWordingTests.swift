@@ -22,9 +22,9 @@ import TripSyncCore
         ("Keep one: tripsync resolve", "the exported calendar's conflict line"),
         ("tripsync resolve trip", "the exported page's conflict line"),
         ("tripsync resolve \" +", "the exported page's conflict line"),
-        ("tripsync extract \" +", "the exported page's attachment line"),
-        ("tripsync restore \" +", "the exported page's deleted-item line"),
-        ("<code>tripsync resolve \" +", "the exported page's conflict line"),
+        ("tripsync extract \\(", "the exported page's attachment line"),
+        ("tripsync restore \\(", "the exported page's deleted-item line"),
+        ("<code>tripsync resolve \\(", "the exported page's conflict line"),
     ]
 
     /// The string literals of `text` with their line numbers (single-line ones, and each line of

@@ -62,7 +62,7 @@ import Testing
     /// machinery, listing types, merge inputs and the members' internals became `package`).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 602
+    static let ceiling = 603
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
