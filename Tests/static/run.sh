@@ -198,22 +198,30 @@ chroot "$RFS" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
     "$IN/tripsync" --home "$IN/homeA" open --no-browser >"$WORK/open.txt" 2>"$WORK/open-err.txt" &
 OPEN_PID=$!
 for _ in $(seq 1 50); do [ -s "$WORK/open.txt" ] && break; sleep 0.1; done
-URL=$(head -1 "$WORK/open.txt")
-PORT=$(printf '%s' "$URL" | sed -n 's|^http://127\.0\.0\.1:\([0-9]*\)/?token=[0-9a-f]*$|\1|p')
-TOKEN=${URL##*token=}
-if [ -n "$PORT" ]; then
-    pass "open prints one URL with a token ($(wc -l <"$WORK/open.txt") line)"
-    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nConnection: close\r\n\r\n")
+LINE=$(head -1 "$WORK/open.txt")
+# http://LABEL.localhost:PORT/ (sign in through /…/open/login-….html): the home's own host name,
+# and the one-time sign-in in a private page (the token is in no argument; issue 42).
+LABEL=$(printf '%s' "$LINE" | sed -n 's|^http://\([a-z0-9]\{20\}\)\.localhost:[0-9]*/ (sign in through .*)$|\1|p')
+PORT=$(printf '%s' "$LINE" | sed -n 's|^http://[a-z0-9]\{20\}\.localhost:\([0-9]*\)/ (sign in through .*)$|\1|p')
+LOGIN=$(printf '%s' "$LINE" | sed -n 's|^.* (sign in through \(.*\))$|\1|p')
+TOKEN=$(grep -o 'token=[0-9a-f]*' "$RFS$LOGIN" 2>/dev/null | head -1 | cut -d= -f2)
+if [ -n "$PORT" ] && [ -n "$LABEL" ] && [ -n "$TOKEN" ]; then
+    pass "open prints the home's own address and a private sign-in page ($(wc -l <"$WORK/open.txt") line, page mode $(stat -c %a "$RFS$LOGIN"))"
+    HOST="$LABEL.localhost:$PORT"
+    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: $HOST\r\nConnection: close\r\n\r\n")
     case $R in "HTTP/1.1 401"*) case $R in *"Fado night"*) fail "without the cookie: 401 and no trip data" ;; *) pass "without the cookie: 401 and no trip data" ;; esac ;; *) fail "without the cookie: 401" "$R" ;; esac
-    R=$(http "$PORT" "GET /?token=$TOKEN HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nConnection: close\r\n\r\n")
-    COOKIE=$(printf '%s' "$R" | tr -d '\r' | sed -n 's/^Set-Cookie: \(tripsync_session=[0-9a-f]*\);.*HttpOnly.*/\1/p')
-    [ -n "$COOKIE" ] && pass "the token gives an HttpOnly cookie" || fail "the token gives an HttpOnly cookie" "$R"
-    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nCookie: $COOKIE\r\nConnection: close\r\n\r\n")
+    R=$(http "$PORT" "GET /?token=$TOKEN HTTP/1.1\r\nHost: $HOST\r\nConnection: close\r\n\r\n")
+    COOKIE=$(printf '%s' "$R" | tr -d '\r' | sed -n "s/^Set-Cookie: \(tripsync_$LABEL=[0-9a-f]*\);.*HttpOnly.*/\1/p")
+    [ -n "$COOKIE" ] && pass "the token gives an HttpOnly cookie of this home's own name" || fail "the token gives an HttpOnly cookie" "$R"
+    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: $HOST\r\nCookie: $COOKIE\r\nConnection: close\r\n\r\n")
     case $R in "HTTP/1.1 200"*"Fado night"*) pass "the trip page shows the itinerary" ;; *) fail "the trip page shows the itinerary" "$(printf '%s' "$R" | head -3)" ;; esac
     CSRF=$(printf '%s' "$R" | grep -o 'name="csrf" value="[0-9a-f]*"' | head -1 | grep -o '[0-9a-f]\{64\}')
-    BODY="csrf=$CSRF&title=Pasteis&day=9+Jun+2027&time=9%3A30&zone=Europe%2FLisbon"
-    R=$(http "$PORT" "POST /trips/$TRIP/items HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nCookie: $COOKIE\r\nOrigin: http://127.0.0.1:$PORT\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${#BODY}\r\nConnection: close\r\n\r\n$BODY")
+    FORM=$(printf '%s' "$R" | grep -o 'name="formkey" value="[0-9a-f]*"' | head -1 | sed 's/.*value="\([0-9a-f]*\)"/\1/')
+    BODY="csrf=$CSRF&formkey=$FORM&title=Pasteis&day=9+Jun+2027&time=9%3A30&zone=Europe%2FLisbon"
+    R=$(http "$PORT" "POST /trips/$TRIP/items HTTP/1.1\r\nHost: $HOST\r\nCookie: $COOKIE\r\nOrigin: http://$HOST\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${#BODY}\r\nConnection: close\r\n\r\n$BODY")
     case $R in "HTTP/1.1 303"*) pass "Add through the page (303)" ;; *) fail "Add through the page" "$(printf '%s' "$R" | head -3)" ;; esac
+    R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nCookie: $COOKIE\r\nConnection: close\r\n\r\n")
+    case $R in "HTTP/1.1 421"*) pass "the bare loopback address is refused as a Host (421)" ;; *) fail "the bare loopback address is refused as a Host" "$(printf '%s' "$R" | head -3)" ;; esac
     R=$(http "$PORT" "GET /trips/$TRIP HTTP/1.1\r\nHost: evil.example\r\nCookie: $COOKIE\r\nConnection: close\r\n\r\n")
     case $R in "HTTP/1.1 421"*) pass "a foreign Host is refused" ;; *) fail "a foreign Host is refused" "$(printf '%s' "$R" | head -3)" ;; esac
 else
