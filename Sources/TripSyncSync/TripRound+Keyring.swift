@@ -14,7 +14,9 @@ extension TripRound {
     mutating func settleKeyring(_ replica: ReplicaState) throws {
         let document = replica.document
         guard let owner = document.owner else { return }
-        let me = identity.deviceID
+        // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
+        // the round's own `identity` takes only when the replica is saved.
+        let me = replica.identity.deviceID
         var pairs = [try home.encryptionKey(for: me)]
         pairs += try home.previousEncryptionKeys().values
         var recipientsByEpoch: [String: Set<DeviceID>] = [:]
@@ -47,7 +49,7 @@ extension TripRound {
                 continue
             }
             recipientsByEpoch[ring.epochID, default: []].formUnion(ring.sealed.keys)
-            let mine = [me] + identity.formerIDs
+            let mine = [me] + replica.identity.formerIDs
             let opened = mine.lazy.compactMap { ring.open(device: $0, keys: pairs) }.first
             if let opened {
                 access.remember(opened)

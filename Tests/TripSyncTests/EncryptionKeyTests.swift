@@ -120,6 +120,28 @@ import Testing
         #expect(try home.previousEncryptionKeys()[device]?.publicKey == pair.publicKey)
     }
 
+    @Test("a former id keeps its keys: asked for by a caller holding a stale id, it is not made current again with a fresh key")
+    func aFormerIDNeverGetsAFreshKey() throws {
+        let (home, cleanUp) = temporaryHome("box-former")
+        defer { cleanUp() }
+        let old = DeviceID.random()
+        let oldSigning = try home.signingKey(for: old)
+        let oldBox = try home.encryptionKey(for: old)
+        // A re-key (a clock far ahead, a copied home): a new id, a new key.
+        let new = DeviceID.random()
+        let newSigning = try home.signingKey(for: new)
+        let newBox = try home.encryptionKey(for: new)
+        // A stage still holding the old id asks for its keys (the keyring stage of a sync
+        // round that re-keyed did, and the new id's grant then named a key nobody signed with).
+        #expect(try home.signingKey(for: old).publicKey == oldSigning.publicKey)
+        #expect(try home.encryptionKey(for: old).publicKey == oldBox.publicKey)
+        // The new id is still current, with the keys it had.
+        #expect(try DeviceKeyFile(home: home).device == new)
+        #expect(try home.signingKey(for: new).publicKey == newSigning.publicKey)
+        #expect(try home.encryptionKey(for: new).publicKey == newBox.publicKey)
+        #expect(try home.previousSigningKeys().map(\.device) == [old])
+    }
+
     @Test func aHomeWrittenBeforeEncryptionKeysGetsOneAndKeepsItsSigningKey() throws {
         let (home, cleanUp) = temporaryHome("box-old")
         defer { cleanUp() }

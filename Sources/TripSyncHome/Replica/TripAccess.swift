@@ -302,6 +302,10 @@ extension Home {
         if FileManager.default.fileExists(atPath: path) {
             let file = try DeviceKeyFile(home: self)
             if file.device == device { return file.key }
+            // An id this home wrote as before keeps the key it signed with: a fresh key for it
+            // would make a former id current again and leave the current id's grants naming a
+            // key this home no longer signs with (a caller holding a stale id, issue 43).
+            if let former = file.previous.last(where: { $0.device == device }) { return former.key }
             previous = file.previous.filter { $0.device != file.device } + [(file.device, file.key)]
             previousBoxes = file.previousBoxes
             previousBoxes[file.device] = file.box
@@ -321,6 +325,15 @@ extension Home {
     package func encryptionKey(for device: DeviceID) throws -> EncryptionKeyPair {
         _ = try signingKey(for: device)
         var file = try DeviceKeyFile(home: self)
+        if file.device != device {
+            // A former id (signingKey left the file as it was): its own pair, made once for an
+            // id that had none.
+            if let pair = file.previousBoxes[device] { return pair }
+            let pair = EncryptionKeyPair.generate()
+            file.previousBoxes[device] = pair
+            try file.save(home: self)
+            return pair
+        }
         if let box = file.box { return box }
         let pair = EncryptionKeyPair.generate()
         file.box = pair
