@@ -268,20 +268,20 @@ package struct FolderSync: Sendable {
             if let rekeyed = round.rekeyed { report.rekeyed = rekeyed }
             if round.saved { saved = round.document }
         }
-        try round.scan()
-        guard round.admit() else { return }
-        try round.checkForksAndMerge()
-        guard var replica = round.settleMembership() else { return }
-        try round.admitJoinRequests(&replica)
-        try round.settleKeyring(replica)
+        let scan = try round.scan()
+        guard let admitted = round.admit(scan) else { return }
+        let merged = try round.checkForksAndMerge(admitted)
+        guard var replica = round.settleMembership(admitted, merged) else { return }
+        try round.admitJoinRequests(&replica, scan: admitted.scan)
+        let keyring = try round.settleKeyring(replica, files: admitted.scan.keyringFiles)
         let (delivery, staged) = try round.deliverAttachments(&replica)
         try round.saveLocally(&replica, delivery: delivery, staged: staged)
         guard delivery.mayPublish else {
             round.trip.failure = delivery.notices.last.map { TripError(.fileSystem, message: $0) }
             return
         }
-        try round.publish(replica)
-        try round.publishKeyring()
+        try round.publish(replica, scan: admitted.scan, merged: merged)
+        try round.publishKeyring(keyring)
     }
 
     /// The home's replica of `tripID`, read and checked once per sync; nil when the home has

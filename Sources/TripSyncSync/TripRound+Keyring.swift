@@ -8,12 +8,12 @@ extension TripRound {
     /// signature, this trip) and the epoch keys sealed to this device are kept in the home's
     /// access record; then a laptop holding the owner key, and owner by the trip's grants,
     /// makes its own keyring as `KeyringPlan` decides (a new epoch after a removal or when
-    /// asked, the current one sealed again to the current members otherwise), which
-    /// `publishKeyring` writes once our file, which carries the grants it follows, is published.
-    /// An open trip has no keyring.
-    mutating func settleKeyring(_ replica: ReplicaState) throws {
+    /// asked, the current one sealed again to the current members otherwise): the bytes
+    /// returned, which `publishKeyring` writes once our file, which carries the grants it
+    /// follows, is published (nil: no keyring to write). An open trip has no keyring.
+    mutating func settleKeyring(_ replica: ReplicaState, files keyringFiles: [EntryName]) throws -> [UInt8]? {
         let document = replica.document
-        guard let owner = document.owner else { return }
+        guard let owner = document.owner else { return nil }
         // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
         // the round's own `identity` takes only when the replica is saved.
         let me = replica.identity.deviceID
@@ -59,7 +59,7 @@ extension TripRound {
             }
             if device == me { own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
         }
-        guard let ownerKey = access.ownerKey, ownerKey.publicKey == owner.key, document.role(of: me) == .owner else { return }
+        guard let ownerKey = access.ownerKey, ownerKey.publicKey == owner.key, document.role(of: me) == .owner else { return nil }
         var members: [DeviceID: EncryptionPublicKey] = [:]
         for (device, grant) in document.members {
             guard let box = grant.box, let role = document.role(of: device), role != .removed else { continue }
@@ -72,7 +72,7 @@ extension TripRound {
             rotateAsked: access.rotateAsked, ownCurrent: own?.current, ownHeld: own?.held ?? [], ownRecipients: own?.recipients ?? [])
         let publish: EpochKey
         switch action {
-        case .keep: return
+        case .keep: return nil
         case .publish(let key): publish = key
         case .rotate(let key):
             access.remember([key])
@@ -82,18 +82,17 @@ extension TripRound {
                 trip.notices.append(.init("started epoch \(key.epoch) of the trip's keys, sealed to \(members.count) member\(members.count == 1 ? "" : "s"): a removed member cannot open it"))
             }
         }
-        keyringToPublish = Keyring(trip: tripID, writer: me, current: publish, earlier: access.epochKeys, recipients: members, ownerKey: ownerKey)
+        return Keyring(trip: tripID, writer: me, current: publish, earlier: access.epochKeys, recipients: members, ownerKey: ownerKey)
             .fileBytes
     }
 
-    /// Writes the keyring `settleKeyring` made, after our file: a laptop that finds the new
-    /// keyring in the folder finds the grants that caused it there too, unless the folder
-    /// delivers them out of order (docs/DESIGN.md, "Encryption: the keyring").
-    mutating func publishKeyring() throws {
-        guard let bytes = keyringToPublish else { return }
+    /// Writes the keyring `settleKeyring` made (`bytes`; nil: none), after our file: a laptop
+    /// that finds the new keyring in the folder finds the grants that caused it there too,
+    /// unless the folder delivers them out of order (docs/DESIGN.md, "Encryption: the keyring").
+    mutating func publishKeyring(_ bytes: [UInt8]?) throws {
+        guard let bytes else { return }
         let name = EntryName(Keyring.fileName(for: identity.deviceID))
         try folder.writeAtomically(bytes, to: name, mode: 0o644)
         if let (_, stamp) = folder.kind(of: name) { state.files[folder.display(name)] = .init(stamp: stamp, clock: VersionVector()) }
-        keyringToPublish = nil
     }
 }

@@ -3,12 +3,36 @@ import TripSyncPlatform
 import TripSyncCore
 import TripSyncHome
 
-/// One trip's sync in progress (`FolderSync.syncTrip`): what its stages hand each other. Each
-/// stage is a method: `scan` (every file of the trip folder classified and read once), `admit`
-/// (membership decides what each file may do), `checkForksAndMerge` (`ForkCheck` decides, the
-/// one place, then the merge), `settleMembership` (viewers' acks, grants, requests),
+/// One trip's sync in progress (`FolderSync.syncTrip`). Each stage is a method that takes the
+/// values of the stages before it and returns its own: `scan` (every file of the trip folder
+/// classified and read once: a `FolderScan`), `admit` (membership decides what each file may do:
+/// `Admitted`), `checkForksAndMerge` (`ForkCheck` decides, the one place, then the merge:
+/// `Merged`), `settleMembership` (viewers' acks, grants, requests: the replica to publish),
 /// `admitJoinRequests` (the owner's invites), `deliverAttachments`, `saveLocally` and `publish`.
+/// What stays stored is what the whole round shares and reports: the replica as merged so far,
+/// the identity and clock (a re-key changes them), the access record, the sync state and the
+/// trip's report (docs/DESIGN.md, "The sync round as a pipeline of values").
 struct TripRound {
+    /// What admission decided (stage 2), with the scan it judged (admission may read again the
+    /// files membership skipped at an earlier sync).
+    struct Admitted {
+        var scan: FolderScan
+        /// The owner this laptop trusts before any file says so (nil: none).
+        let trusted: PublicKey?
+        let membership: Membership
+    }
+
+    /// What the merge (stage 3) leaves for the stages after it.
+    struct Merged {
+        /// Viewers' files, whose acks only are taken (`settleMembership`).
+        var viewerFiles: [(Candidate, DeviceID)] = []
+        /// Our own conflicted copies merged, removed once published.
+        var ownCopies: [(name: EntryName, digest: [UInt8])] = []
+        /// The file we published under the id we wrote as when this trip's sync began (a re-key
+        /// during the sync changes `identity`, and that file then sorts as another device's).
+        var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
+    }
+
     /// A readable trip file of the trip folder and the ids it concerns, once admitted.
     typealias Candidate = FolderSync.Candidate
 
@@ -42,38 +66,6 @@ struct TripRound {
     let conflictsBefore: Set<String>
     let unsharedBefore: Int
 
-    // What the scan found.
-    var candidates: [Candidate] = []
-    var joinRequests: [(path: String, request: JoinRequest)] = []
-    /// The keyring files the scan listed (read by `settleKeyring`, owners' only).
-    var keyringFiles: [EntryName] = []
-    /// Our keyring as `settleKeyring` made it, written by `publishKeyring` after our file.
-    var keyringToPublish: [UInt8]?
-    var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
-    var ownCopies: [(name: EntryName, digest: [UInt8])] = []
-    var ownStaleTemps: [EntryName] = []
-    /// The least lead over this clock of the files skipped as from the future (nil: none).
-    var aheadOfUs: UInt64?
-    /// The file we published under the id we wrote as when this trip's sync began (a re-key
-    /// during the sync changes `identity`, and that file then sorts as another device's).
-    var formerOwn: (name: EntryName, digest: [UInt8], id: DeviceID)?
-    /// Join requests not read again (settled here, their files unchanged), for the summary.
-    var quietRequests = 0
-    /// Paths of the trip files listed by the scan.
-    var listed: Set<String> = []
-    /// The digest of the replica's membership when the scan began: a skip decided by membership
-    /// is reused only while it is unchanged (`SyncState.Skip`).
-    var skipContext = ""
-    /// Files skipped by membership at an earlier sync and not read again by this scan: read
-    /// after all when this sync's membership turns out to differ (`admit`).
-    var skippedByMembership: [(name: EntryName, kind: FolderSync.FileKind, stamp: FileStamp)] = []
-    /// Our published file as the scan read it: publishing compares against its digest.
-    var ownFile: (name: EntryName, digest: [UInt8], stamp: FileStamp)?
-
-    // What admission decided.
-    var trusted: PublicKey?
-    var membership: Membership?
-    var viewerFiles: [(Candidate, DeviceID)] = []
     /// This device's public key by id, read from the home once per trip when an owned trip
     /// needs it (a re-key changes the id).
     private var ownPublicKeys: [DeviceID: PublicKey] = [:]
@@ -138,22 +130,24 @@ struct TripRound {
     /// Stage 1, scan: every entry of the trip folder classified; each trip file read once
     /// (files unchanged since they were merged are not parsed), join requests read, temporary
     /// and foreign entries reported as skipped.
-    mutating func scan() throws {
-        skipContext = Self.membershipDigest(
+    mutating func scan() throws -> FolderScan {
+        var scan = FolderScan()
+        scan.skipContext = Self.membershipDigest(
             owner: document?.owner?.key, grants: document?.members ?? [:], successions: (document?.successions ?? [:]).map { ($0.key, $0.value) })
-        for name in try folder.entries() { scanEntry(name) }
-        forgetSkipsOfVanishedFiles()
-        noticeClockBehind()
+        for name in try folder.entries() { scanEntry(name, into: &scan) }
+        forgetSkipsOfVanishedFiles(listed: scan.listed)
+        noticeClockBehind(scan)
+        return scan
     }
 
     /// One entry of the trip folder, by its kind: a trip file read (or passed over as
     /// unchanged), a join request read, anything else reported as skipped or left alone.
-    private mutating func scanEntry(_ name: EntryName) {
+    private mutating func scanEntry(_ name: EntryName, into scan: inout FolderScan) {
         let path = folder.display(name)
         let kind = FolderSync.classify(name, me: identity.deviceID)
         switch kind {
         case .ownTemporary:
-            ownStaleTemps.append(name)
+            scan.ownStaleTemps.append(name)
         case .temporary:
             trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
         case .notTrip:
@@ -161,24 +155,24 @@ struct TripRound {
         case .ownJoinRequest, .blobs:
             break
         case .keyring:
-            keyringFiles.append(name)
+            scan.keyringFiles.append(name)
         case .joinRequest:
-            scanJoinRequest(name, path: path)
+            scanJoinRequest(name, path: path, into: &scan)
         default:
-            scanTripEntry(name, path: path, kind: kind)
+            scanTripEntry(name, path: path, kind: kind, into: &scan)
         }
     }
 
     /// A join request of the folder, read when this laptop holds the owner key (only it can
     /// admit anyone) and the request is not one settled here in a file unchanged since.
-    private mutating func scanJoinRequest(_ name: EntryName, path: String) {
+    private mutating func scanJoinRequest(_ name: EntryName, path: String, into scan: inout FolderScan) {
         guard access.ownerKey != nil else { return }
         let device = String(name.display.dropLast(".join.json".count))
         if let skip = state.skips[path], let (_, stamp) = folder.kind(of: name), skip.stamp == stamp,
             let id = Identifier(device), skip.context == joinStatus(of: id)
         {
-            listed.insert(path)
-            quietRequests += 1
+            scan.listed.insert(path)
+            scan.quietRequests += 1
             return
         }
         do {
@@ -188,8 +182,8 @@ struct TripRound {
                 trip.skipped.append(.init(file: path, reason: "a join request for another trip or device than its name says"))
                 return
             }
-            listed.insert(path)
-            joinRequests.append((path, request))
+            scan.listed.insert(path)
+            scan.joinRequests.append((path, request))
         } catch let error as InviteError {
             trip.skipped.append(.init(file: path, reason: "a join request that cannot be used: \(error.message)"))
         } catch let error as FileSystemError {
@@ -201,7 +195,7 @@ struct TripRound {
 
     /// A trip file's entry: skipped when it is no regular file, passed over when unchanged
     /// since it was merged or skipped for a reason that still holds, read otherwise.
-    private mutating func scanTripEntry(_ name: EntryName, path: String, kind: FolderSync.FileKind) {
+    private mutating func scanTripEntry(_ name: EntryName, path: String, kind: FolderSync.FileKind, into scan: inout FolderScan) {
         guard let (entryKind, listedStamp) = folder.kind(of: name) else {
             trip.skipped.append(.init(file: path, reason: "vanished while syncing"))
             return
@@ -214,46 +208,46 @@ struct TripRound {
         // Unchanged since we merged it: skip without parsing.
         if let seen = state.files[path], seen.stamp == listedStamp, let document, document.clock.covers(seen.clock), kind != .ownCopy {
             trip.unchanged.append(path)
-            if kind == .own || name == startName { rememberUnchangedOwnFile(name, listedStamp: listedStamp) }
+            if kind == .own || name == startName { rememberUnchangedOwnFile(name, listedStamp: listedStamp, into: &scan) }
             return
         }
-        listed.insert(path)
+        scan.listed.insert(path)
         // Skipped before and unchanged since, for a reason that still holds: not read again.
-        if let skip = state.skips[path], skip.stamp == listedStamp, skip.context.isEmpty || skip.context == skipContext, kind != .own,
+        if let skip = state.skips[path], skip.stamp == listedStamp, skip.context.isEmpty || skip.context == scan.skipContext, kind != .own,
             kind != .ownCopy, name != startName
         {
             trip.skipped.append(.init(file: path, reason: skip.reason, remedy: skip.device.map { .ownerApproves($0) }))
-            if !skip.context.isEmpty { skippedByMembership.append((name, kind, listedStamp)) }
+            if !skip.context.isEmpty { scan.skippedByMembership.append((name, kind, listedStamp)) }
             return
         }
-        readTripFile(name, path: path, kind: kind)
+        readTripFile(name, path: path, kind: kind, into: &scan)
     }
 
     /// Our own file, merged before and unchanged since: its digest kept, so it is removable
     /// after a re-key and publishing can compare against it. A file that cannot be read now,
     /// or changed meanwhile, is simply not removed.
-    private mutating func rememberUnchangedOwnFile(_ name: EntryName, listedStamp: FileStamp) {
+    private func rememberUnchangedOwnFile(_ name: EntryName, listedStamp: FileStamp, into scan: inout FolderScan) {
         do {
             let (bytes, stamp) = try readFolderFile(name, maxBytes: reader.maxFileBytes)
             if stamp == listedStamp {
-                formerOwn = (name, SHA256.digest(bytes), startID)
-                ownFile = (name, SHA256.digest(bytes), stamp)
+                scan.formerOwn = (name, SHA256.digest(bytes), startID)
+                scan.ownFile = (name, SHA256.digest(bytes), stamp)
             }
         } catch {
-            formerOwn = nil
+            scan.formerOwn = nil
         }
     }
 
     /// Forgets the skips of files no longer in this trip folder.
-    private mutating func forgetSkipsOfVanishedFiles() {
+    private mutating func forgetSkipsOfVanishedFiles(listed: Set<String>) {
         let prefix = folder.display(EntryName(""))
         for path in state.skips.keys where path.hasPrefix(prefix) && !listed.contains(path) { state.skips[path] = nil }
     }
 
     /// Every other laptop's file ahead of this clock: it is this clock that is wrong (issue
     /// 40), and the person is told so, with what to fix, rather than only blamed devices.
-    private mutating func noticeClockBehind() {
-        guard let lead = aheadOfUs, !candidates.contains(where: { $0.input.deviceID != identity.deviceID && !earlierIDs.contains($0.input.deviceID) }) else { return }
+    private mutating func noticeClockBehind(_ scan: FolderScan) {
+        guard let lead = scan.aheadOfUs, !scan.candidates.contains(where: { $0.input.deviceID != identity.deviceID && !earlierIDs.contains($0.input.deviceID) }) else { return }
         trip.notices.append(
             .init(
                 "every other laptop's file is at least \(ClockGuard.span(lead)) ahead of this laptop's clock: this laptop's clock is probably behind. Set its date and time right (automatic date and time), then sync again"
@@ -274,7 +268,7 @@ struct TripRound {
 
     /// Reads one trip file of the folder: a candidate for admission, or skipped with the
     /// reason (remembered when the bytes alone decided it, so it is not read again unchanged).
-    private mutating func readTripFile(_ name: EntryName, path: String, kind: FolderSync.FileKind) {
+    private mutating func readTripFile(_ name: EntryName, path: String, kind: FolderSync.FileKind, into scan: inout FolderScan) {
         let input: TripDocument
         let bytes: [UInt8]
         let stamp: FileStamp
@@ -284,7 +278,7 @@ struct TripRound {
             (bytes, stamp) = try readFolderFile(name, maxBytes: reader.maxFileBytes)
             readStamp = stamp
             // Our own file is read here only: publishing compares its new bytes with this digest.
-            if name == startName { ownFile = (name, SHA256.digest(bytes), stamp) }
+            if name == startName { scan.ownFile = (name, SHA256.digest(bytes), stamp) }
             let loaded = try reader.read(bytes: bytes, file: path)
             input = loaded.document
             signer = loaded.signedBy
@@ -317,7 +311,7 @@ struct TripRound {
                 // Ours from far ahead, merged here before (the stamp this home recorded): its
                 // values are in the replica, re-stamped, and the file goes once they are
                 // published.
-                ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                scan.ownFromTheFuture.append((name, SHA256.digest(bytes)))
                 return
             } else if ours, earlierIDs.contains(input.deviceID), input.deviceID != identity.deviceID {
                 // Ours from far ahead under an earlier id, never merged here (a home restored
@@ -341,60 +335,61 @@ struct TripRound {
                 trip.notices.append(
                     .init(
                         "\(path), this laptop's own file from a clock \(ClockGuard.span(skew)) ahead (an earlier id, not in this home's copy): \(moved.moved) value(s) re-stamped at the right time and merged"))
-                ownFromTheFuture.append((name, SHA256.digest(bytes)))
-                candidates.append(Candidate(name: name, path: path, kind: kind, input: recovered, digest: nil, stamp: stamp, signer: signer))
+                scan.ownFromTheFuture.append((name, SHA256.digest(bytes)))
+                scan.candidates.append(Candidate(name: name, path: path, kind: kind, input: recovered, digest: nil, stamp: stamp, signer: signer))
                 return
             } else {
                 // Not remembered as a skip: the clock moves, and the file is taken once it is
                 // no longer ahead.
                 let name = local?.members[device]?.name ?? local?.selfWrittenName(of: device)
                 trip.skipped.append(.init(file: path, reason: ClockGuard.describe(device: device, skewMilliseconds: skew, name: name)))
-                aheadOfUs = min(aheadOfUs ?? .max, skew)
+                scan.aheadOfUs = min(scan.aheadOfUs ?? .max, skew)
                 return
             }
         }
         // Only our own files' digests are needed (to remove them later); no file's bytes are
         // kept while the others are read.
         let digest = kind == .ownCopy || kind == .own || name == startName ? SHA256.digest(bytes) : nil
-        candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
+        scan.candidates.append(Candidate(name: name, path: path, kind: kind, input: input, digest: digest, stamp: stamp, signer: signer))
     }
 
     /// Stage 2, admit: membership from the replica and every readable file; what this laptop
-    /// may do in the trip, said. False when the trip is not joined (yet): nothing more is done.
-    mutating func admit() -> Bool {
+    /// may do in the trip, said. Nil when the trip is not joined (yet): nothing more is done.
+    mutating func admit(_ scan: FolderScan) -> Admitted? {
+        var scan = scan
         // Files under our own id first: a real copy of this home shows itself there, and once it
         // made us re-key, another member's file relaying its writes is judged against the new id.
-        candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
+        scan.candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
         // Membership first, from the replica and every readable file; then what each file may do.
         // A laptop without the trip trusts the owner it knows (an invite answered, the owner key
         // held here, the owner it trusted before a forget); one holding the trip open trusts only
         // an invite answered here.
-        trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
-        var membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
-        if !skippedByMembership.isEmpty,
-            Self.membershipDigest(owner: membership.owner?.key, grants: membership.grants, successions: membership.candidateSuccessions) != skipContext
+        let trusted = document == nil ? access.trustedOwner : document?.owner == nil ? access.join?.code.ownerKey : nil
+        var membership = Membership(local: document, trusted: trusted, inputs: scan.candidates.map(\.input), signers: scan.candidates.map(\.signer))
+        if !scan.skippedByMembership.isEmpty,
+            Self.membershipDigest(owner: membership.owner?.key, grants: membership.grants, successions: membership.candidateSuccessions) != scan.skipContext
         {
             // This sync's membership differs from the one that skipped them: read them after all.
-            let again = Set(skippedByMembership.map { folder.display($0.name) })
+            let again = Set(scan.skippedByMembership.map { folder.display($0.name) })
             trip.skipped.removeAll { again.contains($0.file) }
-            for entry in skippedByMembership { readTripFile(entry.name, path: folder.display(entry.name), kind: entry.kind) }
-            skippedByMembership = []
-            candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
-            membership = Membership(local: document, trusted: trusted, inputs: candidates.map(\.input), signers: candidates.map(\.signer))
+            for entry in scan.skippedByMembership { readTripFile(entry.name, path: folder.display(entry.name), kind: entry.kind, into: &scan) }
+            scan.skippedByMembership = []
+            scan.candidates.sort { ($0.input.deviceID == identity.deviceID ? 0 : 1) < ($1.input.deviceID == identity.deviceID ? 0 : 1) }
+            membership = Membership(local: document, trusted: trusted, inputs: scan.candidates.map(\.input), signers: scan.candidates.map(\.signer))
         }
-        if document == nil, trusted == nil, let owned = candidates.first(where: { $0.input.owner != nil })?.input.owner {
+        if document == nil, trusted == nil, let owned = scan.candidates.first(where: { $0.input.owner != nil })?.input.owner {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
             trip.notices.append(
                 .init("not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member", remedy: .joinWithInvite(folder: sync.folder)))
-            return false
+            return nil
         }
         if document == nil, trusted != nil, membership.owner == nil || membership.grants[identity.deviceID] == nil {
             trip.waitingToJoin = true
             trip.notices.append(.init("asked to join; waiting for the owner to admit this laptop (the owner's next sync does, then sync here again)"))
-            return false
+            return nil
         }
         for claim in membership.pendingClaims {
-            let claimants = candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.deviceName($0.input.deviceID) }
+            let claimants = scan.candidates.filter { $0.input.owner?.key == claim.key }.map { $0.input.deviceName($0.input.deviceID) }
             trip.notices.append(
                 .init(
                     "\(claimants.first ?? "a file") claims to own this trip (owner key \(claim.key.fingerprint)); this laptop keeps it open and skips that file",
@@ -414,9 +409,8 @@ struct TripRound {
             default: break
             }
         }
-        noticeOwnerKeyFork(membership)
-        self.membership = membership
-        return true
+        noticeOwnerKeyFork(membership, candidates: scan.candidates)
+        return Admitted(scan: scan, trusted: trusted, membership: membership)
     }
 
     /// A digest of what membership verdicts depend on: the owner key, each grant (device,
@@ -439,7 +433,7 @@ struct TripRound {
     /// that succeeded one of this home's ids: it holds the key too) or role changes it signed,
     /// and new writes or role changes under one of this home's earlier ids (the home this one
     /// was copied from, still in use).
-    private mutating func noticeOwnerKeyFork(_ membership: Membership) {
+    private mutating func noticeOwnerKeyFork(_ membership: Membership, candidates: [Candidate]) {
         guard let owner = membership.owner, let document, access.ownerKey?.publicKey == owner.key else { return }
         let ours = Set([identity.deviceID] + identity.formerIDs)
         var others: Set<DeviceID> = []
@@ -473,31 +467,36 @@ struct TripRound {
 
     /// Stage 3, check forks and merge: each admitted file's verdict, then `ForkCheck.decide`
     /// (the one place that decides a re-key or a refusal) and the merge.
-    mutating func checkForksAndMerge() throws {
-        guard let membership else { return }
+    mutating func checkForksAndMerge(_ admitted: Admitted) throws -> Merged {
+        let membership = admitted.membership
+        var merged = Merged(formerOwn: admitted.scan.formerOwn)
         // This laptop's own writes stay in its own replica, even once it is removed: the rule
         // is about what reaches others.
         var lateBounds = membership.lateWriteBounds
         var waiting = access.pendingPerBucket
         for id in [identity.deviceID] + identity.formerIDs { lateBounds[id] = nil }
-        for candidate in candidates {
-            try checkAndMerge(candidate, membership: membership, lateBounds: lateBounds, waiting: &waiting)
+        for candidate in admitted.scan.candidates {
+            try checkAndMerge(candidate, membership: membership, lateBounds: lateBounds, skipContext: admitted.scan.skipContext, waiting: &waiting, into: &merged)
         }
+        return merged
     }
 
     /// One admitted file: what membership lets it do, a removed member's late writes dropped,
     /// then the fork check and the merge, recorded as merged.
-    private mutating func checkAndMerge(_ candidate: Candidate, membership: Membership, lateBounds: [DeviceID: UInt64], waiting: inout [String: Int]) throws {
+    private mutating func checkAndMerge(
+        _ candidate: Candidate, membership: Membership, lateBounds: [DeviceID: UInt64], skipContext: String, waiting: inout [String: Int],
+        into merged: inout Merged
+    ) throws {
         var input = candidate.input
         // An owned trip names a device by its grant here; a file's `devices` only says what
         // the device calls itself (what an owner sees of a device it has not admitted).
         let deviceName = membership.grants[input.deviceID]?.name ?? input.selfWrittenName(of: input.deviceID) ?? input.deviceID.description
         switch membership.verdict(for: input, signedBy: candidate.signer, name: "\(deviceName) (\(input.deviceID.description.prefix(8)))") {
         case .skipped(let reason, let remedy):
-            skipRefused(candidate, deviceName: deviceName, reason: reason, remedy: remedy, membership: membership, waiting: &waiting)
+            skipRefused(candidate, deviceName: deviceName, reason: reason, remedy: remedy, membership: membership, skipContext: skipContext, waiting: &waiting)
             return
         case .acksOnly:
-            viewerFiles.append((candidate, input.deviceID))
+            merged.viewerFiles.append((candidate, input.deviceID))
             return
         case .whole:
             break
@@ -509,15 +508,16 @@ struct TripRound {
         let (name, path, kind) = (candidate.name, candidate.path, candidate.kind)
         trip.merged.append(path)
         state.files[path] = .init(stamp: candidate.stamp, clock: input.clock)
-        if kind == .ownCopy, let digest = candidate.digest { ownCopies.append((name, digest)) }
-        if kind == .own || name == startName, let digest = candidate.digest { formerOwn = (name, digest, startID) }
+        if kind == .ownCopy, let digest = candidate.digest { merged.ownCopies.append((name, digest)) }
+        if kind == .own || name == startName, let digest = candidate.digest { merged.formerOwn = (name, digest, startID) }
     }
 
     /// A file membership refused: reported (not our own file: what it held is in the replica
     /// already), remembered as a skip, and a signed file of a device not admitted kept as a
     /// request for the owner, bounded like join requests.
     private mutating func skipRefused(
-        _ candidate: Candidate, deviceName: String, reason: String, remedy: MembershipRemedy?, membership: Membership, waiting: inout [String: Int]
+        _ candidate: Candidate, deviceName: String, reason: String, remedy: MembershipRemedy?, membership: Membership, skipContext: String,
+        waiting: inout [String: Int]
     ) {
         let (path, kind, input) = (candidate.path, candidate.kind, candidate.input)
         if kind != .own { trip.skipped.append(.init(file: path, reason: reason, remedy: remedy)) }
@@ -616,10 +616,11 @@ struct TripRound {
 
     /// Stage 4, settle membership: viewers' acks, the owner-signed grants, what requests still
     /// wait, a join completed. Returns the replica to publish, nil when nothing was merged.
-    mutating func settleMembership() -> ReplicaState? {
-        guard var document, let membership else { return nil }
+    mutating func settleMembership(_ admitted: Admitted, _ merged: Merged) -> ReplicaState? {
+        guard var document else { return nil }
+        let (membership, trusted) = (admitted.membership, admitted.trusted)
         // Viewers' files give their own acks only; every owner-signed grant counts.
-        for (candidate, viewer) in viewerFiles {
+        for (candidate, viewer) in merged.viewerFiles {
             document.takeAcks(of: viewer, from: candidate.input)
             trip.merged.append(candidate.path)
             state.files[candidate.path] = .init(stamp: candidate.stamp, clock: document.acks[viewer] ?? VersionVector())
@@ -653,14 +654,14 @@ struct TripRound {
     }
 
     /// Stage 5, the owner admits the join requests that answer an unused invite made here.
-    mutating func admitJoinRequests(_ replica: inout ReplicaState) throws {
-        defer { rememberSettledRequests(replica.document) }
+    mutating func admitJoinRequests(_ replica: inout ReplicaState, scan: FolderScan) throws {
+        defer { rememberSettledRequests(scan.joinRequests) }
         var waiting = access.pendingPerBucket
         var notAdmitted: [SyncReport.Notice] = []
         var unlisted: [String: Int] = [:]
         // Each invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
         if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
-            for (path, request) in joinRequests {
+            for (path, request) in scan.joinRequests {
                 let when = UTCTimestamp(millisecondsSinceEpoch: now)
                 let grant = replica.document.members[request.device]
                 let index = access.invites.firstIndex { request.answers($0.code) }
@@ -725,8 +726,8 @@ struct TripRound {
                     .init(
                         "\(count) more join request(s) (\(bucket)) not listed: \(TripAccess.maxPendingPerInvite) already wait for the owner; decline or approve those first"))
             }
-            if quietRequests > 0 {
-                trip.notices.append(.init("\(quietRequests) join request(s) still wait, unchanged since an earlier sync (the members list shows them)"))
+            if scan.quietRequests > 0 {
+                trip.notices.append(.init("\(scan.quietRequests) join request(s) still wait, unchanged since an earlier sync (the members list shows them)"))
             }
             // Grants made before grants carried names are signed again with the name the owner
             // knows: its own, a join request's seen here, or the one the device wrote for itself.
@@ -741,7 +742,7 @@ struct TripRound {
 
     /// Remembers each join request read this sync that is now settled here (pending, declined
     /// or a member's), so the next sync does not read it again while its file is unchanged.
-    private mutating func rememberSettledRequests(_ document: TripDocument) {
+    private mutating func rememberSettledRequests(_ joinRequests: [(path: String, request: JoinRequest)]) {
         for (path, request) in joinRequests {
             guard let (_, stamp) = folder.kind(of: EntryName(JoinRequest.fileName(for: request.device))) else { continue }
             state.skips[path] = .init(stamp: stamp, context: joinStatus(of: request.device), reason: "a join request already settled here")
@@ -792,7 +793,7 @@ struct TripRound {
 
     /// Stage 8, publish: our file in the folder (rewritten only when its bytes differ), then our
     /// own conflicted copies, stale temporaries and files under earlier ids removed.
-    mutating func publish(_ replica: ReplicaState) throws {
+    mutating func publish(_ replica: ReplicaState, scan: FolderScan, merged: Merged) throws {
         guard let document else { return }
         trip.newConflicts = FolderSync.conflictKeys(document).subtracting(conflictsBefore).count
         trip.changes = SyncReport.changes(before: local, after: document, me: [startID, identity.deviceID])
@@ -807,7 +808,7 @@ struct TripRound {
         // by digest: each file of the folder is read once per sync.
         var upToDate = false
         if let found = folder.look(ownName), found.isPlain {
-            if let read = ownFile, read.name == ownName, read.stamp == found.stamp {
+            if let read = scan.ownFile, read.name == ownName, read.stamp == found.stamp {
                 upToDate = SHA256.digest(bytes) == read.digest
             } else {
                 do {
@@ -828,21 +829,21 @@ struct TripRound {
         if let (stamp, _, _, _) = SyncState.stamp(replica.path) { state.files[replica.path] = .init(stamp: stamp, clock: document.clock) }
         // Only now that their content is in our published file: our own conflicted copies go,
         // but only the exact bytes that were merged (a newer version that landed meanwhile stays).
-        for copy in ownCopies {
+        for copy in merged.ownCopies {
             if sync.removeIfUnchanged(copy.name, digest: copy.digest, in: folder) {
                 state.files[folder.display(copy.name)] = nil
                 trip.removed.append(folder.display(copy.name))
             }
         }
-        for temp in ownStaleTemps { folder.remove(temp) }
-        for old in ownFromTheFuture where sync.removeIfUnchanged(old.name, digest: old.digest, in: folder) {
+        for temp in scan.ownStaleTemps { folder.remove(temp) }
+        for old in scan.ownFromTheFuture where sync.removeIfUnchanged(old.name, digest: old.digest, in: folder) {
             state.files[folder.display(old.name)] = nil
             trip.removed.append(folder.display(old.name))
         }
         // After a re-key our file under the old id goes too (its bytes are merged into the one
         // just published): left there, its claim on the old id's counters would make every
         // later reader drop the other copy's writes under that id that it does not hold.
-        if let former = formerOwn, former.id != identity.deviceID, sync.removeIfUnchanged(former.name, digest: former.digest, in: folder) {
+        if let former = merged.formerOwn, former.id != identity.deviceID, sync.removeIfUnchanged(former.name, digest: former.digest, in: folder) {
             state.files[folder.display(former.name)] = nil
             trip.removed.append(folder.display(former.name))
         }

@@ -63,6 +63,45 @@ import Testing
         #expect(again.all.isEmpty, "\(again.all)")
     }
 
+    /// The round's stages hand each other values (docs/DESIGN.md, "The sync round as a
+    /// pipeline of values"): publishing, given a crafted scan and merge, removes exactly the
+    /// own copies the merge handed it whose bytes are still the ones merged, and the stale
+    /// temporaries the scan handed it; a copy whose bytes changed since stays.
+    @Test func publishingActsOnTheValuesItIsHanded() throws {
+        let (home, _, shared, cleanUp) = try twoLaptops()
+        defer { cleanUp() }
+        let tripID = try TripStore.create(name: "Braga", owned: false, in: home).tripID
+        _ = try FolderSync(home: home, folder: shared).run()
+        let sync = FolderSync(home: home, folder: shared)
+        let identity = try home.openIdentity().identity
+        let me = identity.deviceID
+        let tripFolder = shared + "/\(tripID)/"
+        let merged = Array("the copy as merged".utf8)
+        let changed = Array("a copy that changed since".utf8)
+        try Data(merged).write(to: URL(fileURLWithPath: tripFolder + "\(me).copy-1.trip.json.gz"))
+        try Data(changed).write(to: URL(fileURLWithPath: tripFolder + "\(me).copy-2.trip.json.gz"))
+        try Data([1]).write(to: URL(fileURLWithPath: tripFolder + ".\(me).trip.json.gz.tmp-1-1-stale"))
+        let local = try home.readReplica(tripID, reader: sync.reader).document
+        let now = FileMerger.wallClockMilliseconds()
+        let folder = try FolderHandle.open(path: shared).openFolder(EntryName(tripID.description))
+        var round = try TripRound(
+            sync: sync, trip: SyncReport.Trip(tripID: tripID), folder: folder, local: local, identity: identity, state: SyncState.load(home).0, now: now)
+        var scan = FolderScan()
+        scan.ownStaleTemps = [EntryName(".\(me).trip.json.gz.tmp-1-1-stale")]
+        var outcome = TripRound.Merged()
+        outcome.ownCopies = [
+            (EntryName("\(me).copy-1.trip.json.gz"), SHA256.digest(merged)),
+            (EntryName("\(me).copy-2.trip.json.gz"), SHA256.digest(Array("what was merged of it".utf8))),
+        ]
+        try round.publish(ReplicaState(home: home, identity: round.identity, document: local, now: now), scan: scan, merged: outcome)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: tripFolder))
+        #expect(!names.contains("\(me).copy-1.trip.json.gz"), "\(names)")
+        #expect(names.contains("\(me).copy-2.trip.json.gz"), "\(names)")
+        #expect(!names.contains(".\(me).trip.json.gz.tmp-1-1-stale"), "\(names)")
+        #expect(names.contains("\(me).trip.json.gz"), "\(names)")
+        #expect(round.trip.removed == [folder.display(EntryName("\(me).copy-1.trip.json.gz"))])
+    }
+
     /// Our file unchanged and the trip unchanged but another file new: ours is compared by the
     /// digest of what the scan read, so an unchanged file is not rewritten.
     @Test func anUnchangedOwnFileIsNotRewritten() throws {
