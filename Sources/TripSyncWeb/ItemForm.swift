@@ -195,7 +195,7 @@ struct ItemForm {
 
     /// The form's fields, labelled Title, Day, Time, Ends, Zone, Place and Note; `prefix` keeps
     /// ids unique on a page; `errors` marks each wrong field (by name) with its message.
-    func html(prefix: String, errors: [String: String] = [:]) -> String {
+    func html(prefix: String, errors: [String: String] = [:]) -> HTML {
         var out = Page.field(prefix + "-title", name: "title", label: "Title", value: title, required: true, error: errors["title"])
         out += "<div class=\"row\">"
         out += Page.field(prefix + "-day", name: "day", label: "Day", value: day, hint: "10 Jun or 2027-06-10", error: errors["day"])

@@ -1,44 +1,43 @@
 import TripSync
 import TripSyncCore
 
-/// The pages' frame and the pieces every template uses, built as `HTML` (values escaped by
-/// interpolation, markup of this program joined by `HTML.trusted`); no text is escaped by hand.
+/// The pages' frame and the pieces every template uses, each taking and answering `HTML`: a
+/// value (a title, a message, a typed text) is a `String` interpolated into a literal, so the
+/// type escapes it; markup passes only as `HTML`. No text is escaped by hand and nothing here
+/// turns a string into markup (`WebSourceTests` keeps it so).
 enum Page {
     /// A whole page: `title`, the site header with a link home and `nav`, then `body`. `live`
     /// names the URL the page's script polls for changes (a trip's version).
-    static func frame(title: String, heading: String, nav: String = "", live: String? = nil, version: String = "", body: String) -> String {
+    static func frame(title: String, heading: String, nav: HTML = "", live: String? = nil, version: String = "", body: HTML) -> HTML {
         var out: HTML = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(title) · TripSync</title>\n"
         out += "<link rel=\"stylesheet\" href=\"/static/app.css\">\n"
         out += "<script src=\"/static/app.js\" defer></script>\n</head>\n<body>\n"
         out += "<a class=\"skip\" href=\"#main\">Skip to the content</a>\n"
-        out += "<header class=\"site\"><a class=\"home\" href=\"/\">TripSync</a>\(HTML.trusted(nav))</header>\n"
+        out += "<header class=\"site\"><a class=\"home\" href=\"/\">TripSync</a>\(nav)</header>\n"
         out += "<main id=\"main\""
         if let live { out += " data-version-url=\"\(live)\" data-version=\"\(version)\"" }
-        out += ">\n<h1 dir=\"auto\">\(heading)</h1>\n\(HTML.trusted(body))</main>\n</body>\n</html>\n"
-        return out.description
+        out += ">\n<h1 dir=\"auto\">\(heading)</h1>\n\(body)</main>\n</body>\n</html>\n"
+        return out
     }
 
     /// A form that POSTs to `action` with the session's anti-forgery token; `content` is
     /// markup this program built.
-    static func form(_ action: String, csrf: String, cssClass: String = "", multipart: Bool = false, _ content: String) -> String {
+    static func form(_ action: String, csrf: String, cssClass: String = "", multipart: Bool = false, _ content: HTML) -> HTML {
         let classes: HTML = cssClass.isEmpty ? "" : " class=\"\(cssClass)\""
         let encoding: HTML = multipart ? " enctype=\"multipart/form-data\"" : ""
-        let html: HTML = "<form method=\"post\" action=\"\(action)\"\(classes)\(encoding)>\n\(hiddenHTML("csrf", csrf))\(HTML.trusted(content))</form>\n"
-        return html.description
+        return "<form method=\"post\" action=\"\(action)\"\(classes)\(encoding)>\n\(hidden("csrf", csrf))\(content)</form>\n"
     }
 
     /// A one-button form (Delete, Restore, Keep this…): `hidden` values and a visible button.
-    static func button(_ action: String, csrf: String, label: String, hidden: [(String, String)] = [], cssClass: String = "inline") -> String {
-        let content = HTML.joined(hidden.map { hiddenHTML($0.0, $0.1) }) + "<button type=\"submit\">\(label)</button>\n"
-        return form(action, csrf: csrf, cssClass: cssClass, content.description)
+    static func button(_ action: String, csrf: String, label: String, hidden: [(String, String)] = [], cssClass: String = "inline") -> HTML {
+        let content = HTML.joined(hidden.map { Self.hidden($0.0, $0.1) }) + "<button type=\"submit\">\(label)</button>\n"
+        return form(action, csrf: csrf, cssClass: cssClass, content)
     }
 
     /// A hidden value a form carries back (what an Edit form showed, Add's one-time key).
-    static func hidden(_ name: String, _ value: String) -> String { hiddenHTML(name, value).description }
-
-    private static func hiddenHTML(_ name: String, _ value: String) -> HTML {
+    static func hidden(_ name: String, _ value: String) -> HTML {
         "<input type=\"hidden\" name=\"\(name)\" value=\"\(value)\">\n"
     }
 
@@ -46,7 +45,7 @@ enum Page {
     /// the value, shown under the label and tied to the field (`aria-invalid`, described by it).
     static func field(
         _ id: String, name: String, label: String, value: String, hint: String = "", required: Bool = false, multiline: Bool = false, error: String? = nil
-    ) -> String {
+    ) -> HTML {
         var out: HTML = "<div class=\"field\(error == nil ? "" : " invalid")\"><label for=\"\(id)\">\(label)</label>"
         if !hint.isEmpty { out += "<span class=\"hint\" id=\"\(id)-hint\">\(hint)</span>" }
         if let error { out += "<span class=\"field-error\" id=\"\(id)-error\">\(error)</span>" }
@@ -59,11 +58,11 @@ enum Page {
             let needed: HTML = required ? " required" : ""
             out += "<input type=\"text\" id=\"\(id)\" name=\"\(name)\" value=\"\(value)\"\(described)\(invalid)\(needed)>"
         }
-        return (out + "</div>\n").description
+        return out + "</div>\n"
     }
 
     /// A labelled choice among `options` (value, text), `selected` chosen; `error` as for `field`.
-    static func select(_ id: String, name: String, label: String, options: [(String, String)], selected: String, error: String? = nil) -> String {
+    static func select(_ id: String, name: String, label: String, options: [(String, String)], selected: String, error: String? = nil) -> HTML {
         var out: HTML = "<div class=\"field\(error == nil ? "" : " invalid")\"><label for=\"\(id)\">\(label)</label>"
         if let error { out += "<span class=\"field-error\" id=\"\(id)-error\">\(error)</span>" }
         let invalid: HTML = error == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(id)-error\""
@@ -72,32 +71,30 @@ enum Page {
             let chosen: HTML = value == selected ? " selected" : ""
             out += "<option value=\"\(value)\"\(chosen)>\(text)</option>"
         }
-        return (out + "</select></div>\n").description
+        return out + "</select></div>\n"
     }
 
     /// An error from the library, in words, where the person looks: the keyboard focus moves
     /// to it when the page loads (`tabindex="-1"`, `autofocus`, and the pages' script).
-    static func error(_ message: String?) -> String {
+    static func error(_ message: String?) -> HTML {
         guard let message else { return "" }
-        let html: HTML = "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus data-focus><p>\(message)</p></div>\n"
-        return html.description
+        return "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus data-focus><p>\(message)</p></div>\n"
     }
 
     /// Several wrong fields at once: one box that names each, linked to its field (each field
     /// also marked by `field(error:)`), where the focus goes.
-    static func errors(_ problems: [(id: String, message: String)]) -> String {
+    static func errors(_ problems: [(id: String, message: String)]) -> HTML {
         guard !problems.isEmpty else { return "" }
         if problems.count == 1 { return error(problems[0].message) }
         var html: HTML = "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus data-focus><p>\(problems.count) fields need a change:</p><ul>"
         for problem in problems { html += "<li><a href=\"#\(problem.id)\">\(problem.message)</a></li>" }
-        return (html + "</ul></div>\n").description
+        return html + "</ul></div>\n"
     }
 
     /// A message kept across a redirect (what a sync did, an invite code), where the focus goes.
-    static func notice(_ message: String?) -> String {
+    static func notice(_ message: String?) -> HTML {
         guard let message else { return "" }
-        let html: HTML = "<div class=\"notice\" role=\"status\" tabindex=\"-1\" autofocus data-focus><p>\(message)</p></div>\n"
-        return html.description
+        return "<div class=\"notice\" role=\"status\" tabindex=\"-1\" autofocus data-focus><p>\(message)</p></div>\n"
     }
 
     /// "Thu 10 Jun 2027".

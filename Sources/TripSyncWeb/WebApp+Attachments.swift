@@ -5,14 +5,14 @@ import TripSyncHome
 
 extension WebApp {
     /// An item's attachments (images shown, other files to download) and the upload form.
-    func attachmentsHTML(_ document: TripDocument, item: ItemID, csrf: String) -> String {
+    func attachmentsHTML(_ document: TripDocument, item: ItemID, csrf: String) -> HTML {
         let trip = document.tripID
         var out: HTML = "<section id=\"attachments\" aria-labelledby=\"attachments-h\">\n<h2 id=\"attachments-h\">Attachments</h2>\n"
         let entries: [AttachmentEntry]
         do {
             entries = try AttachmentEntry.list(in: document, home: home, of: item)
         } catch {
-            return (out + HTML.trusted(Page.error(Self.words(error))) + "</section>\n").description
+            return out + Page.error(Self.words(error)) + "</section>\n"
         }
         if entries.isEmpty { out += "<p class=\"empty\">No attachments.</p>\n" }
         out += "<ul class=\"attachments\">\n"
@@ -45,11 +45,11 @@ extension WebApp {
         fields += "<span class=\"hint\" id=\"upload-file-hint\">Photos often record where they were taken. TripSync removes that before the photo is shared, "
         fields += "unless you tick \u{201C}Keep where it was taken\u{201D}.</span>"
         fields += "<input type=\"file\" id=\"upload-file\" name=\"file\" required aria-describedby=\"upload-file-hint\"></div>\n"
-        fields += HTML.trusted(Page.field("upload-caption", name: "caption", label: "Caption", value: ""))
+        fields += Page.field("upload-caption", name: "caption", label: "Caption", value: "")
         fields += "<div class=\"field check\"><input type=\"checkbox\" id=\"upload-keep\" name=\"keep-location\" value=\"1\"><label for=\"upload-keep\">Keep where it was taken</label></div>\n"
         fields += "<button type=\"submit\">Upload</button>\n"
-        out += HTML.trusted(Page.form(Route.upload(trip, item).path, csrf: csrf, multipart: true, fields.description))
-        return (out + "</section>\n").description
+        out += Page.form(Route.upload(trip, item).path, csrf: csrf, multipart: true, fields)
+        return out + "</section>\n"
     }
 
     /// Types a browser is let show as an image; every other file is downloaded.

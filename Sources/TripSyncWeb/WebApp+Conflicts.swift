@@ -3,10 +3,10 @@ import TripSyncCore
 
 extension WebApp {
     /// Every conflict: each value, who wrote it and when, and Keep this on each.
-    func conflictsHTML(_ document: TripDocument, csrf: String) -> String {
+    func conflictsHTML(_ document: TripDocument, csrf: String) -> HTML {
         let list = ConflictList(document)
         let trip = document.tripID
-        var out = "<h2 id=\"conflicts-h\">Conflicts</h2>\n"
+        var out: HTML = "<h2 id=\"conflicts-h\">Conflicts</h2>\n"
         if list.fields.isEmpty && list.registers.isEmpty && list.deletedWhileEdited.isEmpty {
             return out + "<p class=\"empty\">No conflicts.</p>\n"
         }
@@ -14,14 +14,13 @@ extension WebApp {
             let title = document.items[conflict.item]?.title?.value ?? "(no title)"
             let head: HTML = "<div class=\"conflict\"><h3><a href=\"\(Route.item(trip, conflict.item).path)\" dir=\"auto\">\(title)</a>: "
                 + "\(Self.fieldLabel(conflict.field).lowercased())</h3>\n<ul class=\"values\">\n"
-            out += head.description
+            out += head
             let choices = [("current", conflict.current)] + conflict.alternatives.enumerated().map { ("\($0.offset + 1)", $0.element) }
             for (choice, version) in choices {
-                out += valueHTML(version, document: document)
-                    + Page.button(
-                        "/trips/\(trip)/resolve", csrf: csrf, label: "Keep this",
-                        hidden: [("item", conflict.item.description), ("field", conflict.field.rawValue), ("choice", choice)])
-                    + "</li>\n"
+                let keep = Page.button(
+                    "/trips/\(trip)/resolve", csrf: csrf, label: "Keep this",
+                    hidden: [("item", conflict.item.description), ("field", conflict.field.rawValue), ("choice", choice)])
+                out += "\(valueHTML(version, document: document))\(keep)</li>\n"
             }
             out += "</ul></div>\n"
         }
@@ -34,29 +33,28 @@ extension WebApp {
             case .caption(let attachment, _): (subject, field) = ("A caption", "caption-\(attachment)")
             }
             let head: HTML = "<div class=\"conflict\"><h3>\(subject)</h3>\n<ul class=\"values\">\n"
-            out += head.description
+            out += head
             let choices = [("current", conflict.current)] + conflict.alternatives.enumerated().map { ("\($0.offset + 1)", $0.element) }
             for (choice, version) in choices {
-                out += valueHTML(version, document: document)
-                    + Page.button("/trips/\(trip)/resolve", csrf: csrf, label: "Keep this", hidden: [("field", field), ("choice", choice)]) + "</li>\n"
+                let keep = Page.button("/trips/\(trip)/resolve", csrf: csrf, label: "Keep this", hidden: [("field", field), ("choice", choice)])
+                out += "\(valueHTML(version, document: document))\(keep)</li>\n"
             }
             out += "</ul></div>\n"
         }
         for edited in list.deletedWhileEdited {
             let head: HTML = "<div class=\"conflict\"><h3 dir=\"auto\">\(edited.title ?? "(no title)"): edited while deleted</h3>\n<ul class=\"values\">\n"
-            out += head.description
-            for version in edited.edits { out += valueHTML(version, document: document) + "</li>\n" }
-            out += "</ul>\n" + Page.button("/trips/\(trip)/items/\(edited.item)/restore", csrf: csrf, label: "Restore") + "</div>\n"
+            out += head
+            for version in edited.edits { out += "\(valueHTML(version, document: document))</li>\n" }
+            out += "</ul>\n\(Page.button("/trips/\(trip)/items/\(edited.item)/restore", csrf: csrf, label: "Restore"))</div>\n"
         }
         return out
     }
 
     /// An open `<li>` with one value, who wrote it and when.
-    private func valueHTML(_ version: FieldConflict.Version, document: TripDocument) -> String {
+    private func valueHTML(_ version: FieldConflict.Version, document: TripDocument) -> HTML {
         let value = version.text.isEmpty ? "(empty)" : version.text
         let when = Page.when(UTCTimestamp(millisecondsSinceEpoch: version.rev.counter))
-        let html: HTML = "<li><span class=\"value\" dir=\"auto\">\(value)</span> <span class=\"meta\">by \(document.deviceName(version.device)), \(when)</span> "
-        return html.description
+        return "<li><span class=\"value\" dir=\"auto\">\(value)</span> <span class=\"meta\">by \(document.deviceName(version.device)), \(when)</span> "
     }
 
     /// POST `/trips/ID/resolve`: Keep this (`item`, `field`, `choice`: current or N).

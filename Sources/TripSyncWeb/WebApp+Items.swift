@@ -61,9 +61,9 @@ extension WebApp {
         guard let id = ItemID(item), let detail = ItemDetail(id, in: document) else { return notFound() }
         let title = detail.fields.first { $0.field == .title }?.current.text ?? "(no title)"
         let trip = document.tripID
-        var body = HTML.trusted(Page.notice(takeNotice(request)) + Page.error(error))
+        var body = Page.notice(takeNotice(request)) + Page.error(error)
         if detail.isDeleted {
-            body += "<p class=\"deleted-note\">This item is deleted.</p>\n\(HTML.trusted(Page.button(Route.restoreItem(trip, id).path, csrf: request.csrf, label: "Restore")))"
+            body += "<p class=\"deleted-note\">This item is deleted.</p>\n\(Page.button(Route.restoreItem(trip, id).path, csrf: request.csrf, label: "Restore"))"
         }
         body += "<section data-live id=\"detail\" aria-label=\"Fields\">\n<dl class=\"detail\">\n"
         for field in detail.fields where field.field != .sortKey {
@@ -79,13 +79,13 @@ extension WebApp {
         body += "</dl>\n</section>\n"
         if !detail.isDeleted {
             body += "<div class=\"actions\"><a class=\"button\" href=\"\(Route.editItem(trip, id).path)\">Edit</a> "
-                + "\(HTML.trusted(Page.button(Route.deleteItem(trip, id).path, csrf: request.csrf, label: "Delete")))</div>\n"
-            body += HTML.trusted(attachmentsHTML(document, item: id, csrf: request.csrf))
+                + "\(Page.button(Route.deleteItem(trip, id).path, csrf: request.csrf, label: "Delete"))</div>\n"
+            body += attachmentsHTML(document, item: id, csrf: request.csrf)
         }
         body += "<p><a href=\"\(Route.trip(trip).path)\">Back to the itinerary</a></p>\n"
         let page = Page.frame(
             title: title, heading: title, nav: tripNav(document.tripID), live: "/trips/\(document.tripID)/version",
-            version: versionStamp(document.tripID), body: body.description)
+            version: versionStamp(document.tripID), body: body)
         return WebResponse.html(status, page)
     }
 
@@ -129,8 +129,8 @@ extension WebApp {
         let base = Route.item(document.tripID, id).path
         var body = Page.error(error) + Page.errors(problems.map { ("edit-" + $0.name, $0.message) })
         let errors = Dictionary(problems.map { ($0.name, $0.message) }) { first, _ in first }
-        body += Page.form(base, csrf: request.csrf, cssClass: "item-form", shown.html(prefix: "edit", errors: errors) + "<button type=\"submit\">Save</button>\n")
-        body += "<p><a href=\"" + base + "\">Cancel</a></p>\n"
+        body += Page.form(base, csrf: request.csrf, cssClass: "item-form", "\(shown.html(prefix: "edit", errors: errors))<button type=\"submit\">Save</button>\n")
+        body += "<p><a href=\"\(base)\">Cancel</a></p>\n"
         let title = "Edit \u{201C}\(fields.title?.value ?? "")\u{201D}"
         return WebResponse.html(status, Page.frame(title: title, heading: title, nav: tripNav(document.tripID), body: body))
     }

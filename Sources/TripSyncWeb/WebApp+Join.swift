@@ -12,11 +12,11 @@ import TripSyncHome
 extension WebApp {
     /// The trips page's Join form: the invite code pasted, the shared folder typed as a path;
     /// `form` and `problems` are a refused join shown again with each wrong field marked.
-    func joinHTML(csrf: String, form: (code: String, folder: String) = ("", ""), problems: [(name: String, message: String)] = []) -> String {
+    func joinHTML(csrf: String, form: (code: String, folder: String) = ("", ""), problems: [(name: String, message: String)] = []) -> HTML {
         var out: HTML = "<section id=\"join\" aria-labelledby=\"join-h\">\n<h2 id=\"join-h\">Join a trip</h2>\n"
         out += "<p>Someone in the group sends you an invite code. Paste it here and name the folder the group shares "
         out += "(Dropbox, Syncthing, a USB stick): TripSync asks to join through it, and the trip shows here once they have let you in.</p>\n"
-        out += HTML.trusted(Page.errors(problems.map { ("join-" + $0.name, $0.message) }))
+        out += Page.errors(problems.map { ("join-" + $0.name, $0.message) })
         let errors = Dictionary(problems.map { ($0.name, $0.message) }) { first, _ in first }
         var fields = Page.field(
             "join-code", name: "code", label: "Invite code", value: form.code, hint: "the code as you received it", required: true, multiline: true,
@@ -25,8 +25,8 @@ extension WebApp {
             "join-folder", name: "folder", label: "Shared folder", value: form.folder, hint: "its path on this laptop, like ~/Dropbox/Trips",
             required: true, error: errors["folder"])
         fields += "<button type=\"submit\">Join</button>\n"
-        out += HTML.trusted(Page.form(Route.join.path, csrf: csrf, cssClass: "item-form", fields))
-        return (out + "</section>\n").description
+        out += Page.form(Route.join.path, csrf: csrf, cssClass: "item-form", fields)
+        return out + "</section>\n"
     }
 
     /// POST `/join`: the library's join (`TripHome.join`) with the pasted code through the typed

@@ -26,7 +26,7 @@ extension WebApp {
                     + "<input type=\"text\" id=\"invite-code\" readonly value=\"\(code)\"></div>"
                     + "<button type=\"button\" class=\"copy\" data-copy=\"invite-code\">Copy</button>"
                     + "<p>Send it to the person joining; it admits one laptop once.</p></div>\n"
-                body += invite.description
+                body += invite
             } else {
                 body += Page.notice(notice)
             }
@@ -38,14 +38,13 @@ extension WebApp {
         body += "<ul class=\"members\">\n"
         for member in members where !member.pending {
             let line: HTML = "<li><span dir=\"auto\">\(member.name)</span> <span class=\"meta\">\(member.role?.rawValue ?? "no role"), device \(String(member.device.description.prefix(8)))</span>"
-            body += line.description
+            body += line
             if owner, member.role != .owner, member.role != .removed {
                 let selectID = "role-\(member.device)"
+                let role = Page.select(selectID, name: "role", label: "Role of " + member.name, options: roles, selected: member.role?.rawValue ?? "")
                 body += Page.form(
                     base + "/role", csrf: request.csrf, cssClass: "inline",
-                    "<input type=\"hidden\" name=\"device\" value=\"\(member.device)\">\n"
-                        + Page.select(selectID, name: "role", label: "Role of " + member.name, options: roles, selected: member.role?.rawValue ?? "")
-                        + "<button type=\"submit\">Set role</button>\n")
+                    "\(Page.hidden("device", member.device.description))\(role)<button type=\"submit\">Set role</button>\n")
             }
             body += "</li>\n"
         }
@@ -56,7 +55,7 @@ extension WebApp {
         for member in pending {
             let source = member.source.map { ", " + $0 } ?? ""
             let line: HTML = "<div class=\"pending\"><span dir=\"auto\">\(member.name)</span> <span class=\"meta\">device \(String(member.device.description.prefix(8)))\(source)</span> "
-            body += line.description
+            body += line
             if owner {
                 body += Page.button(base + "/approve", csrf: request.csrf, label: "Approve", hidden: [("device", member.device.description)])
                 body += Page.button(base + "/decline", csrf: request.csrf, label: "Decline", hidden: [("device", member.device.description)])
@@ -67,7 +66,8 @@ extension WebApp {
         body += "<section aria-labelledby=\"invite-h\"><h2 id=\"invite-h\">Invite</h2>\n"
         if owner {
             body += "<p>An invite code lets one new laptop join: send it, and they run <code>tripsync join CODE FOLDER</code>; their request appears above at your next sync.</p>\n"
-            body += Page.form(base + "/invite", csrf: request.csrf, Page.select("invite-role", name: "role", label: "Role", options: roles, selected: "editor") + "<button type=\"submit\">Invite</button>\n")
+            let role = Page.select("invite-role", name: "role", label: "Role", options: roles, selected: "editor")
+            body += Page.form(base + "/invite", csrf: request.csrf, "\(role)<button type=\"submit\">Invite</button>\n")
         } else {
             body += "<p>Only the trip's owner invites and approves.</p>\n"
         }

@@ -14,21 +14,21 @@ extension WebApp {
     }
 
     /// Sync now, with the last folder (and a folder field when there is none).
-    func syncHTML(_ document: TripDocument, csrf: String) -> String {
+    func syncHTML(_ document: TripDocument, csrf: String) -> HTML {
         var out: HTML = "<h2 id=\"sync-h\">Sync</h2>\n"
         let folder = lastFolder(document.tripID)
         var fields: HTML = ""
         if let folder {
             out += "<p>With <code>\(folder)</code>, the folder this trip last synced with; while this page is open it syncs by itself when something changes.</p>\n"
-            fields += HTML.trusted(Page.hidden("folder", folder))
+            fields += Page.hidden("folder", folder)
         } else {
             out += "<p>This trip has not synced with a shared folder yet.</p>\n"
-            fields += HTML.trusted(
-                Page.field("sync-folder", name: "folder", label: "Folder", value: "", hint: "the shared folder (Syncthing, Dropbox…), e.g. /home/sam/Sync/trips", required: true))
+            fields += Page.field(
+                "sync-folder", name: "folder", label: "Folder", value: "", hint: "the shared folder (Syncthing, Dropbox…), e.g. /home/sam/Sync/trips", required: true)
         }
-        if let problem = background.lastProblem { out += HTML.trusted(Page.error("The last automatic sync: " + problem)) }
+        if let problem = background.lastProblem { out += Page.error("The last automatic sync: " + problem) }
         fields += "<button type=\"submit\">Sync now</button>\n"
-        return (out + HTML.trusted(Page.form(Route.sync(document.tripID).path, csrf: csrf, fields.description))).description
+        return out + Page.form(Route.sync(document.tripID).path, csrf: csrf, fields)
     }
 
     /// POST `/trips/ID/sync`: one sync of this trip with `folder`, recorded as the last folder.
@@ -87,7 +87,7 @@ extension WebApp {
     }
 
     /// What reached whom: this laptop's changes, published or not, and each other device's view.
-    func statusHTML(_ document: TripDocument) -> String {
+    func statusHTML(_ document: TripDocument) -> HTML {
         let status = DeliveryStatus(document, me: document.deviceID, now: .now)
         var out: HTML = "<h2 id=\"status-h\">Status</h2>\n"
         let published = status.unpublished == 0
@@ -106,6 +106,6 @@ extension WebApp {
             }
             out += "</ul>\n"
         }
-        return out.description
+        return out
     }
 }

@@ -15,10 +15,10 @@ extension WebApp {
         } catch {
             return failure(error)
         }
-        var body = HTML.trusted(Page.notice(takeNotice(request)))
+        var body = Page.notice(takeNotice(request))
         let trips = listing.trips.map(\.document).sorted { ($0.trip.name.value, $0.tripID) < ($1.trip.name.value, $1.tripID) }
         body += "<section id=\"trips\" data-live aria-label=\"Your trips\">\n"
-        if let problem = joining.lastProblem { body += HTML.trusted(Page.error("Fetching the trip you asked to join: " + problem)) }
+        if let problem = joining.lastProblem { body += Page.error("Fetching the trip you asked to join: " + problem) }
         if trips.isEmpty {
             body += "<p>No trips on this laptop yet. Join one below with the invite code someone in the group sent you.</p>\n"
         } else {
@@ -31,11 +31,11 @@ extension WebApp {
             body += "</ul>\n"
         }
         for unreadable in listing.unreadable {
-            body += HTML.trusted(Page.error(unreadable.description))
+            body += Page.error(unreadable.description)
         }
         body += "</section>\n"
-        body += HTML.trusted(joinHTML(csrf: request.csrf, form: join, problems: problems))
-        return WebResponse.html(status, Page.frame(title: "Trips", heading: "Trips", live: Route.homeVersion.path, version: homeVersionStamp(), body: body.description))
+        body += joinHTML(csrf: request.csrf, form: join, problems: problems)
+        return WebResponse.html(status, Page.frame(title: "Trips", heading: "Trips", live: Route.homeVersion.path, version: homeVersionStamp(), body: body))
     }
 
     /// A cheap stamp of every trip of the home (its replica's and journal's `door.version`),
@@ -98,20 +98,18 @@ extension WebApp {
     }
 
     /// The trip page's downloads: the calendar file and the printable page.
-    func downloadsHTML(_ trip: TripID) -> String {
-        let html: HTML = "<h2 id=\"downloads-h\">Take it with you</h2>\n<ul class=\"downloads\">"
+    func downloadsHTML(_ trip: TripID) -> HTML {
+        "<h2 id=\"downloads-h\">Take it with you</h2>\n<ul class=\"downloads\">"
             + "<li><a href=\"\(Route.calendar(trip).path)\" download>Download the calendar (.ics)</a> <span class=\"meta\">for your phone's or laptop's calendar</span></li>"
             + "<li><a href=\"\(Route.printable(trip).path)\" download>Download the printable page</a> <span class=\"meta\">one page to print or keep offline</span></li></ul>\n"
-        return html.description
     }
 
     /// The navigation of a trip's pages.
-    func tripNav(_ trip: TripID) -> String {
+    func tripNav(_ trip: TripID) -> HTML {
         let page = Route.trip(trip).path
-        let nav: HTML = "<nav aria-label=\"Trip\"><a href=\"\(page)\">Itinerary</a> <a href=\"\(page)#add\">Add</a> "
+        return "<nav aria-label=\"Trip\"><a href=\"\(page)\">Itinerary</a> <a href=\"\(page)#add\">Add</a> "
             + "<a href=\"\(page)#conflicts\">Conflicts</a> <a href=\"\(page)#deleted\">Deleted</a> "
             + "<a href=\"\(page)#sync\">Sync</a> <a href=\"\(Route.members(trip).path)\">Members</a> <a href=\"\(page)#downloads\">Downloads</a></nav>"
-        return nav.description
     }
 
     /// `/trips/ID`: the itinerary by day, the Add form, conflicts, deleted items, sync and status.
@@ -134,16 +132,16 @@ extension WebApp {
         var add = form ?? ItemForm()
         if form == nil { add.zone = document.formZone }
         if add.formKey.isEmpty { add.formKey = formKeys.fresh() }
-        body += "<section id=\"add\" aria-labelledby=\"add-h\">\n<h2 id=\"add-h\">Add an item</h2>\n" + Page.error(error)
+        body += "<section id=\"add\" aria-labelledby=\"add-h\">\n<h2 id=\"add-h\">Add an item</h2>\n\(Page.error(error))"
         body += Page.errors(problems.map { ("add-" + $0.name, $0.message) })
         let errors = Dictionary(problems.map { ($0.name, $0.message) }) { first, _ in first }
-        body += Page.form(Route.addItem(id).path, csrf: request.csrf, cssClass: "item-form", add.html(prefix: "add", errors: errors) + "<button type=\"submit\">Add</button>\n")
+        body += Page.form(Route.addItem(id).path, csrf: request.csrf, cssClass: "item-form", "\(add.html(prefix: "add", errors: errors))<button type=\"submit\">Add</button>\n")
         body += "</section>\n"
-        body += "<section id=\"conflicts\" data-live aria-labelledby=\"conflicts-h\">\n" + conflictsHTML(document, csrf: request.csrf) + "</section>\n"
-        body += "<section id=\"deleted\" data-live aria-labelledby=\"deleted-h\">\n" + deletedHTML(document, csrf: request.csrf) + "</section>\n"
-        body += "<section id=\"sync\" aria-labelledby=\"sync-h\">\n" + syncHTML(document, csrf: request.csrf) + "</section>\n"
-        body += "<section id=\"status\" data-live aria-labelledby=\"status-h\">\n" + statusHTML(document) + "</section>\n"
-        body += "<section id=\"downloads\" aria-labelledby=\"downloads-h\">\n" + downloadsHTML(id) + "</section>\n"
+        body += "<section id=\"conflicts\" data-live aria-labelledby=\"conflicts-h\">\n\(conflictsHTML(document, csrf: request.csrf))</section>\n"
+        body += "<section id=\"deleted\" data-live aria-labelledby=\"deleted-h\">\n\(deletedHTML(document, csrf: request.csrf))</section>\n"
+        body += "<section id=\"sync\" aria-labelledby=\"sync-h\">\n\(syncHTML(document, csrf: request.csrf))</section>\n"
+        body += "<section id=\"status\" data-live aria-labelledby=\"status-h\">\n\(statusHTML(document))</section>\n"
+        body += "<section id=\"downloads\" aria-labelledby=\"downloads-h\">\n\(downloadsHTML(id))</section>\n"
         let page = Page.frame(
             title: document.trip.name.value, heading: document.trip.name.value, nav: tripNav(id), live: "/trips/\(id)/version",
             version: versionStamp(id), body: body)
@@ -153,25 +151,25 @@ extension WebApp {
     /// The days, each item at its own local time in its own zone: the library's one itinerary
     /// renderer (`ItineraryPage`, as `export --html` draws it: map links, a stay on each of its
     /// days, a flight from departure to arrival), each title linked to its item's page.
-    func itineraryHTML(_ document: TripDocument) -> String {
+    func itineraryHTML(_ document: TripDocument) -> HTML {
         let trip = document.tripID
         let live = ItineraryPage.Live(
             item: { Route.item(trip, $0).path }, conflicts: Route.trip(trip).path + "#conflicts", deleted: Route.trip(trip).path + "#deleted")
-        return ItineraryPage(document, generatedAt: .now, live: live).daysHTML
+        return ItineraryPage(document, generatedAt: .now, live: live).days
     }
 
     /// The deleted items, each with Restore.
-    func deletedHTML(_ document: TripDocument, csrf: String) -> String {
+    func deletedHTML(_ document: TripDocument, csrf: String) -> HTML {
         let deleted = DeletedItemList(document).entries
         var out: HTML = "<h2 id=\"deleted-h\">Deleted</h2>\n"
-        guard !deleted.isEmpty else { return (out + "<p class=\"empty\">No deleted items.</p>\n").description }
+        guard !deleted.isEmpty else { return out + "<p class=\"empty\">No deleted items.</p>\n" }
         out += "<ul class=\"deleted\">\n"
         for entry in deleted {
             let names = entry.detail.deletes.map(\.deviceName).joined(separator: ", ")
             let restore = Page.button(Route.restoreItem(document.tripID, entry.detail.id).path, csrf: csrf, label: "Restore")
             out += "<li><span dir=\"auto\">\(entry.title ?? "(no title)")</span> <span class=\"meta\">deleted by \(names) on \(Page.when(entry.deletedAt))</span> "
-                + "\(HTML.trusted(restore))</li>\n"
+                + "\(restore)</li>\n"
         }
-        return (out + "</ul>\n").description
+        return out + "</ul>\n"
     }
 }

@@ -147,8 +147,8 @@ package final class WebApp: @unchecked Sendable {
     func failure(_ error: Error) -> WebResponse {
         if case WebFailure.notFound = error { return notFound() }
         if Self.status(for: error) == 503 {
-            return WebResponse.html(503, Page.frame(title: "Busy", heading: "Not now", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
+            return WebResponse.html(503, Page.frame(title: "Busy", heading: "Not now", body: "\(Page.error(Self.words(error)))<p><a href=\"/\">Back to the trips</a></p>\n"))
         }
-        return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: Page.error(Self.words(error)) + "<p><a href=\"/\">Back to the trips</a></p>\n"))
+        return WebResponse.html(500, Page.frame(title: "Error", heading: "Something went wrong", body: "\(Page.error(Self.words(error)))<p><a href=\"/\">Back to the trips</a></p>\n"))
     }
 }

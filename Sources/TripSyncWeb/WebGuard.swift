@@ -107,7 +107,7 @@ package final class WebGuard: @unchecked Sendable {
     /// A page that says what to do to get in (no trip data, no form).
     static func signInPage(_ status: Int, heading: String, _ advice: HTML) -> WebResponse {
         let body: HTML = "<div class=\"error\" role=\"alert\" tabindex=\"-1\" autofocus><p>\(advice)</p></div>\n"
-        return WebResponse.html(status, Page.frame(title: heading, heading: heading, body: body.description))
+        return WebResponse.html(status, Page.frame(title: heading, heading: heading, body: body))
     }
 
     /// Whether a POST comes from this server's own pages: its Origin is this server's. Under
@@ -168,7 +168,7 @@ package final class WebGuard: @unchecked Sendable {
             <body><main><p>Signed in. <a href="\(location)">Continue to your trips</a>.</p></main></body></html>
 
             """
-        var response = WebResponse.html(200, page.description)
+        var response = WebResponse.html(200, page)
         // Host-only (no Domain): sent to LABEL.localhost alone, never to 127.0.0.1 or another name.
         response.headers.append(("Set-Cookie", "\(cookieName)=\(session); HttpOnly; SameSite=Strict; Path=/"))
         return response

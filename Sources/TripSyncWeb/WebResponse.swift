@@ -1,3 +1,5 @@
+import TripSync
+
 /// A response: status, headers and body. `WebServer` adds `securityHeaders` to every one.
 package struct WebResponse: Sendable {
     /// The HTTP status.
@@ -23,11 +25,11 @@ package struct WebResponse: Sendable {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
 
     /// An HTML page.
-    static func html(_ page: String) -> WebResponse { html(200, page) }
+    static func html(_ page: HTML) -> WebResponse { html(200, page) }
 
     /// An HTML page with `status` (a refused form: 422).
-    static func html(_ status: Int, _ page: String) -> WebResponse {
-        WebResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(page.utf8))
+    static func html(_ status: Int, _ page: HTML) -> WebResponse {
+        WebResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(page.description.utf8))
     }
 
     /// Plain text (refusals: no trip data in them).

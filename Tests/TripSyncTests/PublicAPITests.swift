@@ -59,10 +59,12 @@ import Testing
     }
 
     /// The most public declarations the library may have (issue 39: 735 before the report
-    /// machinery, listing types, merge inputs and the members' internals became `package`).
+    /// machinery, listing types, merge inputs and the members' internals became `package`; 602
+    /// before the itinerary, team metrics, conflict counts, keys, the version vector, photo
+    /// locations, the owner key file, forget and two errors did).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 603
+    static let ceiling = 492
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
@@ -70,11 +72,13 @@ import Testing
         #expect(count <= Self.ceiling, "\(count) public declarations, more than the \(Self.ceiling) pinned in PublicAPITests.ceiling")
     }
 
-    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals")
+    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals, the itinerary, keys")
     func packageOnly() throws {
         let regex = try NSRegularExpression(pattern: Self.pattern)
         let names = ["ItemDetail", "DeletedItemList", "ItemLookup", "JSONReport", "ReportField", "ReportEncoding", "FileMergeJob", "MergeInput", "FileMergeResult",
-            "MergeSummary", "Succession", "TripOwner", "MemberGrant", "DeviceInfo", "FieldWrite", "ResolvedInstant", "LocalTimeResolution"]
+            "MergeSummary", "Succession", "TripOwner", "MemberGrant", "DeviceInfo", "FieldWrite", "ResolvedInstant", "LocalTimeResolution",
+            "Itinerary", "ItineraryDay", "ItineraryEntry", "ShownTime", "TeamMetrics", "ConflictSummary", "AttachmentCounts", "VersionVector", "PublicKey",
+            "JPEGLocation", "OwnerKeyExport", "ForgottenTrip", "MembershipError", "InviteError"]
         for (file, index, lines) in try Self.declarations() {
             let line = lines[index]
             guard regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil else { continue }

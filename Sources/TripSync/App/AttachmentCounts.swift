@@ -1,14 +1,14 @@
 /// How many attachments a laptop sees in each state (`status`): what is still to travel, and
 /// which way, at a glance.
-public struct AttachmentCounts: Hashable, Sendable {
+package struct AttachmentCounts: Hashable, Sendable {
     /// Attached here, not yet shared.
-    public var staged = 0
+    package var staged = 0
     /// In the trip, bytes here.
-    public var shared = 0
+    package var shared = 0
     /// In the trip, bytes not here yet (a later sync fetches them).
-    public var arriving = 0
+    package var arriving = 0
     /// Bytes arrived that do not match their hash (never used, fetched again).
-    public var quarantined = 0
+    package var quarantined = 0
 
     /// The counts of `entries` (`AttachmentEntry.list`; detached ones are not counted).
     package init(_ entries: [AttachmentEntry]) {
@@ -23,7 +23,7 @@ public struct AttachmentCounts: Hashable, Sendable {
     }
 
     /// Every attachment counted.
-    public var total: Int { staged + shared + arriving + quarantined }
+    package var total: Int { staged + shared + arriving + quarantined }
 }
 
 extension AttachmentCounts: JSONReport, Encodable {

@@ -85,7 +85,7 @@ public struct AttachOutcome: Hashable, Sendable {
     public var entry: AttachmentEntry
     /// Where the photo says it was taken (Exif or XMP GPS of a JPEG, PNG, WebP or HEIC), before
     /// any strip; `.notPhoto` for other types.
-    public var location: JPEGLocation.Finding
+    package var location: JPEGLocation.Finding
     /// Whether the stored copy is without the location (`stripLocation`).
     public var stripped: Bool
 }

@@ -9,7 +9,7 @@ extension TripStore {
     /// one of them brings the trip back); this home's access record (membership, owner key) is
     /// kept and, for an owned trip, records the owner key it trusted (`TripAccess.knownOwner`),
     /// so the next sync takes the trip back with this home's seat. After this the store saves nothing more.
-    public func forget() throws -> ForgottenTrip {
+    package func forget() throws -> ForgottenTrip {
         try locked {
             let document = state.document
             let unpublished = DeliveryStatus(document, me: state.identity.deviceID, now: .now).unpublished

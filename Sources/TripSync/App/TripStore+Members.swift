@@ -220,7 +220,7 @@ extension TripStore {
     /// The exported owner key, sealed with `passphrase` (refused when
     /// `OwnerKeyExport.passphraseProblem` names a problem). The caller's array is its own to
     /// wipe; the copies made here are wiped when released (`SecretBytes`).
-    public func exportOwnerKey(passphrase: [UInt8]) throws -> OwnerKeyExport {
+    package func exportOwnerKey(passphrase: [UInt8]) throws -> OwnerKeyExport {
         try locked {
             let access = try TripAccess.load(home, state.document.tripID)
             var copy = Array(passphrase)
@@ -230,7 +230,7 @@ extension TripStore {
 
     /// Brings the owner key from another home of the same person: this laptop then holds it and
     /// becomes an owner (a grant it signs itself).
-    public func importOwnerKey(_ export: OwnerKeyExport, passphrase: [UInt8]) throws {
+    package func importOwnerKey(_ export: OwnerKeyExport, passphrase: [UInt8]) throws {
         let name = deviceName
         try changeMembership { document, clock, access, now in
             guard export.trip == document.tripID else { throw MembershipError("the key file is for trip \(export.trip), not this trip (\(document.tripID))") }
@@ -352,15 +352,15 @@ extension TripStore {
 }
 
 /// A membership change that cannot be made, with what to do about it.
-public struct MembershipError: TripSyncError, Hashable {
+package struct MembershipError: TripSyncError, Hashable {
     /// What went wrong.
-    public var errorKind: TripSyncErrorKind
+    package var errorKind: TripSyncErrorKind
     /// What happened, in words.
-    public var message: String
+    package var message: String
     /// What would fix it, in words.
-    public var remedy: String?
+    package var remedy: String?
     /// The member or device as named.
-    public var facts: ErrorFacts
+    package var facts: ErrorFacts
     init(_ message: String, kind: TripSyncErrorKind = .refused, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
         self.errorKind = kind
         self.message = message
@@ -368,7 +368,7 @@ public struct MembershipError: TripSyncError, Hashable {
         self.facts = facts
     }
     /// The message, then the remedy.
-    public var description: String { message + (remedy.map { "; " + $0 } ?? "") }
+    package var description: String { message + (remedy.map { "; " + $0 } ?? "") }
 }
 
 extension TripStore {

@@ -125,10 +125,7 @@ package struct ItineraryPage: Sendable {
 
     /// The days (each with its items, a stay on each of its days, the map links), then the
     /// items not scheduled yet: the part the exported page and the live page share.
-    package var daysHTML: String { days.description }
-
-    /// `daysHTML` as markup.
-    var days: HTML {
+    package var days: HTML {
         var out: HTML = ""
         for day in layout.days { out += dayHTML(day) }
         if !layout.unscheduled.isEmpty || !layout.unscheduledGhosts.isEmpty { out += unscheduledHTML() }

@@ -10,7 +10,7 @@ public struct MemberEntry: Hashable, Sendable, JSONReport, Encodable {
     /// Its role; nil while pending or in an open trip.
     public var role: MemberRole?
     /// Its public key, when known.
-    public var key: PublicKey?
+    package var key: PublicKey?
     /// Whether it asked to be a member (or wrote before the trip was claimed) and waits for the owner.
     public var pending: Bool
     /// Where a pending request came from ("a join request", "a signed trip file", "wrote before

@@ -17,11 +17,11 @@ public struct StatusReport: JSONReport, Encodable, Sendable {
     /// The status.
     public var status: DeliveryStatus
     /// The numbers a team watches.
-    public var metrics: TeamMetrics
+    package var metrics: TeamMetrics
     /// How many recent changes are listed.
     public var recentLimit = 50
     /// The attachments this laptop sees, by state (all zero when it sees none).
-    public var attachments = AttachmentCounts([])
+    package var attachments = AttachmentCounts([])
     /// Why the attachments could not be counted (they are then zero); nil when they were.
     public var attachmentProblem: String?
 

@@ -12,7 +12,7 @@ public struct TripSummary: JSONReport, Encodable, Sendable {
     /// Deleted items.
     public var tombstones: Int
     /// Its conflicts, with their parts.
-    public var conflicts: ConflictSummary
+    package var conflicts: ConflictSummary
 
     /// The summary of `document`.
     package init(_ document: TripDocument) {

@@ -1,14 +1,14 @@
 /// How many conflicts a document holds, with its parts: counted by the rules `ConflictList`
 /// lists by, so every command's count agrees with what `conflicts` lists.
-public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
+package struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
     /// Fields with a visible conflict: those of live items (`ConflictList.fields`), the trip's
     /// name and attachment captions (`ConflictList.registers`).
-    public var fields: Int
+    package var fields: Int
     /// Deleted items holding edits made while they were deleted: `ConflictList.deletedWhileEdited`.
-    public var editedWhileDeleted: Int
+    package var editedWhileDeleted: Int
 
     /// Every conflict a person should settle.
-    public var total: Int { fields + editedWhileDeleted }
+    package var total: Int { fields + editedWhileDeleted }
 
     /// Creates a summary from its parts.
     package init(fields: Int, editedWhileDeleted: Int) {
@@ -27,7 +27,7 @@ public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
     /// items are passed over by their `hasConflicts` flag. Building the list for a count made
     /// the report of a 10,000-item merge cost a quarter of the merge (docs/PERFORMANCE.md,
     /// "Issue 30").
-    public init(_ document: TripDocument) {
+    package init(_ document: TripDocument) {
         var fields = 0
         for item in document.items.values where item.hasConflicts {
             if item.title?.hasVisibleConflict == true { fields += 1 }
@@ -43,7 +43,7 @@ public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `0 conflicts`, `1 conflict (1 field)`, `3 conflicts (2 fields, 1 item edited while deleted)`.
-    public var description: String {
+    package var description: String {
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) " + (n == 1 ? one : many) }
         let head = count(total, "conflict", "conflicts")
         var parts: [String] = []
@@ -55,5 +55,5 @@ public struct ConflictSummary: Hashable, Sendable, CustomStringConvertible {
 
 extension ConflictList {
     /// The counts of this list.
-    public var summary: ConflictSummary { ConflictSummary(self) }
+    package var summary: ConflictSummary { ConflictSummary(self) }
 }

@@ -42,7 +42,7 @@ public struct DeliveryStatus: Sendable {
     /// Conflicts a person should settle: `conflictSummary.total`.
     public var conflicts: Int { conflictSummary.total }
     /// The conflicts with their parts, counted from `ConflictList` (as `conflicts` lists them).
-    public var conflictSummary: ConflictSummary
+    package var conflictSummary: ConflictSummary
     /// Deleted items whose body may be compacted within `soonDays`, with the date it may go.
     public var nearRetention: [(id: ItemID, title: String?, from: UTCTimestamp)]
     /// Detached attachments that may be compacted within `soonDays` (no longer restorable then,

@@ -4,7 +4,7 @@ extension Itinerary {
     /// The days from `from` through `to` (either may be nil: open on that side), each item under
     /// its own start date as always. Unscheduled items have no day, so a narrowed itinerary has
     /// none.
-    public func narrowed(from: LocalDate?, to: LocalDate?) -> Itinerary {
+    package func narrowed(from: LocalDate?, to: LocalDate?) -> Itinerary {
         guard from != nil || to != nil else { return self }
         var result = self
         result.days = days.filter { day in (from.map { day.date >= $0 } ?? true) && (to.map { day.date <= $0 } ?? true) }
@@ -15,7 +15,7 @@ extension Itinerary {
     /// Only the items whose title, place or note contain `text`, compared as people expect:
     /// case, accents and width ignored ("sintra" finds "Sintra", "jeronimos" finds
     /// "Jerónimos"). Days left without items are dropped.
-    public func matching(_ text: String) -> Itinerary {
+    package func matching(_ text: String) -> Itinerary {
         let needle = Itinerary.folded(text)
         func matches(_ entry: ItineraryEntry) -> Bool {
             guard !needle.isEmpty else { return true }
@@ -32,7 +32,7 @@ extension Itinerary {
     }
 
     /// Whether the itinerary shows no item.
-    public var isEmpty: Bool { days.isEmpty && unscheduled.isEmpty }
+    package var isEmpty: Bool { days.isEmpty && unscheduled.isEmpty }
 
     /// Text folded for search: no case, diacritics or width differences, the same locale-free
     /// result on every machine.

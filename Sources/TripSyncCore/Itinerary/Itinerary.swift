@@ -1,18 +1,18 @@
 import Foundation
 
 /// A time as a person reads it: the stored local time, its zone, and what the zone's rules make of it.
-public struct ShownTime: Hashable, Sendable {
+package struct ShownTime: Hashable, Sendable {
     /// The stored value.
-    public var time: TripTime
+    package var time: TripTime
     /// The instant, when the zone is known here (timed values only).
     package var instant: ResolvedInstant?
     /// The zone's abbreviation or offset at that instant ("WEST", "EDT", "GMT+5:45").
-    public var abbreviation: String?
+    package var abbreviation: String?
     /// Whether the zone is unknown to this machine (shown as stored local time plus the id).
-    public var zoneUnknown: Bool
+    package var zoneUnknown: Bool
 
     /// A note for gap and overlap times, nil otherwise.
-    public var note: String? {
+    package var note: String? {
         guard let instant else { return nil }
         switch instant.resolution {
         case .exact: return nil
@@ -25,39 +25,39 @@ public struct ShownTime: Hashable, Sendable {
 }
 
 /// One item as the itinerary shows it.
-public struct ItineraryEntry: Hashable, Sendable {
+package struct ItineraryEntry: Hashable, Sendable {
     /// The item's id.
-    public var id: ItemID
+    package var id: ItemID
     /// The item's fields.
-    public var fields: ItemFields
+    package var fields: ItemFields
     /// Its start, resolved.
-    public var start: ShownTime?
+    package var start: ShownTime?
     /// Its end, resolved.
-    public var end: ShownTime?
+    package var end: ShownTime?
     /// Seconds from start to end by instants, when both are timed in known zones.
-    public var durationSeconds: Int64?
+    package var durationSeconds: Int64?
     /// Fields with a conflict a person should see.
-    public var conflictedFields: [ItemField]
+    package var conflictedFields: [ItemField]
 }
 
 /// One day of the itinerary.
-public struct ItineraryDay: Hashable, Sendable {
+package struct ItineraryDay: Hashable, Sendable {
     /// The local date the items belong to (each item's own local date).
-    public var date: LocalDate
+    package var date: LocalDate
     /// Items in order: whole-day items by sortKey, then timed items by instant, sortKey, id.
-    public var entries: [ItineraryEntry]
+    package var entries: [ItineraryEntry]
 }
 
 /// The itinerary of a trip: grouped by each item's own local date and shown in its own zone.
-public struct Itinerary: Sendable {
+package struct Itinerary: Sendable {
     /// Days in calendar order.
-    public var days: [ItineraryDay]
+    package var days: [ItineraryDay]
     /// Items with no start, by sortKey then id.
-    public var unscheduled: [ItineraryEntry]
+    package var unscheduled: [ItineraryEntry]
 
     /// Builds the itinerary of `document`'s live items, times resolved with this machine's
     /// time zone database.
-    public init(_ document: TripDocument) {
+    package init(_ document: TripDocument) {
         self.init(document, zones: ZoneRules())
     }
 

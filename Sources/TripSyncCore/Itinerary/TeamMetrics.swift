@@ -24,39 +24,39 @@
 ///   newest sign of life (the largest counter in their published clock, or their entry in the
 ///   document's clock: their newest write this replica has seen) is more than the retention
 ///   before `now`. A device with neither is not listed (nothing says since when).
-public struct TeamMetrics: Hashable, Sendable {
+package struct TeamMetrics: Hashable, Sendable {
     /// A device not heard from for longer than the retention.
-    public struct StaleDevice: Hashable, Sendable {
+    package struct StaleDevice: Hashable, Sendable {
         /// The device.
-        public var id: DeviceID
+        package var id: DeviceID
         /// Its name in the trip.
-        public var name: String
+        package var name: String
         /// Its newest sign of life (read from a counter: wall-clock milliseconds).
-        public var lastHeard: UTCTimestamp
+        package var lastHeard: UTCTimestamp
         /// Seconds from `lastHeard` to `now`.
-        public var silentSeconds: Int64
+        package var silentSeconds: Int64
     }
 
     /// The writes the document holds (see the type's description).
-    public var changes: Int
+    package var changes: Int
     /// The open conflicts.
-    public var conflicts: ConflictSummary
+    package var conflicts: ConflictSummary
     /// 1,000 × `conflicts.total` / `changes`, to one decimal; nil when there are no changes.
-    public var conflictsPer1000Changes: Double?
+    package var conflictsPer1000Changes: Double?
     /// Open field conflicts that hold a value written by this device.
-    public var openConflictsWithMine: Int
+    package var openConflictsWithMine: Int
     /// Of `openConflictsWithMine`, those whose shown value is this device's.
-    public var openConflictsShowingMine: Int
+    package var openConflictsShowingMine: Int
     /// `openConflictsShowingMine / openConflictsWithMine`, to three decimals; nil when none.
-    public var keepMineShare: Double?
+    package var keepMineShare: Double?
     /// When the oldest write of this device not yet published was made; nil when none.
-    public var oldestUnpublishedChange: UTCTimestamp?
+    package var oldestUnpublishedChange: UTCTimestamp?
     /// Its age in seconds at `now` (0 when its counter is ahead of `now`); nil when none.
-    public var oldestUnpublishedChangeSeconds: Int64?
+    package var oldestUnpublishedChangeSeconds: Int64?
     /// Devices silent for longer than `retentionSeconds`, longest silent first.
-    public var staleDevices: [StaleDevice]
+    package var staleDevices: [StaleDevice]
     /// The retention the devices are held to (`RetentionPolicy.retentionSeconds`).
-    public var retentionSeconds: Int64
+    package var retentionSeconds: Int64
 
     /// Computes the metrics of `document` for this device `me` at `now`.
     package init(_ document: TripDocument, me: DeviceID, now: UTCTimestamp, policy: RetentionPolicy = .standard) {

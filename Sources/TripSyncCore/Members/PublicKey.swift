@@ -3,9 +3,9 @@ import TripSyncPlatform
 
 /// An Ed25519 public key: a device's (it signs the device's files) or a trip's owner key (it
 /// signs the owner claim and every role grant). docs/DESIGN.md, "Members and roles".
-public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
+package struct PublicKey: Hashable, Sendable, CustomStringConvertible {
     /// The 32 key bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// A key from its 32 bytes; nil for any other length.
     package init?(bytes: [UInt8]) {
@@ -15,23 +15,23 @@ public struct PublicKey: Hashable, Sendable, CustomStringConvertible {
 
     /// A key from the file form: 44 characters of standard base64 that decode to 32 bytes and
     /// encode back to the same text (so one key has one spelling).
-    public init?(base64 text: String) {
+    package init?(base64 text: String) {
         guard let bytes = Base64.decode(text, count: 32) else { return nil }
         self.bytes = bytes
     }
 
     /// The file form: standard base64, 44 characters.
-    public var base64: String { Base64.encode(bytes) }
+    package var base64: String { Base64.encode(bytes) }
 
     /// What people compare: the first 8 bytes of the key's SHA-256 in four groups of hex,
     /// like `3f2a 91c0 77de 0b14`.
-    public var fingerprint: String {
+    package var fingerprint: String {
         let hex = Array(SHA256.hex(Array(SHA256.digest(bytes).prefix(8))))
         return stride(from: 0, to: 16, by: 4).map { String(hex[$0..<($0 + 4)]) }.joined(separator: " ")
     }
 
     /// The fingerprint.
-    public var description: String { fingerprint }
+    package var description: String { fingerprint }
 
     /// Whether `signature` is this key's Ed25519 signature of `message`.
     package func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {

@@ -33,7 +33,7 @@ public struct Deletion: Hashable, Sendable {
     /// Wall-clock time of the delete, for retention and display only (never for ordering).
     public var at: UTCTimestamp
     /// The deleting replica's clock: the writes this delete knew about.
-    public var seen: VersionVector
+    package var seen: VersionVector
 
     /// Creates a deletion value.
     package init(at: UTCTimestamp, seen: VersionVector) {

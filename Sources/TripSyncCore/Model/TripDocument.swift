@@ -11,7 +11,7 @@ public struct TripDocument: Hashable, Sendable {
     /// The replica that wrote this document (writer metadata, never taken from an imported file).
     public package(set) var deviceID: DeviceID
     /// The version vector: per device, the largest counter of its writes this document includes.
-    public package(set) var clock: VersionVector
+    package var clock: VersionVector
     /// Trip-level registers.
     public package(set) var trip: TripInfo
     /// Devices known to the trip, by id.

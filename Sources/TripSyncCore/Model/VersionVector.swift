@@ -2,9 +2,9 @@
 ///
 /// In a document it is the `clock`; a delete's `seen` and each device's `acks` entry are version
 /// vectors too. A write with dot `(c, d)` is *seen* by a vector `v` when `v[d] >= c`.
-public struct VersionVector: Hashable, Sendable {
+package struct VersionVector: Hashable, Sendable {
     /// The entries, device → largest counter seen. Counters are at least 1; absent means 0.
-    public private(set) var entries: [DeviceID: UInt64]
+    package private(set) var entries: [DeviceID: UInt64]
 
     /// An empty vector (has seen nothing).
     package init() { entries = [:] }
@@ -15,7 +15,7 @@ public struct VersionVector: Hashable, Sendable {
     }
 
     /// The counter for `device` (0 when absent).
-    public subscript(device: DeviceID) -> UInt64 {
+    package subscript(device: DeviceID) -> UInt64 {
         get { entries[device] ?? 0 }
         set {
             if newValue == 0 { entries[device] = nil } else { entries[device] = newValue }
@@ -53,13 +53,13 @@ public struct VersionVector: Hashable, Sendable {
     }
 
     /// The largest counter of any device (0 when empty).
-    public var maxCounter: UInt64 { entries.values.max() ?? 0 }
+    package var maxCounter: UInt64 { entries.values.max() ?? 0 }
 
     /// The entries sorted by device id, as the canonical form writes them.
-    public var sortedEntries: [(device: DeviceID, counter: UInt64)] {
+    package var sortedEntries: [(device: DeviceID, counter: UInt64)] {
         entries.sorted { $0.key < $1.key }.map { (device: $0.key, counter: $0.value) }
     }
 
     /// Whether the vector is empty.
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 }

@@ -17,7 +17,7 @@ public struct LoadedTrip: Sendable {
     /// The key that signed the file, when it is signed (the signature has been verified: a
     /// file whose signature does not verify is refused). Whether that key may write to the
     /// trip is for sync to decide (`FileAcceptance`).
-    public var signedBy: PublicKey? = nil
+    package var signedBy: PublicKey? = nil
     /// What replaying the edit journal beside the replica found (`EditJournal.replay`);
     /// nil for a file read outside a home, or a trip without a journal.
     package var journal: EditJournal.Replay? = nil

@@ -10,7 +10,7 @@ import TripSyncPlatform
 /// if case .location(let where) = JPEGLocation.find(in: photo) { print("taken at \(where)") }
 /// let copy = JPEGLocation.strip(photo).bytes
 /// ```
-public enum JPEGLocation {
+package enum JPEGLocation {
     /// What a JPEG records of where it was taken.
     ///
     /// Among several sources, a decoded coordinate wins (Exif before XMP), then the first

@@ -1,6 +1,6 @@
 extension JPEGLocation {
     /// What a file records of where a photo was taken.
-    public enum Finding: Hashable, Sendable, CustomStringConvertible {
+    package enum Finding: Hashable, Sendable, CustomStringConvertible {
         /// The bytes are not a JPEG (no start-of-image marker).
         case notJPEG
         /// The bytes are no photo whose location is read (JPEG, PNG, WebP, HEIC/HEIF): what
@@ -15,7 +15,7 @@ extension JPEGLocation {
         case unreadable(String)
 
         /// Whether the file records, or may record, where the photo was taken.
-        public var recordsLocation: Bool {
+        package var recordsLocation: Bool {
             switch self {
             case .notJPEG, .notPhoto, .none: false
             case .location, .unreadable: true
@@ -23,7 +23,7 @@ extension JPEGLocation {
         }
 
         /// A line for a person: "no location", "location 38.713900, -9.139400 (Exif GPS)", ….
-        public var description: String {
+        package var description: String {
             switch self {
             case .notJPEG: "not a JPEG"
             case .notPhoto: "not a JPEG, PNG, WebP or HEIC photo"
@@ -35,7 +35,7 @@ extension JPEGLocation {
     }
 
     /// Where the location was found.
-    public enum Source: String, Hashable, Sendable {
+    package enum Source: String, Hashable, Sendable {
         /// The Exif GPS directory (a JPEG's APP1 "Exif", a PNG's eXIf, a WebP's EXIF, a HEIF Exif item).
         case exif
         /// An XMP packet (exif:GPSLatitude, exif:GPSLongitude), in any container.
@@ -43,13 +43,13 @@ extension JPEGLocation {
     }
 
     /// A latitude and longitude in signed degrees (north and east positive).
-    public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+    package struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         /// Degrees north (negative: south), -90 to 90.
-        public var latitude: Double
+        package var latitude: Double
         /// Degrees east (negative: west), -180 to 180.
-        public var longitude: Double
+        package var longitude: Double
         /// Where it was read.
-        public var source: Source
+        package var source: Source
 
         /// Creates a coordinate.
         package init(latitude: Double, longitude: Double, source: Source) {
@@ -59,7 +59,7 @@ extension JPEGLocation {
         }
 
         /// "38.713900, -9.139400 (Exif GPS)".
-        public var description: String {
+        package var description: String {
             "\(Self.sixDecimals(latitude)), \(Self.sixDecimals(longitude)) (\(source == .exif ? "Exif GPS" : "XMP"))"
         }
 

@@ -85,15 +85,15 @@ public struct InviteCode: Hashable, Sendable {
 }
 
 /// A code, request or key file that cannot be used, with what to do about it.
-public struct InviteError: TripSyncError, Hashable {
+package struct InviteError: TripSyncError, Hashable {
     /// What went wrong.
-    public var errorKind: TripSyncErrorKind
+    package var errorKind: TripSyncErrorKind
     /// What happened, in words.
-    public var message: String
+    package var message: String
     /// What would fix it, in words.
-    public var remedy: String?
+    package var remedy: String?
     /// The trip involved, when one is.
-    public var facts: ErrorFacts
+    package var facts: ErrorFacts
     package init(_ message: String, kind: TripSyncErrorKind = .refused, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
         self.errorKind = kind
         self.message = message
@@ -101,5 +101,5 @@ public struct InviteError: TripSyncError, Hashable {
         self.facts = facts
     }
     /// The message, then the remedy.
-    public var description: String { message + (remedy.map { " (" + $0 + ")" } ?? "") }
+    package var description: String { message + (remedy.map { " (" + $0 + ")" } ?? "") }
 }

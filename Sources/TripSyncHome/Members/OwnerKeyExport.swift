@@ -4,22 +4,22 @@ import TripSyncCore
 /// A trip's owner key sealed with a passphrase, to move it to another home of the same
 /// person (`owner export` / `owner import`): Argon2id derives the sealing key, secretbox
 /// seals the seed (both libsodium). The file says which trip and which public key it holds.
-public struct OwnerKeyExport: Sendable {
+package struct OwnerKeyExport: Sendable {
     /// The trip.
-    public var trip: TripID
+    package var trip: TripID
     /// The owner public key sealed inside.
-    public var publicKey: PublicKey
+    package var publicKey: PublicKey
     private var salt: [UInt8]
     private var nonce: [UInt8]
     private var sealed: [UInt8]
     private var cost: Sodium.PasswordCost
 
     /// The fewest characters (Unicode scalars) a new passphrase has.
-    public static let minimumPassphraseLength = 8
+    package static let minimumPassphraseLength = 8
 
     /// Why `passphrase` may not seal an owner key, nil when it may: the one rule for every way
     /// a passphrase comes in (typed at the prompt, `--passphrase-file`, the library).
-    public static func passphraseProblem(_ passphrase: [UInt8]) -> String? {
+    package static func passphraseProblem(_ passphrase: [UInt8]) -> String? {
         let length = String(validating: passphrase, as: UTF8.self)?.unicodeScalars.count ?? passphrase.count
         if length < minimumPassphraseLength {
             return "a passphrase of at least \(minimumPassphraseLength) characters, please (this one has \(length))"
@@ -43,7 +43,7 @@ public struct OwnerKeyExport: Sendable {
     }
 
     /// The file's bytes (JSON).
-    public var fileBytes: [UInt8] {
+    package var fileBytes: [UInt8] {
         let json = JSONValue.object([
             "type": .string("tripsync-owner-key"), "version": .int(1), "tripId": .string(trip.description),
             "publicKey": .string(publicKey.base64), "salt": .string(Base64.encode(salt)), "nonce": .string(Base64.encode(nonce)),
@@ -54,7 +54,7 @@ public struct OwnerKeyExport: Sendable {
 
     /// Reads an exported key file as untrusted input (a hostile file cannot ask for more than
     /// `Sodium.PasswordCost.limit`).
-    public init(parsing bytes: [UInt8]) throws(InviteError) {
+    package init(parsing bytes: [UInt8]) throws(InviteError) {
         let json: JSONValue
         do {
             json = try JSONValue.parse(bytes)
