@@ -13,9 +13,6 @@ final class PendingRequest {
     static let textLimit = 1 << 20
     /// What each field costs beyond its bytes, so a million empty names are not free.
     static let fieldCost = 64
-    /// The longest a body may take to arrive, however steadily it trickles in (64 MiB in two
-    /// minutes is 0.5 MiB/s, slow for loopback): past it the connection is closed.
-    static let bodyTime: Duration = .seconds(120)
 
     /// When the request's headers were read.
     let started = ContinuousClock.now

@@ -24,10 +24,18 @@ package final class WebServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts serving `app` on loopback: `port` 0 takes a free port. Throws `WebServerError`
-    /// when no daemon could start (the port taken, no loopback).
-    package init(app: WebApp, port: UInt16 = 0) throws {
+    /// The longest a body may take to arrive, however steadily it trickles in (64 MiB in two
+    /// minutes is 0.5 MiB/s, slow for loopback): past it the connection is closed.
+    package static let bodyTime: Duration = .seconds(120)
+    /// This server's limit: `WebServer.bodyTime` unless a test asks for less.
+    let bodyTime: Duration
+
+    /// Starts serving `app` on loopback: `port` 0 takes a free port; `bodyTime` is the longest
+    /// a body may take to arrive. Throws `WebServerError` when no daemon could start (the port
+    /// taken, no loopback).
+    package init(app: WebApp, port: UInt16 = 0, bodyTime: Duration = WebServer.bodyTime) throws {
         self.app = app
+        self.bodyTime = bodyTime
         Self.allowEnoughFiles()
         // Both daemons call back into this object, which outlives them (stop() ends them first).
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -145,7 +153,7 @@ package final class WebServer: @unchecked Sendable {
         let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             // A body that trickles in (a byte now and then, within the idle time) is cut off.
-            guard ContinuousClock.now - pending.started <= PendingRequest.bodyTime else { return .NO }
+            guard ContinuousClock.now - pending.started <= bodyTime else { return .NO }
             if pending.refusal == nil, let upload { pending.feed(upload, count: uploadSize.pointee) }
             uploadSize.pointee = 0
             return .YES

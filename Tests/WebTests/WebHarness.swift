@@ -40,7 +40,7 @@ final class WebHarness {
     /// told every replica and identity file the server's home reads.
     init(
         tripName: String = "Lisbon 2027", zone: String = "Europe/Lisbon", otherTrips: [String] = [],
-        onRead: (@Sendable (String) -> Void)? = nil
+        onRead: (@Sendable (String) -> Void)? = nil, bodyTime: Duration = WebServer.bodyTime
     ) throws {
         folder = FileManager.default.temporaryDirectory.path + "/tripsync-web-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -49,7 +49,7 @@ final class WebHarness {
         trip = try TripStore.create(name: tripName, defaultZone: zone, in: home).tripID
         home.onRead = onRead
         self.home = home
-        server = try WebServer(app: try WebApp(home: home))
+        server = try WebServer(app: try WebApp(home: home), bodyTime: bodyTime)
     }
 
     deinit {

@@ -124,6 +124,39 @@ struct WebOriginTests {
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
+    @Test("a body that trickles in, a byte a second inside the idle time, is cut off when its time is up; the page still answers")
+    func tricklingBodyCutOff() throws {
+        // Two seconds here instead of the two minutes `open` allows, so the test runs in seconds.
+        let web = try WebHarness(bodyTime: .seconds(2))
+        let cookie = try web.signIn()
+        let csrf = try web.csrf(cookie: cookie)
+        let fd = try web.connection()
+        defer { close(fd) }
+        let head = "POST /trips/\(web.trip)/items HTTP/1.1\r\nHost: \(web.host)\r\nCookie: \(web.cookieName)=\(cookie)\r\n"
+            + "Origin: \(web.origin)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ncsrf=\(csrf)&title="
+        _ = Array(head.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let started = ContinuousClock.now
+        var closedAfter: Duration?
+        var buffer = [UInt8](repeating: 0, count: 512)
+        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A byte a second for up to 8 s: well inside the 10 s idle time, so only the body's
+        // own time limit can end it.
+        for _ in 0..<8 where closedAfter == nil {
+            let sent = Array("a".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            for _ in 0..<10 where closedAfter == nil {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || sent < 0 { closedAfter = ContinuousClock.now - started }
+            }
+        }
+        let cutOff = try #require(closedAfter, "the trickling body was still being read after 8 s")
+        #expect(cutOff >= .seconds(2) && cutOff < .seconds(6))
+        // Nothing was added, and the page answers as before.
+        let page = try web.get("/trips/\(web.trip)", cookie: cookie)
+        #expect(page.status == 200)
+        #expect(try web.document.items.isEmpty)
+    }
+
     @Test("a connection that stays silent is closed after the idle time")
     func idleClosed() throws {
         let web = try WebHarness()
