@@ -238,6 +238,22 @@ class Browser:
         zone.send_keys(place)
         return place
 
+    def keep_this_button(self, value, other):
+        """The Keep this button that sits with `value` (in the nearest element holding it that
+        does not also hold `other`), or None."""
+        return self.driver.execute_script("""
+            const [value, other] = arguments;
+            const text = e => e.textContent.replace(/\\s+/g, ' ');
+            for (const button of document.querySelectorAll('button, input[type=submit]')) {
+              const name = (button.tagName === 'INPUT' ? button.value : button.textContent).replace(/\\s+/g, ' ').trim();
+              if (name !== 'Keep this') continue;
+              for (let e = button.parentElement; e; e = e.parentElement) {
+                if (text(e).includes(other)) break;
+                if (text(e).includes(value)) return button;
+              }
+            }
+            return null;""", value, other)
+
     def sync_now(self):
         self.press("Sync now")
 
@@ -439,18 +455,7 @@ class Suite:
         fragment = a.driver.current_url.partition("#")[2]
         self.shot(a, "conflicts", f"#{fragment}" if fragment else None)
         def keep():
-            return a.driver.execute_script("""
-            const [value, other] = arguments;
-            const text = e => e.textContent.replace(/\\s+/g, ' ');
-            for (const button of document.querySelectorAll('button, input[type=submit]')) {
-              const name = (button.tagName === 'INPUT' ? button.value : button.textContent).replace(/\\s+/g, ' ').trim();
-              if (name !== 'Keep this') continue;
-              for (let e = button.parentElement; e; e = e.parentElement) {
-                if (text(e).includes(other)) break;
-                if (text(e).includes(value)) return button;
-              }
-            }
-            return null;""", self.sam_title, self.alex_title)
+            return a.keep_this_button(self.sam_title, self.alex_title)
         if not c.expect(keep() is not None, "a Keep this button sits with Sam's value (and not with Alex's)"):
             raise LookupError("no Keep this for the value")
         a.press("Keep this", find=keep)
@@ -544,18 +549,7 @@ class Suite:
         a.itinerary()
 
         def keep():
-            return a.driver.execute_script("""
-            const [value, other] = arguments;
-            const text = e => e.textContent.replace(/\\s+/g, ' ');
-            for (const button of document.querySelectorAll('button, input[type=submit]')) {
-              const name = (button.tagName === 'INPUT' ? button.value : button.textContent).replace(/\\s+/g, ' ').trim();
-              if (name !== 'Keep this') continue;
-              for (let e = button.parentElement; e; e = e.parentElement) {
-                if (text(e).includes(other)) break;
-                if (text(e).includes(value)) return button;
-              }
-            }
-            return null;""", "Closes at 23:00", "Booked for 20:00")
+            return a.keep_this_button("Closes at 23:00", "Booked for 20:00")
         if not c.expect(keep() is not None, "the conflicts list offers Keep this on the note typed in the terminal"):
             return
         a.press("Keep this", find=keep)
