@@ -325,18 +325,12 @@ extension Home {
     package func encryptionKey(for device: DeviceID) throws -> EncryptionKeyPair {
         _ = try signingKey(for: device)
         var file = try DeviceKeyFile(home: self)
-        if file.device != device {
-            // A former id (signingKey left the file as it was): its own pair, made once for an
-            // id that had none.
-            if let pair = file.previousBoxes[device] { return pair }
-            let pair = EncryptionKeyPair.generate()
-            file.previousBoxes[device] = pair
-            try file.save(home: self)
-            return pair
-        }
-        if let box = file.box { return box }
+        // The current id's pair, or a former id's own (signingKey left the file as it was for
+        // one); made once for an id that had none.
+        let current = file.device == device
+        if let pair = current ? file.box : file.previousBoxes[device] { return pair }
         let pair = EncryptionKeyPair.generate()
-        file.box = pair
+        if current { file.box = pair } else { file.previousBoxes[device] = pair }
         try file.save(home: self)
         return pair
     }
