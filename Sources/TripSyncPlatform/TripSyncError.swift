@@ -67,6 +67,9 @@ public struct TripSyncErrorKind: RawRepresentable, Hashable, Sendable, CustomStr
     public static let busy = Self(rawValue: "busy")
     /// A sync ran, but some trips could not be synced (each named in its report).
     public static let syncFailed = Self(rawValue: "syncFailed")
+    /// A trip file is sealed for the trip's members (an owned trip's file, end-to-end
+    /// encrypted) and this home holds no key that opens it; `facts.file`.
+    public static let sealedFile = Self(rawValue: "sealedFile")
     /// The operation was refused for another reason the message gives.
     public static let refused = Self(rawValue: "refused")
 }

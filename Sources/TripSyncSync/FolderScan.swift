@@ -13,8 +13,8 @@ struct FolderScan {
     var joinRequests: [(path: String, request: JoinRequest)] = []
     /// Join requests not read again (settled here, their files unchanged), for the summary.
     var quietRequests = 0
-    /// The keyring files listed (read by `settleKeyring`, owners' only).
-    var keyringFiles: [EntryName] = []
+    /// What the folder's keyrings held (`TripRound.openKeyrings`, read before the trip files).
+    var keyrings = KeyringScan()
     /// Our files under an earlier id from a clock far ahead: removed once their content is published.
     var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
     /// Our own temporaries left by an interrupted write: removed after publishing.

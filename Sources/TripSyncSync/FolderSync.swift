@@ -273,7 +273,7 @@ package struct FolderSync: Sendable {
         let merged = try round.checkForksAndMerge(admitted)
         guard var replica = round.settleMembership(admitted, merged) else { return }
         try round.admitJoinRequests(&replica, scan: admitted.scan)
-        let keyring = try round.settleKeyring(replica, files: admitted.scan.keyringFiles)
+        let keyring = try round.settleKeyring(replica, keyrings: admitted.scan.keyrings)
         let (delivery, staged) = try round.deliverAttachments(&replica)
         try round.saveLocally(&replica, delivery: delivery, staged: staged)
         guard delivery.mayPublish else {

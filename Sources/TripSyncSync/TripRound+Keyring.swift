@@ -2,25 +2,29 @@ import TripSyncPlatform
 import TripSyncCore
 import TripSyncHome
 
+/// What the keyrings of a trip folder held, read before its trip files (`TripRound.openKeyrings`):
+/// the epoch keys opened are in the access record by then, so a sealed file sealed with a key
+/// that arrived in this very folder opens in the same sync.
+struct KeyringScan {
+    /// The devices each epoch (by id) is sealed to, in any valid keyring.
+    var recipientsByEpoch: [String: Set<DeviceID>] = [:]
+    /// This laptop's own keyring: its current epoch, the epochs it opened, its recipients.
+    var own: (current: String, held: Set<String>, recipients: Set<DeviceID>)?
+}
+
 extension TripRound {
-    /// The trip's keyrings (docs/DESIGN.md, "Encryption: the keyring"), once membership is
-    /// settled: every keyring of an owner device in the folder is checked (the owner key's
-    /// signature, this trip) and the epoch keys sealed to this device are kept in the home's
-    /// access record; then a laptop holding the owner key, and owner by the trip's grants,
-    /// makes its own keyring as `KeyringPlan` decides (a new epoch after a removal or when
-    /// asked, the current one sealed again to the current members otherwise): the bytes
-    /// returned, which `publishKeyring` writes once our file, which carries the grants it
-    /// follows, is published (nil: no keyring to write). An open trip has no keyring.
-    mutating func settleKeyring(_ replica: ReplicaState, files keyringFiles: [EntryName]) throws -> [UInt8]? {
-        let document = replica.document
-        guard let owner = document.owner else { return nil }
-        // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
-        // the round's own `identity` takes only when the replica is saved.
-        let me = replica.identity.deviceID
+    /// Reads the trip's keyrings (docs/DESIGN.md, "Encryption: the keyring"), first in a round:
+    /// every keyring of an owner device in the folder (any device's while this laptop holds no
+    /// replica yet, a joining laptop: the owner key's signature decides) is checked against the
+    /// trip's owner key and this trip, and the epoch keys sealed to this device, or an earlier
+    /// id of its home, are kept in the home's access record. An open trip has no keyring.
+    mutating func openKeyrings(_ keyringFiles: [EntryName]) throws -> KeyringScan {
+        var found = KeyringScan()
+        guard let ownerKey = document?.owner?.key ?? (document == nil ? access.trustedOwner : nil) else { return found }
+        let me = identity.deviceID
+        let mine = [me] + identity.formerIDs
         var pairs = [try home.encryptionKey(for: me)]
         pairs += try home.previousEncryptionKeys().values
-        var recipientsByEpoch: [String: Set<DeviceID>] = [:]
-        var own: (current: String, held: Set<String>, recipients: Set<DeviceID>)?
         for name in keyringFiles {
             let path = folder.display(name)
             // Remembered as seen (whatever is decided below), so an unchanged folder syncs by
@@ -29,14 +33,14 @@ extension TripRound {
             let device = Identifier(String(name.display.dropLast(".keyring.json".count)))
             // Only owner laptops write keyrings: any other name is not read (a folder full of
             // them costs a listing, not a read each).
-            guard let device, document.role(of: device) == .owner || device == me else {
+            guard let device, document.map({ $0.role(of: device) == .owner }) ?? true || device == me else {
                 trip.skipped.append(.init(file: path, reason: "a keyring of a device that is not an owner of this trip (not read)"))
                 continue
             }
             let ring: Keyring
             do {
                 let (bytes, _) = try folder.readFile(name, maxBytes: Keyring.maximumBytes)
-                ring = try Keyring(parsing: bytes, trip: tripID, owner: owner.key)
+                ring = try Keyring(parsing: bytes, trip: tripID, owner: ownerKey)
             } catch let error as KeyringError {
                 trip.skipped.append(.init(file: path, reason: "a keyring that cannot be used: \(error.message)"))
                 continue
@@ -48,8 +52,7 @@ extension TripRound {
                 trip.skipped.append(.init(file: path, reason: "a keyring written by another device than its name says"))
                 continue
             }
-            recipientsByEpoch[ring.epochID, default: []].formUnion(ring.sealed.keys)
-            let mine = [me] + replica.identity.formerIDs
+            found.recipientsByEpoch[ring.epochID, default: []].formUnion(ring.sealed.keys)
             let opened = mine.lazy.compactMap { ring.open(device: $0, keys: pairs) }.first
             if let opened {
                 access.remember(opened)
@@ -57,8 +60,28 @@ extension TripRound {
                 trip.skipped.append(
                     .init(file: path, reason: "a keyring sealed to this laptop that does not open with its keys (its key or history is not what the keyring names)"))
             }
-            if device == me { own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
+            if device == me { found.own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
         }
+        return found
+    }
+
+    /// The keyring this laptop writes, once membership is settled: a laptop holding the owner
+    /// key, and owner by the trip's grants, makes its own keyring as `KeyringPlan` decides (a
+    /// new epoch after a removal or when asked, the current one sealed again to the current
+    /// members otherwise), from what `openKeyrings` found: the bytes returned, which
+    /// `publishKeyring` writes once our file, which carries the grants it follows, is published
+    /// (nil: no keyring to write). An open trip has no keyring.
+    mutating func settleKeyring(_ replica: ReplicaState, keyrings: KeyringScan) throws -> [UInt8]? {
+        let document = replica.document
+        guard let owner = document.owner else { return nil }
+        // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
+        // the round's own `identity` takes only when the replica is saved.
+        let me = replica.identity.deviceID
+        var pairs = [try home.encryptionKey(for: me)]
+        pairs += try home.previousEncryptionKeys().values
+        let recipientsByEpoch = keyrings.recipientsByEpoch
+        // Our own keyring counts only while it is under the id we write as now.
+        let own = me == identity.deviceID ? keyrings.own : nil
         guard let ownerKey = access.ownerKey, ownerKey.publicKey == owner.key, document.role(of: me) == .owner else { return nil }
         var members: [DeviceID: EncryptionPublicKey] = [:]
         for (device, grant) in document.members {

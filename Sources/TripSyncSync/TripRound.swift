@@ -71,7 +71,12 @@ struct TripRound {
     private var ownPublicKeys: [DeviceID: PublicKey] = [:]
 
     var home: Home { sync.home }
-    var reader: TripFileReader { sync.reader }
+    /// The sync's reader with the trip's epoch keys (`access`), so sealed files open.
+    var reader: TripFileReader {
+        var reader = sync.reader
+        reader.sealKeys = SealKeys(trip: tripID, keys: access.epochKeys)
+        return reader
+    }
 
     /// Opens the round: the replica `local` opened as every replica is (a copy or restore
     /// noticed, a clock that ran ahead recovered: `ReplicaState`, `ForkCheck`, `ClockRecovery`),
@@ -134,7 +139,10 @@ struct TripRound {
         var scan = FolderScan()
         scan.skipContext = Self.membershipDigest(
             owner: document?.owner?.key, grants: document?.members ?? [:], successions: (document?.successions ?? [:]).map { ($0.key, $0.value) })
-        for name in try folder.entries() { scanEntry(name, into: &scan) }
+        let entries = try folder.entries()
+        // The keyrings first: a file sealed with a key that arrived with them opens now.
+        scan.keyrings = try openKeyrings(entries.filter { FolderSync.classify($0, me: identity.deviceID) == .keyring })
+        for name in entries { scanEntry(name, into: &scan) }
         forgetSkipsOfVanishedFiles(listed: scan.listed)
         noticeClockBehind(scan)
         return scan
@@ -152,10 +160,8 @@ struct TripRound {
             trip.skipped.append(.init(file: path, reason: "a temporary or partial file (still being written?), never merged in part"))
         case .notTrip:
             trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
-        case .ownJoinRequest, .blobs:
+        case .ownJoinRequest, .blobs, .keyring:
             break
-        case .keyring:
-            scan.keyringFiles.append(name)
         case .joinRequest:
             scanJoinRequest(name, path: path, into: &scan)
         default:
@@ -285,7 +291,9 @@ struct TripRound {
         } catch let error as TripFileError {
             let reason = error.errors.first.map { "\($0)" } ?? "\(error)"
             trip.skipped.append(.init(file: path, reason: reason))
-            if let readStamp { state.skips[path] = .init(stamp: readStamp, context: "", reason: reason) }
+            // A sealed file whose key has not reached this laptop yet is read again next time
+            // (the key may arrive with a keyring); any other refusal stands while the file is unchanged.
+            if let readStamp, !error.isSealed { state.skips[path] = .init(stamp: readStamp, context: "", reason: reason) }
             return
         } catch let error as FileSystemError {
             trip.skipped.append(.init(file: path, reason: error.message))
@@ -801,14 +809,24 @@ struct TripRound {
         // that failed must not let the next sync take this trip for unchanged.
         state.files[replica.path] = nil
         let ownName = EntryName("\(identity.deviceID).trip.json.gz")
-        let bytes = try document.signedGzipData(signingKey: try home.signingKey(for: identity.deviceID))
+        let file = try home.publishedFile(of: document, access: access)
+        let bytes = file.bytes
         // Rewritten when the bytes differ, or when what is there is not exactly our plain file
         // (another mode, a setuid bit, a hard link shared with another name).
         // Our file as the scan read it, unchanged since (same size, time and inode), is compared
-        // by digest: each file of the folder is read once per sync.
+        // by digest: each file of the folder is read once per sync. A sealed file is never
+        // sealed to the same bytes twice, so what is compared is what it holds: the gzip JSON
+        // inside ours, sealed with the same epoch key and signing key.
         var upToDate = false
         if let found = folder.look(ownName), found.isPlain {
-            if let read = scan.ownFile, read.name == ownName, read.stamp == found.stamp {
+            if let sealedWith = file.sealedWith {
+                do {
+                    let current = try readFolderFile(ownName, maxBytes: reader.maxFileBytes).bytes
+                    upToDate = SealedFile.holds(current, gzip: file.gzip, key: sealedWith, signer: try ownKey(identity.deviceID))
+                } catch {
+                    upToDate = false  // unreadable: it is replaced below
+                }
+            } else if let read = scan.ownFile, read.name == ownName, read.stamp == found.stamp {
                 upToDate = SHA256.digest(bytes) == read.digest
             } else {
                 do {

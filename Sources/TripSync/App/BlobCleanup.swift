@@ -75,7 +75,8 @@ package enum BlobCleanup {
             return result
         }
         let root = try FolderHandle.open(path: folder)
-        let reader = TripFileReader()
+        // Sealed files open with the home's keys; one it cannot open keeps every blob of its trip.
+        let reader = try home.tripFileReader()
         for (tripID, homeNamed) in names.sorted(by: { $0.key < $1.key }) {
             let tripName = EntryName(tripID.description)
             guard root.kind(of: tripName)?.kind == .folder else { continue }

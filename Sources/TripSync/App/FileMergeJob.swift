@@ -27,21 +27,35 @@ package struct FileMergeJob: Sendable {
     /// Runs the merge as `writer`. Throws a `TripError` of kind `.invalidFile` (an input
     /// refused, one line per problem) or `FileSystemError` (the output could not be written;
     /// nothing was).
-    package func run(writer: DeviceID) throws -> MergeSummary {
-        var merger = FileMerger(writer: writer)
+    ///
+    /// With `home` (the writer's), sealed inputs are opened with its keys, and when any input
+    /// was sealed the result is sealed too, as this home publishes the trip (`Home.publishedFile`):
+    /// a merge never turns sealed files into one anybody can read. Its bytes are then in
+    /// `MergeSummary.sealedBytes` (for standard output).
+    package func run(writer: DeviceID, home: Home? = nil) throws -> MergeSummary {
+        var merger = FileMerger(writer: writer, reader: try home?.tripFileReader() ?? TripFileReader())
         merger.keepsInputs = keepsInputs
         let now = FileMerger.wallClockMilliseconds()
         var result = try TripError.door { try merger.merge(files: files, nowMilliseconds: now) }
         let compacted = result.document.compact(now: UTCTimestamp(millisecondsSinceEpoch: now), policy: retention)
-        if !dryRun { try result.document.write(to: output) }
+        var sealed: [UInt8]?
+        if let home, result.inputs.contains(where: \.wasSealed) {
+            let file = try home.publishedFile(of: result.document, access: try TripAccess.load(home, result.document.tripID))
+            if file.sealedWith != nil { sealed = file.bytes }
+        }
+        if !dryRun {
+            if let sealed { try FileIO.writeAtomically(sealed, to: output) } else { try result.document.write(to: output) }
+        }
         // Counted once, here, for every report of this merge (the human line and `--json`).
-        return MergeSummary(
+        var summary = MergeSummary(
             result: result, output: output, written: !dryRun, compacted: compacted, conflicts: ConflictSummary(result.document))
+        summary.sealedBytes = sealed
+        return summary
     }
 }
 
 /// What a file merge did (`merge --json`): `{"output", "written", "dryRun", "items",
-/// "tombstones", "conflicts", "conflictParts", "compacted", "fingerprint", "inputs": [{"file",
+/// "tombstones", "conflicts", "conflictParts", "compacted", "sealed", "fingerprint", "inputs": [{"file",
 /// "schemaVersion", "deviceId", "brought": {...}}]}`.
 package struct MergeSummary: JSONReport, Sendable {
     /// The merge, with every input and what it brought.
@@ -54,6 +68,8 @@ package struct MergeSummary: JSONReport, Sendable {
     package var compacted: Int
     /// The conflicts of the merged (and compacted) document, counted once by the merge.
     package var conflicts: ConflictSummary
+    /// The sealed result, when an input was sealed (nil: the result is a plain trip file).
+    package var sealedBytes: [UInt8]? = nil
 
     /// The JSON object.
     package var reportFields: [ReportField] {
@@ -61,7 +77,7 @@ package struct MergeSummary: JSONReport, Sendable {
         return [
             .field("output", output), .field("written", written), .field("dryRun", !written), .field("items", document.items.count),
             .field("tombstones", document.tombstones.count), .field("conflicts", conflicts.total), .field("conflictParts", conflicts),
-            .field("compacted", compacted), .field("fingerprint", document.fingerprint), .field("inputs", result.inputs.map(Input.init)),
+            .field("compacted", compacted), .field("sealed", sealedBytes != nil), .field("fingerprint", document.fingerprint), .field("inputs", result.inputs.map(Input.init)),
         ]
     }
 

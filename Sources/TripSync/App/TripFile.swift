@@ -18,6 +18,19 @@ public enum TripFile {
     public static func validate(_ path: String) -> ValidationReport {
         TripFileReader().validate(path: path)
     }
+
+    /// `read`, opening a sealed file (an owned trip's, end-to-end encrypted) with the epoch keys
+    /// `home` holds; without them a sealed file is refused as `TripFileError.Kind.sealed`.
+    package static func read(_ path: String, home: Home?) throws -> LoadedTrip {
+        try (home?.tripFileReader() ?? TripFileReader()).read(path: path)
+    }
+
+    /// `validate`, checking a sealed file's contents with the epoch keys `home` holds; without
+    /// them only its envelope and signature are checked, and the report says so
+    /// (`ValidationReport.contentsChecked`). Throws only when the home's keys cannot be read.
+    package static func validate(_ path: String, home: Home?) throws -> ValidationReport {
+        try (home?.tripFileReader() ?? TripFileReader()).validate(path: path)
+    }
 }
 
 extension TripDocument {

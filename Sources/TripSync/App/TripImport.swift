@@ -61,7 +61,8 @@ public struct TripImport: Sendable {
     /// nobody can read) or `.busy`.
     /// `held`: the home's lock when the caller holds it already (`TripHome.prepareImport`).
     package static func prepare(file: String, into home: Home, holding held: HomeLock? = nil) throws -> TripImport {
-        let loaded = try TripFileReader().read(path: file)
+        // Sealed files open with the home's keys (a backup of a trip this home is a member of).
+        let loaded = try home.tripFileReader().read(path: file)
         if let (device, skew) = ClockGuard.futureDevice(in: loaded.document, nowMilliseconds: FileMerger.wallClockMilliseconds()) {
             throw Refusal.clockFromTheFuture(file: file, message: ClockGuard.describe(device: device, skewMilliseconds: skew))
         }

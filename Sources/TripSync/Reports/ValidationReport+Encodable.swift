@@ -1,13 +1,17 @@
 import TripSyncCore
 
 extension ValidationReport: JSONReport, Encodable {
-    /// `{"file", "valid", "schemaVersion", "errors": [{"path", "message"}], "warnings": [...]}`
-    /// (`validate --json`, one per file).
+    /// `{"file", "valid", "schemaVersion", "sealed", "contentsChecked", "errors": [{"path",
+    /// "message"}], "warnings": [...]}` (`validate --json`, one per file): `sealed` says the
+    /// file is end-to-end encrypted, `contentsChecked` false that only its envelope and
+    /// signature could be checked (no member's key to open it).
     package var reportFields: [ReportField] {
         [
             .field("file", file),
             .field("valid", isValid),
             .field("schemaVersion", schemaVersion),
+            .field("sealed", isSealed),
+            .field("contentsChecked", contentsChecked),
             .field("errors", errors),
             .field("warnings", warnings),
         ]

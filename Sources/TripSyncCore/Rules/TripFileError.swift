@@ -20,6 +20,10 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
         case unsupportedSchema(found: Int)
         /// An older file that cannot be migrated forward; `issues` says which item and why.
         case migrationFailed
+        /// A sealed file (an owned trip's, docs/FORMAT.md "Sealed files") whose envelope and
+        /// signature are valid but whose epoch key this reader does not hold: its contents can be
+        /// read only with the keys of a member of the trip.
+        case sealed(epoch: Int)
     }
 
     /// The kind of refusal.
@@ -41,6 +45,12 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
         self.init(kind, file: file, issues: [ValidationIssue(.error, pointer: pointer, message: message)])
     }
 
+    /// Whether the file is sealed and no key that opens it was at hand (`Kind.sealed`).
+    package var isSealed: Bool {
+        if case .sealed = kind { return true }
+        return false
+    }
+
     /// The error issues only.
     public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
 
@@ -57,8 +67,11 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension TripFileError: TripSyncError {
-    /// `.invalidFile`.
-    public var errorKind: TripSyncErrorKind { .invalidFile }
+    /// `.sealedFile` for a sealed file this reader holds no key for, `.invalidFile` otherwise.
+    public var errorKind: TripSyncErrorKind {
+        if case .sealed = kind { return .sealedFile }
+        return .invalidFile
+    }
     /// The file and the first error's pointer.
     public var facts: ErrorFacts { ErrorFacts(file: file, pointer: (errors.first ?? issues.first)?.pointer) }
 }

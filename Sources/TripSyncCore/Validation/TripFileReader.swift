@@ -8,6 +8,9 @@ public struct LoadedTrip: Sendable {
     public var sourceSchemaVersion: Int
     /// Whether the file was gzip.
     public var wasGzip: Bool
+    /// Whether the file was sealed (an owned trip's end-to-end encrypted file, opened with the
+    /// reader's keys: docs/FORMAT.md, "Sealed files").
+    public var wasSealed: Bool = false
     /// Problems that do not refuse the file (unknown zones, an end before its start).
     public var warnings: [ValidationIssue]
     /// The size of the JSON text in bytes (after inflating).
@@ -35,6 +38,11 @@ public struct ValidationReport: Sendable {
     public var warnings: [ValidationIssue]
     /// Why the file was refused, when it was.
     public var failure: TripFileError?
+    /// Whether the file is sealed (an owned trip's end-to-end encrypted file).
+    public var isSealed = false
+    /// Whether its contents were checked: false for a sealed file the reader holds no key for
+    /// (its envelope and signature were checked, what is inside was not).
+    public var contentsChecked = true
 
     /// Whether the file is accepted.
     public var isValid: Bool { errors.isEmpty }
@@ -60,8 +68,15 @@ package struct TripFileReader: Sendable {
     /// memory while any of its items does. Changing an item drops its bytes.
     package var keepsItemBytes = false
 
+    /// The epoch keys sealed files are opened with; without them a sealed file is refused as
+    /// `.sealed` once its envelope and signature are checked.
+    package var sealKeys: SealKeys?
+
     /// Creates a reader with the given limits.
-    package init(maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules()) {
+    package init(
+        maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules(), sealKeys: SealKeys? = nil
+    ) {
+        self.sealKeys = sealKeys
         self.maxFileBytes = maxFileBytes
         self.inflateLimits = inflateLimits
         self.zones = zones
@@ -84,6 +99,13 @@ package struct TripFileReader: Sendable {
         let passes = ParallelMap.map(paths) { path in journaledFirstPass(path: path) }
         var results = finishing(passes.map(\.pass))
         for index in results.indices {
+            guard let envelope = passes[index].envelope, case .success(var loaded) = results[index] else { continue }
+            results[index] = Result { () throws(TripFileError) -> LoadedTrip in
+                try Self.checkSealed(&loaded, envelope, file: paths[index])
+                return loaded
+            }
+        }
+        for index in results.indices {
             guard let probe = passes[index].journal, let digest = passes[index].digest, case .success(var loaded) = results[index] else { continue }
             do throws(TripFileError) {
                 try EditJournal.replay(probe, digest: digest, into: &loaded, replicaPath: paths[index], zones: zones)
@@ -97,22 +119,81 @@ package struct TripFileReader: Sendable {
 
     /// The first pass of a file, with the edit journal beside it read first (`EditJournal.probe`)
     /// and, when there is one, the digest of the file's bytes it must name as its base.
-    private func journaledFirstPass(path: String) -> (pass: FirstPass, journal: EditJournal.Probe?, digest: [UInt8]?) {
+    private func journaledFirstPass(path: String) -> (pass: FirstPass, journal: EditJournal.Probe?, digest: [UInt8]?, envelope: SealedFile?) {
         let journal = EditJournal.probe(replica: path)
         let bytes: [UInt8]
         do {
             bytes = try FileIO.readFile(path, maxBytes: maxFileBytes)
         } catch let error as FileSystemError {
-            return (.finished(.failure(TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message))), nil, nil)
+            return (.finished(.failure(TripFileError(error.code == 27 ? .tooLarge : .unreadable, file: path, message: error.message))), nil, nil, nil)
         } catch {
-            return (.finished(.failure(TripFileError(.unreadable, file: path, message: "\(error)"))), nil, nil)
+            return (.finished(.failure(TripFileError(.unreadable, file: path, message: "\(error)"))), nil, nil, nil)
         }
-        return (firstPass(bytes: bytes, file: path), journal, journal == nil ? nil : Sodium.blake2b256(bytes))
+        switch unsealed(bytes, file: path) {
+        case .failure(let error): return (.finished(.failure(error)), nil, nil, nil)
+        case .success(let (plain, envelope?)): return (firstPass(bytes: plain, file: path), nil, nil, envelope)
+        case .success: return (firstPass(bytes: bytes, file: path), journal, journal == nil ? nil : Sodium.blake2b256(bytes), nil)
+        }
     }
 
     /// Reads and checks file contents; `file` names them in errors.
     package func read(bytes: [UInt8], file: String) throws(TripFileError) -> LoadedTrip {
-        try finishing([firstPass(bytes: bytes, file: file)])[0].get()
+        let (plain, envelope) = try unsealed(bytes, file: file).get()
+        var loaded = try finishing([firstPass(bytes: plain, file: file)])[0].get()
+        if let envelope { try Self.checkSealed(&loaded, envelope, file: file) }
+        return loaded
+    }
+
+    /// A sealed file's gzip JSON, opened with `sealKeys`, and its envelope (docs/FORMAT.md,
+    /// "Sealed files"); any other file's bytes as they are, without one. A sealed file whose
+    /// envelope or signature is wrong, or that does not open with the key its header names, is
+    /// refused; one whose key this reader does not hold is refused as `.sealed` (its envelope
+    /// and signature checked).
+    private func unsealed(_ bytes: [UInt8], file: String) -> Result<(bytes: [UInt8], envelope: SealedFile?), TripFileError> {
+        guard bytes.withUnsafeBytes({ SealedFile.isSealed($0) }) else { return .success((bytes, nil)) }
+        let envelope: SealedFile
+        do {
+            envelope = try SealedFile(parsing: bytes)
+        } catch {
+            return .failure(TripFileError(.invalid, file: file, pointer: error.pointer, message: "a sealed trip file: expected \(error.expected)"))
+        }
+        guard let key = sealKeys?.key(trip: envelope.trip, id: envelope.epochID) else {
+            return .failure(
+                TripFileError(
+                    .sealed(epoch: envelope.epoch), file: file,
+                    message:
+                        "sealed for the members of trip \(envelope.trip) (epoch \(envelope.epoch), written by device \(envelope.writer), signed by key \(envelope.signer.fingerprint)): the envelope and its signature are valid; what is inside opens only with the keys of a member of the trip"
+                ))
+        }
+        switch envelope.open(with: key) {
+        case .success(let plain): return .success((plain, envelope))
+        case .failure(let error):
+            return .failure(TripFileError(.invalid, file: file, pointer: error.pointer, message: "a sealed trip file: expected \(error.expected)"))
+        }
+    }
+
+    /// The checks of a sealed file's document against its envelope: the trip and the writer
+    /// the envelope names (signed outside, bound inside as associated data) are the document's,
+    /// the trip is owned (an open trip is never sealed), and a signature inside, if any, is by
+    /// the key that signed the envelope. The envelope's key is then the file's signer.
+    static func checkSealed(_ loaded: inout LoadedTrip, _ envelope: SealedFile, file: String) throws(TripFileError) {
+        let document = loaded.document
+        guard document.tripID == envelope.trip else {
+            throw TripFileError(.invalid, file: file, pointer: "/tripId", message: "the trip the sealed envelope names, \(envelope.trip)")
+        }
+        guard document.deviceID == envelope.writer else {
+            throw TripFileError(
+                .invalid, file: file, pointer: "/deviceId",
+                message: "the writer the sealed envelope names, \(envelope.writer) (a file is sealed by the device that wrote it)")
+        }
+        guard document.owner != nil else {
+            throw TripFileError(.invalid, file: file, pointer: "/owner", message: "an owner: only an owned trip's files are sealed")
+        }
+        if let inner = loaded.signedBy, inner != envelope.signer {
+            throw TripFileError(.invalid, file: file, pointer: "/deviceKey", message: "the key that signed the sealed envelope, \(envelope.signer.fingerprint)")
+        }
+        loaded.signedBy = envelope.signer
+        loaded.wasSealed = true
     }
 
     /// A file after its first pass: finished, or with its live items still to decode.
@@ -199,11 +280,19 @@ package struct TripFileReader: Sendable {
     package func validate(path: String) -> ValidationReport {
         do {
             let loaded = try read(path: path)
-            return ValidationReport(
+            var report = ValidationReport(
                 file: path, schemaVersion: loaded.sourceSchemaVersion, errors: [], warnings: loaded.warnings, failure: nil)
+            report.isSealed = loaded.wasSealed
+            return report
         } catch {
             var version: Int?
             switch error.kind {
+            case .sealed:
+                // What can be checked without a member's keys was checked, and passed.
+                var report = ValidationReport(file: path, schemaVersion: SealedFile.schemaVersion, errors: [], warnings: [], failure: error)
+                report.isSealed = true
+                report.contentsChecked = false
+                return report
             case .newerSchema(let found, _): version = found
             case .unsupportedSchema(let found): version = found
             default: version = nil

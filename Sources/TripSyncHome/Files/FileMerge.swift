@@ -16,6 +16,8 @@ package struct MergeInput: Sendable {
     /// Registers where this input and the inputs merged before it hold different values under
     /// one dot (a forked device); both values are kept in the result.
     package var forks: [SameDotFork] = []
+    /// Whether it was sealed (opened with the home's keys).
+    package var wasSealed = false
 }
 
 /// The result of merging trip files.
@@ -72,7 +74,7 @@ package struct FileMerger: Sendable {
         let names = loaded.map(\.0)
         let metadata = loaded.enumerated().map { index, entry in
             (
-                schemaVersion: entry.1.sourceSchemaVersion, deviceID: entry.1.document.deviceID,
+                schemaVersion: entry.1.sourceSchemaVersion, deviceID: entry.1.document.deviceID, wasSealed: entry.1.wasSealed,
                 warnings: entry.1.warnings
                     + (acksOnly.contains(index)
                         ? [ValidationIssue(.warning, pointer: "", message: "a viewer's file: only its own acks were taken, not its changes (as sync does)")] : [])
@@ -130,7 +132,8 @@ package struct FileMerger: Sendable {
             inputs.append(
                 MergeInput(
                     file: file, schemaVersion: info.schemaVersion, deviceID: info.deviceID,
-                    brought: brought, warnings: info.warnings + (lateWarnings[index].map { [$0] } ?? []), forks: forks))
+                    brought: brought, warnings: info.warnings + (lateWarnings[index].map { [$0] } ?? []), forks: forks,
+                    wasSealed: info.wasSealed))
         }
         return FileMergeResult(document: document, inputs: inputs, keptInputs: kept)
     }

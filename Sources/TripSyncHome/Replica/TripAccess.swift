@@ -350,18 +350,6 @@ extension Home {
 }
 
 extension Home {
-    /// The bytes of a backup of `document`, this home's replica: an owned trip's backup is
-    /// signed with this installation's key, as its published file is, so `import --merge`
-    /// accepts it by the rule sync applies (an unsigned file of an owned trip is not taken);
-    /// an open trip's is plain, as before members.
-    package func backupBytes(of document: TripDocument, gzip: Bool) throws -> [UInt8] {
-        guard document.owner != nil else { return gzip ? try document.gzipData() : document.canonicalJSON() }
-        let key = try signingKey(for: document.deviceID)
-        return gzip ? try document.signedGzipData(signingKey: key) : document.signedCanonicalJSON(signingKey: key)
-    }
-}
-
-extension Home {
     /// The trips this home asked to join (`TripStore.join`) and is still waiting for, with the
     /// role and folder of each. Throws when the access folder or a record cannot be read.
     package func pendingJoins() throws -> [(trip: TripID, role: MemberRole, folder: String)] {

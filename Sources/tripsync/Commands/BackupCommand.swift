@@ -5,15 +5,21 @@ enum BackupCommand: Command {
     static let spec = CommandSpec(
         name: "backup",
         summary: "write this trip's replica as a backup file (gzip or plain JSON, as its name says)",
-        forms: ["-o [--force] [--trip]"],
+        forms: ["-o [--plain] [--force] [--trip]"],
         about: """
             Writes the trip as a trip file (durably), in the format FILE's name says: gzip for a
             name ending in .gz (x.trip.json.gz), plain JSON for one ending in .json (x.trip.json);
             another ending is refused. FILE '-' writes gzip to standard output (refused when that
             is a terminal). Any TripSync can validate, import or merge the file.
+
+            An owned trip whose keys this laptop holds is backed up sealed, as its file in the
+            shared folder is (end-to-end encrypted: a member's home opens it, anyone else sees
+            only its envelope); its name must then end in .gz. --plain writes readable JSON on
+            purpose, and the command says so.
             """,
         options: [
             OptionSpec("--output", short: "-o", .file("FILE"), "where to write"),
+            OptionSpec("--plain", .flag, "write readable JSON even for a sealed trip (whoever reads the file reads the trip)"),
             OptionSpec("--force", .flag, "write over an existing FILE without asking (else asked on a terminal, refused without one)"),
             .trip,
         ])
@@ -31,14 +37,27 @@ enum BackupCommand: Command {
                 command: name)
         }
         let document = try Session.read(global, trip: parser.value("--trip")).trip.document
+        let home = try HomeAccess.home(global)
+        let plain = parser.has("--plain")
+        let sealable = try home.sealsBackups(of: document)
+        let sealed = sealable && !plain
+        if sealed && !gzip {
+            throw CLIError.usage(
+                "backup -o \(file): this trip is sealed, and so is its backup, which is not JSON; end the name in .trip.json.gz, or add --plain to write readable JSON on purpose",
+                command: name)
+        }
         try OutputFile.check(file, force: parser.has("--force"), binary: gzip, command: "backup -o -")
-        let bytes = try Failure.during(.writing(file)) { try HomeAccess.home(global).backupBytes(of: document, gzip: gzip) }
+        let bytes = try Failure.during(.writing(file)) { try home.backupBytes(of: document, gzip: gzip, plain: plain) }
         try OutputFile.save(bytes, to: file)
         let what = "\(plural(document.items.count, "item")), \(plural(document.tombstones.count, "deleted item"))"
+        let form =
+            sealed
+            ? " (sealed: only a member's keys open it)"
+            : sealable ? " (NOT sealed, as asked: whoever can read the file reads the whole trip)" : gzip ? "" : " (plain JSON)"
         if OutputFile.isStdout(file) {
-            Console.err("wrote the backup to standard output (gzip): \(what)")
+            Console.err("wrote the backup to standard output (\(sealed ? "sealed" : "gzip")): \(what)")
         } else {
-            Console.out("wrote \(file)\(gzip ? "" : " (plain JSON)"): \(what)")
+            Console.out("wrote \(file)\(form): \(what)")
         }
     }
 }

@@ -22,7 +22,8 @@ enum FingerprintCommand: Command {
         guard parser.positionals.count <= 1 else { throw CLIError.usage("fingerprint takes at most one FILE", command: name) }
         let document: TripDocument
         if let file = parser.positionals.first {
-            document = try TripFileReader().read(path: file).document
+            let home = HomeAccess.home(global)
+            document = try TripFile.read(file, home: home.exists ? home : nil).document
         } else {
             document = try Session.read(global, trip: parser.value("--trip")).trip.document
         }

@@ -51,13 +51,15 @@ enum MergeCommand: Command {
         Console.progress("reading and validating \(plural(parser.positionals.count, "file"))…")
         let summary = try Failure.during(.merging(output: output)) {
             defer { Console.clearProgress() }
-            return try job.run(writer: try writer(global, job: job, dryRun: parser.has("--dry-run")))
+            let writer = try writer(global, job: job, dryRun: parser.has("--dry-run"))
+            let home = HomeAccess.home(global)
+            return try job.run(writer: writer, home: home.exists ? home : nil)
         }
         Console.clearProgress()
         defer { ProcessLifetime.keepUntilExit(summary) }
         var report = summary
         if toStdout && !parser.has("--dry-run") {
-            try OutputFile.save(summary.result.document.canonicalJSON(), to: output)
+            try OutputFile.save(summary.sealedBytes ?? summary.result.document.canonicalJSON(), to: output)
             report.written = true
         }
         for input in summary.result.inputs {
@@ -118,7 +120,11 @@ enum MergeCommand: Command {
             }
         }
         if compacted > 0 { lines.append("  compacted \(plural(compacted, "deleted item's body", "deleted items' bodies")) past the retention") }
-        lines.append("\(verb) \(OutputFile.isStdout(output) ? "the merged trip to standard output (plain JSON)" : output)" + (dryRun ? " (dry run: nothing written)" : ""))
+        let sealed = summary.sealedBytes != nil
+        let form = sealed ? "sealed, as its inputs were: only a member's keys open it" : "plain JSON"
+        lines.append(
+            "\(verb) \(OutputFile.isStdout(output) ? "the merged trip to standard output (\(form))" : output + (sealed ? " (\(form))" : ""))"
+                + (dryRun ? " (dry run: nothing written)" : ""))
         return lines
     }
 }
