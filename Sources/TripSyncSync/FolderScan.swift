@@ -15,6 +15,9 @@ struct FolderScan {
     var quietRequests = 0
     /// What the folder's keyrings held (`TripRound.openKeyrings`, read before the trip files).
     var keyrings = KeyringScan()
+    /// The members' box announcements listed (`BoxAnnouncement`, read by an owner laptop's
+    /// `settleKeyring`).
+    var boxFiles: [EntryName] = []
     /// Our files under an earlier id from a clock far ahead: removed once their content is published.
     var ownFromTheFuture: [(name: EntryName, digest: [UInt8])] = []
     /// Our own temporaries left by an interrupted write: removed after publishing.
@@ -32,6 +35,8 @@ struct FolderScan {
     /// Files skipped by membership at an earlier sync and not read again: read after all when
     /// this sync's membership turns out to differ (`TripRound.admit`).
     var skippedByMembership: [(name: EntryName, kind: FolderSync.FileKind, stamp: FileStamp)] = []
+    /// Sealed trip files whose epoch key this laptop does not hold (read again next time).
+    var sealedUnread = 0
     /// Our published file as the scan read it: publishing compares against its digest.
     var ownFile: (name: EntryName, digest: [UInt8], stamp: FileStamp)?
 }

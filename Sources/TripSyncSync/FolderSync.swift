@@ -141,7 +141,7 @@ package struct FolderSync: Sendable {
 
     /// What a name in a trip folder is.
     enum FileKind: Equatable {
-        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest, blobs, keyring
+        case own, ownCopy, other, ownTemporary, temporary, notTrip, joinRequest, ownJoinRequest, blobs, keyring, boxAnnouncement
     }
 
     /// Classifies a name by exact known patterns: ours, a copy of ours (a cloud conflicted copy
@@ -161,6 +161,7 @@ package struct FolderSync: Sendable {
             return name.bytes.elementsEqual(JoinRequest.fileName(for: me).utf8) ? .ownJoinRequest : .joinRequest
         }
         if name.hasSuffix(".keyring.json") { return .keyring }
+        if name.hasSuffix(".box.json") { return .boxAnnouncement }
         guard name.contains(".trip.json") else { return .notTrip }
         if name.bytes.elementsEqual(own.utf8) { return .own }
         if name.hasPrefix(me.description) { return .ownCopy }
@@ -216,8 +217,9 @@ package struct FolderSync: Sendable {
             case .own: sawOwn = true
             case .other: break
             case .blobs: continue  // bytes travel on their own; pending ones keep the trip from this path
-            case .keyring:
-                // A keyring changed since the last sync read it (`settleKeyring`): the whole sync.
+            case .keyring, .boxAnnouncement:
+                // A keyring or a member's encryption key changed since the last sync saw it
+                // (`openKeyrings`, `TripRound.scan`): the whole sync.
                 guard let seen = state.files[path], let found = folder.look(name), found.kind == .file, found.stamp == seen.stamp else { return false }
                 continue
             }
@@ -273,7 +275,7 @@ package struct FolderSync: Sendable {
         let merged = try round.checkForksAndMerge(admitted)
         guard var replica = round.settleMembership(admitted, merged) else { return }
         try round.admitJoinRequests(&replica, scan: admitted.scan)
-        let keyring = try round.settleKeyring(replica, keyrings: admitted.scan.keyrings)
+        let keyring = try round.settleKeyring(replica, keyrings: admitted.scan.keyrings, boxes: admitted.scan.boxFiles)
         let (delivery, staged) = try round.deliverAttachments(&replica)
         try round.saveLocally(&replica, delivery: delivery, staged: staged)
         guard delivery.mayPublish else {
@@ -282,6 +284,7 @@ package struct FolderSync: Sendable {
         }
         try round.publish(replica, scan: admitted.scan, merged: merged)
         try round.publishKeyring(keyring)
+        try round.announceBox(replica)
     }
 
     /// The home's replica of `tripID`, read and checked once per sync; nil when the home has

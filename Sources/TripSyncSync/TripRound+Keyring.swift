@@ -71,7 +71,7 @@ extension TripRound {
     /// members otherwise), from what `openKeyrings` found: the bytes returned, which
     /// `publishKeyring` writes once our file, which carries the grants it follows, is published
     /// (nil: no keyring to write). An open trip has no keyring.
-    mutating func settleKeyring(_ replica: ReplicaState, keyrings: KeyringScan) throws -> [UInt8]? {
+    mutating func settleKeyring(_ replica: ReplicaState, keyrings: KeyringScan, boxes: [EntryName]) throws -> [UInt8]? {
         let document = replica.document
         guard let owner = document.owner else { return nil }
         // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
@@ -88,6 +88,7 @@ extension TripRound {
             guard let box = grant.box, let role = document.role(of: device), role != .removed else { continue }
             members[device] = box
         }
+        members.merge(announcedBoxes(boxes, document: document, except: Set(members.keys))) { granted, _ in granted }
         members[me] = pairs[0].publicKey
         let current = KeyringPlan.current(access.epochKeys)
         let action = KeyringPlan.decide(
@@ -107,6 +108,56 @@ extension TripRound {
         }
         return Keyring(trip: tripID, writer: me, current: publish, earlier: access.epochKeys, recipients: members, ownerKey: ownerKey)
             .fileBytes
+    }
+
+    /// The encryption keys the members granted without one announce (`BoxAnnouncement`): read
+    /// for each current member (not removed) missing from `except`, taken only when the
+    /// announcement is signed by the very key the owner granted to that device.
+    private mutating func announcedBoxes(_ files: [EntryName], document: TripDocument, except: Set<DeviceID>) -> [DeviceID: EncryptionPublicKey] {
+        var found: [DeviceID: EncryptionPublicKey] = [:]
+        for name in files {
+            let path = folder.display(name)
+            guard let device = Identifier(String(name.display.dropLast(".box.json".count))), !except.contains(device),
+                let grant = document.members[device], let role = document.role(of: device), role != .removed
+            else { continue }
+            do {
+                let (bytes, _) = try folder.readFile(name, maxBytes: BoxAnnouncement.maximumBytes)
+                let announcement = try BoxAnnouncement(parsing: bytes, trip: tripID)
+                guard announcement.device == device, announcement.key == grant.key else {
+                    trip.skipped.append(.init(file: path, reason: "an encryption key not signed by the key the owner granted to device \(device)"))
+                    continue
+                }
+                found[device] = announcement.box
+            } catch let error as KeyringError {
+                trip.skipped.append(.init(file: path, reason: "a box announcement that cannot be used: \(error.message)"))
+            } catch {
+                trip.skipped.append(.init(file: path, reason: "\(error)"))
+            }
+        }
+        return found
+    }
+
+    /// Writes this laptop's box announcement into an owned trip's folder while its grant has no
+    /// encryption key (granted before schema 6, admitted from a signed file, or not admitted
+    /// yet), so the owner can seal the trip's keys to it; unchanged bytes are not written again
+    /// (the signature is deterministic). Nothing for an open trip or a grant with a `box`.
+    mutating func announceBox(_ replica: ReplicaState) throws {
+        let document = replica.document
+        let me = replica.identity.deviceID
+        guard document.owner != nil, document.members[me]?.box == nil, document.role(of: me) != .removed else { return }
+        let announcement = BoxAnnouncement(
+            trip: tripID, device: me, box: try home.encryptionKey(for: me).publicKey, signingKey: try home.signingKey(for: me))
+        let name = EntryName(BoxAnnouncement.fileName(for: me))
+        let bytes = announcement.fileBytes
+        if folder.look(name)?.isPlain == true {
+            do {
+                if try folder.readFile(name, maxBytes: BoxAnnouncement.maximumBytes).bytes == bytes { return }
+            } catch {
+                // Unreadable or too large: replaced below.
+            }
+        }
+        try folder.writeAtomically(bytes, to: name, mode: 0o644)
+        if let (_, stamp) = folder.kind(of: name) { state.files[folder.display(name)] = .init(stamp: stamp, clock: VersionVector()) }
     }
 
     /// Writes the keyring `settleKeyring` made (`bytes`; nil: none), after our file: a laptop

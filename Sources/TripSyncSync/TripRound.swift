@@ -162,6 +162,10 @@ struct TripRound {
             trip.skipped.append(.init(file: path, reason: "not a trip file (*.trip.json or *.trip.json.gz)"))
         case .ownJoinRequest, .blobs, .keyring:
             break
+        case .boxAnnouncement:
+            // Seen, whoever reads it (owner laptops only), so an unchanged folder stays quick.
+            if let (_, stamp) = folder.kind(of: name) { state.files[path] = .init(stamp: stamp, clock: VersionVector()) }
+            scan.boxFiles.append(name)
         case .joinRequest:
             scanJoinRequest(name, path: path, into: &scan)
         default:
@@ -294,6 +298,7 @@ struct TripRound {
             // A sealed file whose key has not reached this laptop yet is read again next time
             // (the key may arrive with a keyring); any other refusal stands while the file is unchanged.
             if let readStamp, !error.isSealed { state.skips[path] = .init(stamp: readStamp, context: "", reason: reason) }
+            if error.isSealed { scan.sealedUnread += 1 }
             return
         } catch let error as FileSystemError {
             trip.skipped.append(.init(file: path, reason: error.message))
@@ -389,6 +394,15 @@ struct TripRound {
             // Nothing is trusted on first sight: an owned trip is joined through an invite.
             trip.notices.append(
                 .init("not joined: this trip is owned (owner key \(owned.key.fingerprint)) and this laptop is not a member", remedy: .joinWithInvite(folder: sync.folder)))
+            return nil
+        }
+        if document == nil, trusted == nil, scan.sealedUnread > 0 {
+            // Sealed files name no owner outside their ciphertext; that they are sealed says
+            // the trip is owned.
+            trip.notices.append(
+                .init(
+                    "not joined: this trip is owned and sealed for its members (\(scan.sealedUnread) file\(scan.sealedUnread == 1 ? "" : "s") this laptop cannot open), and this laptop is not a member",
+                    remedy: .joinWithInvite(folder: sync.folder)))
             return nil
         }
         if document == nil, trusted != nil, membership.owner == nil || membership.grants[identity.deviceID] == nil {
