@@ -20,6 +20,7 @@ extension TripRound {
     /// id of its home, are kept in the home's access record. An open trip has no keyring.
     mutating func openKeyrings(_ keyringFiles: [EntryName]) throws -> KeyringScan {
         var found = KeyringScan()
+        var newest: (epoch: Int, id: String, sealedToUs: Bool)?
         guard let ownerKey = document?.owner?.key ?? (document == nil ? access.trustedOwner : nil) else { return found }
         let me = identity.deviceID
         let mine = [me] + identity.formerIDs
@@ -61,8 +62,29 @@ extension TripRound {
                     .init(file: path, reason: "a keyring sealed to this laptop that does not open with its keys (its key or history is not what the keyring names)"))
             }
             if device == me { found.own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
+            if newest.map({ ($0.epoch, $0.id) < (ring.epoch, ring.epochID) }) ?? true {
+                newest = (ring.epoch, ring.epochID, mine.contains { ring.sealed[$0] != nil })
+            }
         }
+        noticeLeftOut(newest)
         return found
+    }
+
+    /// Records whether this laptop was left out of the trip's newest epoch (`TripAccess.leftOut`):
+    /// an owner-signed keyring of a greater epoch than any this laptop opened, not sealed to it
+    /// while an earlier one was. Said at every sync while it lasts.
+    private mutating func noticeLeftOut(_ newest: (epoch: Int, id: String, sealedToUs: Bool)?) {
+        guard let newest else { return }
+        if newest.sealedToUs || access.epochKeys.contains(where: { $0.id == newest.id }) {
+            access.leftOut = nil
+            return
+        }
+        guard let held = KeyringPlan.current(access.epochKeys), (held.epoch, held.id) < (newest.epoch, newest.id) else { return }
+        access.leftOut = (newest.epoch, newest.id)
+        trip.notices.append(
+            .init(
+                "this laptop was left out of the trip's newest keys (epoch \(newest.epoch)): the owner removed it, or retired the seat it holds; it reads nothing written since, and its edits are refused here, since they could not reach the others",
+                remedy: nil))
     }
 
     /// The keyring this laptop writes, once membership is settled: a laptop holding the owner

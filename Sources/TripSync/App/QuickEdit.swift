@@ -87,7 +87,7 @@ package final class QuickEdit {
         var editor = TripEditor(document: before, clock: state.clock, defaultZone: defaultZone, now: FileMerger.wallClockMilliseconds())
         let result = try body(&editor)
         guard editor.wrote else { return result }
-        try TripStore.checkMayEdit(before, me: state.identity.deviceID)
+        try TripStore.checkMayEdit(before, me: state.identity.deviceID, home: state.home)
         try editor.registerDevice(name: state.identity.name)
         // A new item whose id the view holds (never, with 122 random bits) needs the whole trip.
         for id in editor.document.items.keys where before.items[id] == nil && before.tombstones[id] == nil {

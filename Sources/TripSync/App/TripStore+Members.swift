@@ -250,11 +250,18 @@ extension TripStore {
 
     /// Refuses an edit by a device that may not write (docs/DESIGN.md, "Members and roles").
     func checkMayEdit() throws {
-        try Self.checkMayEdit(state.document, me: state.identity.deviceID)
+        try Self.checkMayEdit(state.document, me: state.identity.deviceID, home: home)
     }
 
-    /// Throws `EditError(.notAllowed)` unless device `me` may change `document`.
-    static func checkMayEdit(_ document: TripDocument, me: DeviceID) throws {
+    /// Throws `EditError(.notAllowed)` unless device `me` may change `document`: its role allows
+    /// it, and `home` was not left out of the trip's newest keys (`TripAccess.leftOut`).
+    static func checkMayEdit(_ document: TripDocument, me: DeviceID, home: Home) throws {
+        if document.mayEdit(me), let leftOut = try TripAccess.load(home, document.tripID).leftOut {
+            throw EditError(
+                .notAllowed,
+                "this laptop was left out of the newest keys of \"\(document.trip.name.value)\" (epoch \(leftOut.epoch)): the owner removed it or retired its seat, so what it types could not reach the others; it cannot change the trip",
+                remedy: "the owner can grant this laptop again")
+        }
         guard !document.mayEdit(me) else { return }
         let role = document.role(of: me)
         let trip = "\"\(document.trip.name.value)\""

@@ -8,7 +8,7 @@ import TripSyncCore
 /// so the only clock that stamps this device's writes (docs/DESIGN.md, "The app API").
 package struct ReplicaState: Sendable {
     /// The home.
-    let home: Home
+    package let home: Home
     /// This installation.
     package private(set) var identity: DeviceIdentity
     /// The identity as `device.json` and the counter ledger hold it: what `saveEdit` records

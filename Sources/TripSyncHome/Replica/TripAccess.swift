@@ -35,6 +35,12 @@ package struct TripAccess: Sendable {
     package var epochKeys: [EpochKey] = []
     /// The owner asked for a new epoch (`members rotate`): the next sync starts it.
     package var rotateAsked = false
+    /// The newest epoch of the trip's keys, when an owner's keyring made it without sealing it
+    /// to this home while this home held an earlier one (docs/DESIGN.md, "Left out of the
+    /// keys"): the owner removed this laptop, or retired the seat it holds. Its edits are then
+    /// refused here, saying why: nothing it typed could reach the others. Cleared when a key
+    /// of that epoch or a later one opens here.
+    package var leftOut: (epoch: Int, id: String)?
 
     /// Adds the keys of `keys` this record does not hold yet (by id); true when any was new.
     @discardableResult
@@ -209,6 +215,12 @@ package struct TripAccess: Sendable {
                 access.remember([key])
             }
         }
+        if let entry = json["leftOut"] {
+            guard let number = entry["epoch"]?.intValue, (1...Int64(EpochKey.maximumEpoch)).contains(number), let id = entry["id"]?.stringValue,
+                EpochKey.isID(id)
+            else { throw bad("/leftOut") }
+            access.leftOut = (Int(number), id)
+        }
         if json["rotate"] != nil {
             guard case .bool(let asked)? = json["rotate"] else { throw bad("/rotate") }
             access.rotateAsked = asked
@@ -252,6 +264,7 @@ package struct TripAccess: Sendable {
                 epochKeys.sorted { $0.precedes($1) }.map { .object(["epoch": .int(Int64($0.epoch)), "key": .string($0.base64)]) })
         }
         if rotateAsked { object["rotate"] = true }
+        if let leftOut { object["leftOut"] = ["epoch": .int(Int64(leftOut.epoch)), "id": .string(leftOut.id)] }
         if !names.isEmpty { object["names"] = .object(Dictionary(uniqueKeysWithValues: names.map { ($0.key.description, JSONValue.string($0.value)) })) }
         object["requests"] = .object(
             Dictionary(
