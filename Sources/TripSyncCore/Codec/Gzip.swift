@@ -43,7 +43,7 @@ struct GzipError: Error {
 
 /// Gzip files: written and read by libdeflate (`Libdeflate.swift`), one whole member per call;
 /// `GzipCompression.zlib(level:)` writes through zlib (`Zlib.swift`).
-enum Gzip {
+package enum Gzip {
     /// The libdeflate level of `GzipCompression.fast`. Measured on the 6.55 MB JSON of a
     /// 10,000-item merge (one thread, 8 members): level 1 25.7 ms → 886 KB, level 2 43.4 ms →
     /// 869 KB, level 6 70.1 ms → 776 KB (docs/PERFORMANCE.md, "Gzip: libdeflate").
@@ -85,7 +85,7 @@ enum Gzip {
 
     /// Inflates every gzip member in `input`, checking CRC32 and length (libdeflate does both)
     /// and stopping with an error before the output passes the limits.
-    static func decompress(_ input: UnsafeRawBufferPointer, limits: InflateLimits) throws -> [UInt8] {
+    package static func decompress(_ input: UnsafeRawBufferPointer, limits: InflateLimits) throws -> [UInt8] {
         try decompressOwned(input, limits: limits).toArray()
     }
 
