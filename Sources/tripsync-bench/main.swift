@@ -1,6 +1,6 @@
 import Foundation
 
-/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`, `hostile`, `members`, `edit`, `web`, `seal`. All timing of the
+/// The TripSync benchmark tool: `generate`, `read-write`, `sync-noop`, `compare`, `phases`, `gzip`, `signatures`, `strip-location`, `attachments`, `blob-copy`, `peak-read`, `hostile`, `members`, `edit`, `web`, `seal`, `sealed-sync`. All timing of the
 /// package lives here, never in tests.
 let topUsage = """
     usage: tripsync-bench <command> [options]
@@ -24,6 +24,7 @@ let topUsage = """
       edit [--items N] [--runs N] [--binary PATH]  `tripsync add` and `edit` end to end on a large trip (issue 30)
       web [--items N] [--repeat R]                 `tripsync open`: itinerary render and a write's round trip over loopback
       seal FILE... [--repeat R]                    padding and the secret stream on a file's gzip, next to writing the gzip
+      sealed-sync [--items N] [--repeat R]         two laptops' syncs of one trip, open and sealed, side by side
       peak-read FILE | --baseline                  (internal) print this process's peak RSS after a read
     """
 
@@ -46,6 +47,7 @@ do {
     case "edit": try EditBenchmark.run(Array(arguments.dropFirst()))
     case "web": try WebBenchmark.run(Array(arguments.dropFirst()))
     case "seal": try SealBenchmark.run(Array(arguments.dropFirst()))
+    case "sealed-sync": try SealedSyncBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))
