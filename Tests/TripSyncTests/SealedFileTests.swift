@@ -182,6 +182,53 @@ import TripSyncFixtures
         #expect(!header.contains("Porto") && !header.contains("Ribeira"))
     }
 
+    /// The Porto trip's epoch 2 key of samples/v6/README.md.
+    static var sampleKey: EpochKey {
+        get throws {
+            var bytes = SHA256.digest(Array("tripsync-sample-epoch:2".utf8))
+            return try #require(EpochKey(epoch: 2, key: SecretBytes(taking: &bytes)))
+        }
+    }
+
+    @Test func theSampleSealedByPythonFromTheFormatPageOpens() throws {
+        // samples/v7/sealed: made by scripts/make-sealed-sample.py from docs/FORMAT.md alone.
+        let path = PackagePaths.samples + "/v7/sealed/porto.sealed.trip.json.gz"
+        let inside = try TripFileReader().read(path: PackagePaths.samples + "/v6/porto-boxes-backup.trip.json").document
+        let loaded = try Self.reader([try Self.sampleKey], trip: inside.tripID).read(path: path)
+        #expect(loaded.wasSealed && loaded.document == inside)
+        #expect(loaded.signedBy == inside.members[inside.deviceID]?.key, "signed by Alex's laptop's device key")
+        #expect(TripFileReader().validate(path: path).contentsChecked == false)
+    }
+
+    @Test(.enabled(if: SealedFileTests.pythonHasNaCl, "needs python3 with PyNaCl (.ci/run installs it)"))
+    func pythonOpensAFileSealedHereByTheFormatPageAlone() throws {
+        let inside = try TripFileReader().read(path: PackagePaths.samples + "/v6/porto-boxes-backup.trip.json").document
+        let signing = try #require(SigningKey(seed: SHA256.digest(Array("tripsync-sample-key:v3/device/alex".utf8))))
+        let bytes = SealedFile.seal(gzip: try inside.gzipData(), trip: inside.tripID, writer: inside.deviceID, key: try Self.sampleKey, signingKey: signing)
+        let file = NSTemporaryDirectory() + "tripsync-sealed-\(UUID().uuidString).trip.json.gz"
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let key = Base64.encode(SHA256.digest(Array("tripsync-sample-epoch:2".utf8)))
+        let (status, output) = try Self.python([PackagePaths.root + "/scripts/make-sealed-sample.py", "--open", file, key])
+        #expect(status == 0, "\(String(decoding: output, as: UTF8.self))")
+        #expect(try TripFileReader().read(bytes: output, file: "python").document == inside)
+    }
+
+    static let pythonHasNaCl: Bool = (try? python(["-c", "import nacl.bindings"]).status) == 0
+
+    static func python(_ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, [UInt8](data))
+    }
+
     @Test func aFileOfTheLastVersionBeforeSealedFilesSaysNewerInsteadOfBroken() throws {
         // A schema 6 reader's probe reads `schemaVersion` first; the envelope puts it first.
         let (_, _, bytes) = try Self.sealed()
