@@ -66,7 +66,7 @@ enum SealedSyncBenchmark {
             self.tripsync = tripsync
             try FileManager.default.createDirectory(atPath: root + "/shared", withIntermediateDirectories: true)
             try cli("A", ["init", "--device-name", "Laptop A"])
-            try cli("A", ["import", source, "--yes"])
+            try cli("A", ["import", source, "--merge"])
             if sealed {
                 try cli("A", ["members", "claim"])
                 try cli("A", ["sync", folder])

@@ -4,7 +4,8 @@ import TripSyncHome
 /// What each change of this device has reached (`status --json`): `{"tripId", "device",
 /// "changes", "unpublished", "conflicts", "conflictParts", "devices", "recentChanges",
 /// "nearRetention", "attachmentsNearRetention" ([{"attachment", "name", "compactableFrom"}]),
-/// "attachments", "metrics"}`, `attachments` as `AttachmentCounts` says
+/// "attachments", "folder", "metrics"}`, `folder` one of `open`, `notSealedYet`, `sealed`,
+/// `leftOut` (`FolderForm`), `attachments` as `AttachmentCounts` says
 /// (`{"staged", "shared", "arriving", "quarantined"}`), `metrics` as `TeamMetrics` says: `{"changes", "conflicts",
 /// "conflictsPer1000Changes", "openConflictsWithMine", "openConflictsShowingMine",
 /// "keepMineShare", "oldestUnpublishedChange", "oldestUnpublishedChangeSeconds", "staleDevices":
@@ -24,6 +25,32 @@ public struct StatusReport: JSONReport, Encodable, Sendable {
     package var attachments = AttachmentCounts([])
     /// Why the attachments could not be counted (they are then zero); nil when they were.
     public var attachmentProblem: String?
+    /// How the trip travels through the shared folder: open (readable by whoever reads the
+    /// folder), owned but not sealed yet, sealed, or sealed without this laptop.
+    public var folderForm: FolderForm = .open
+
+    /// How a trip's files travel through the shared folder (docs/DESIGN.md, "Sealed files").
+    public enum FolderForm: Equatable, Sendable {
+        /// An open trip: plain files, readable by whoever can read the folder.
+        case open
+        /// An owned trip whose key this laptop does not hold yet: the owner's next sync (and
+        /// then this laptop's) seals it.
+        case notSealedYet
+        /// Sealed with the trip's key of `epoch`, which only members hold.
+        case sealed(epoch: Int)
+        /// Sealed, and this laptop was left out of the newest key (`epoch`): removed.
+        case leftOut(epoch: Int)
+
+        /// The word `status --json` gives: `open`, `notSealedYet`, `sealed`, `leftOut`.
+        var word: String {
+            switch self {
+            case .open: return "open"
+            case .notSealedYet: return "notSealedYet"
+            case .sealed: return "sealed"
+            case .leftOut: return "leftOut"
+            }
+        }
+    }
 
     /// The report of `status` and `metrics` of `tripID` for `device`.
     package init(tripID: TripID, device: DeviceID, status: DeliveryStatus, metrics: TeamMetrics) {
@@ -47,6 +74,7 @@ public struct StatusReport: JSONReport, Encodable, Sendable {
             .field("nearRetention", status.nearRetention.map { RetentionEntry(item: $0.id.description, compactableFrom: $0.from.description) }),
             .field("attachmentsNearRetention", status.attachmentsNearRetention.map { AttachmentRetentionEntry(attachment: $0.id.description, name: $0.name, compactableFrom: $0.from.description) }),
             .field("attachments", attachments),
+            .field("folder", folderForm.word),
             .field("metrics", MetricsEntry(metrics: metrics)),
         ]
     }
@@ -135,6 +163,24 @@ extension StatusReport {
         } catch {
             attachmentProblem = "the attachments cannot be counted: \(error)"
         }
+        folderForm = Self.folderForm(of: document, home: home)
+    }
+}
+
+extension StatusReport {
+    /// How `document` travels through the folder, from the home's access record (an unreadable
+    /// record counts as holding no key: the trip is then said not to be sealed yet).
+    static func folderForm(of document: TripDocument, home: Home) -> FolderForm {
+        guard document.owner != nil else { return .open }
+        let access: TripAccess
+        do {
+            access = try TripAccess.load(home, document.tripID)
+        } catch {
+            return .notSealedYet
+        }
+        if let leftOut = access.leftOut { return .leftOut(epoch: leftOut.epoch) }
+        guard let current = KeyringPlan.current(access.epochKeys) else { return .notSealedYet }
+        return .sealed(epoch: current.epoch)
     }
 }
 

@@ -54,6 +54,16 @@ enum StatusCommand: Command {
             Console.out("  \(status.unpublished) of your changes \(verb) not shared yet (share them: tripsync sync FOLDER)")
         }
         Console.out("  \(status.conflictSummary)" + (status.conflicts > 0 ? ": tripsync conflicts" : ""))
+        switch report.folderForm {
+        case .open:
+            Console.out("  open trip: its files in the shared folder are not encrypted (tripsync members claim makes it owned and sealed)")
+        case .notSealedYet:
+            Console.out("  owned, not sealed yet: the owner's next sync seals it, then this laptop's")
+        case .sealed(let epoch):
+            Console.out("  sealed in the shared folder (key epoch \(epoch)): only the trip's members can read it")
+        case .leftOut(let epoch):
+            Console.out("  left out of the trip's newest key (epoch \(epoch)): the owner removed this laptop or retired its seat")
+        }
         if status.devices.isEmpty { Console.out("  no other device known yet") }
         for device in status.devices {
             let seen = device.missingOurs == 0 ? "has seen all your changes" : "has not seen \(plural(device.missingOurs, "change")) of yours"
