@@ -20,7 +20,10 @@
         signature of 64 0xFF bytes: it sorts above any real one, and verifies against nothing.
 
 Every file is canonical JSON (sorted keys, no spaces), gzip when FILE ends in .gz. Prints, on
-stdout, one JSON object with what a test needs (keys' fingerprints, device ids).
+stdout, one JSON object with what a test needs (keys' fingerprints, device ids). A --from FILE
+that is sealed (issue 43: an owned trip's file once its writer holds an epoch key) is opened
+with the epoch keys of the home given by --home HOME (scripts/sealed_file.py, PyNaCl): the
+forger is handed what a member reads, so each attack stays the strongest one on a sealed trip.
 """
 
 from __future__ import annotations
@@ -31,14 +34,19 @@ import copy
 import gzip
 import hashlib
 import json
+import os
 import sys
 import time
 import uuid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 
 try:
     from nacl.encoding import RawEncoder
     from nacl.hash import blake2b
     from nacl.signing import SigningKey
+
+    import sealed_file
 except ImportError:  # the runner installs it (.ci/run: python3 -m pip install pynacl)
     sys.exit("craft.py needs PyNaCl: python3 -m pip install pynacl")
 
@@ -61,11 +69,9 @@ def fingerprint(raw_key: bytes) -> str:
     return " ".join(digest[i:i + 4] for i in range(0, 16, 4))
 
 
-def read_json(path: str) -> dict:
-    data = open(path, "rb").read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return json.loads(data)
+def read_json(path: str, home: str | None = None) -> dict:
+    """The JSON of the trip file at `path`: sealed (opened with `home`'s keys), gzip or plain."""
+    return json.loads(sealed_file.json_bytes(open(path, "rb").read(), home))
 
 
 def write(path: str, data: bytes) -> None:
@@ -133,7 +139,7 @@ def cmd_join(args) -> dict:
 
 
 def cmd_other_owner(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     real = base64.b64decode(doc["owner"]["key"])
     while True:  # a key that sorts first: a merge of both claims would pick it
         owner = SigningKey.generate()
@@ -162,7 +168,7 @@ def cmd_other_owner(args) -> dict:
 
 
 def cmd_downgrade(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     members = sorted(d for d in doc.get("clock", {}) if d != doc["deviceId"]) or [doc["deviceId"]]
     victim = members[0]
     counter = now_ms(doc)
@@ -176,7 +182,7 @@ def cmd_downgrade(args) -> dict:
 
 
 def cmd_claim(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     assert doc.get("owner") is None, "the source trip is already owned"
     owner = SigningKey.generate()
     device_key = SigningKey.generate()
@@ -195,7 +201,7 @@ def cmd_claim(args) -> dict:
 
 
 def cmd_fake_succession(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     real = doc.get("successions", {}).get(args.to)
     assert real is not None, "the source file holds no succession for that device"
     for key in ("deviceKey", "signature"):
@@ -219,15 +225,18 @@ def main() -> None:
     for name in ("other-owner", "downgrade"):
         p = sub.add_parser(name)
         p.add_argument("--from", dest="source", required=True)
+        p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
         p.add_argument("--note", default="Planted by the forger")
         p.add_argument("-o", dest="output", required=True)
     p = sub.add_parser("claim")
     p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
     p.add_argument("--device")
     p.add_argument("--name", default="Folder host")
     p.add_argument("-o", dest="output", required=True)
     p = sub.add_parser("fake-succession")
     p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
     p.add_argument("--to", required=True)
     p.add_argument("-o", dest="output", required=True)
     args = parser.parse_args()

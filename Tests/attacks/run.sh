@@ -25,7 +25,10 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TRIPSYNC=${TRIPSYNC:-.build/debug/tripsync}
 case $TRIPSYNC in /*) ;; *) TRIPSYNC=$ROOT/$TRIPSYNC ;; esac
-CRAFT="python3 $ROOT/Tests/attacks/craft.py"
+# craft ARGS...: Tests/attacks/craft.py; a failure (a file it could not read) is written down and
+# fails the run at the end, so no refusal below passes because the attack file was never made.
+CRAFT=craft
+craft() { python3 "$ROOT/Tests/attacks/craft.py" "$@" || echo "craft.py $* exited $?" >>"$TMP/craft-failures"; }
 PASSED=0
 FAILED=0
 
@@ -135,7 +138,8 @@ ts A members approve --all
 
 echo "--- finding 3: every entrance checks the same way"
 A=$(device A)
-$CRAFT other-owner --from "shared/$TRIP/$A.trip.json.gz" --note "Planted by the forger" -o forged.trip.json >/dev/null
+# The owner's file is sealed (issue 43): the forger opens it as C, a member (a viewer), does.
+$CRAFT other-owner --from "shared/$TRIP/$A.trip.json.gz" --home homeC --note "Planted by the forger" -o forged.trip.json >/dev/null
 ts A validate forged.trip.json
 expect_rc "validate reports a backup naming another owner for a derived trip id" 1
 contains "validate names /owner/key" "$OUT$ERR" "/owner/key"
@@ -152,7 +156,7 @@ ts A backup -o own.trip.json.gz
 ts A import own.trip.json.gz --merge --yes
 expect_rc "the owner's own backup still merges back in" 0
 
-$CRAFT downgrade --from "shared/$TRIP/$A.trip.json.gz" --note "Downgraded edit" -o downgraded.trip.json >/dev/null
+$CRAFT downgrade --from "shared/$TRIP/$A.trip.json.gz" --home homeC --note "Downgraded edit" -o downgraded.trip.json >/dev/null
 ts A import downgraded.trip.json --merge --yes
 expect_rc "import --merge refuses a schema 2 copy of a derived trip" 1
 
@@ -212,7 +216,9 @@ I=$(device I)
 must I sync shared3
 must G sync shared3
 G=$(device G)
-$CRAFT fake-succession --from "shared3/$PORTO/$G.trip.json.gz" --to "$I" -o "shared3/$PORTO/host.trip.json.gz" >/dev/null
+# G's file is sealed (issue 43): the host is handed what H, a member, reads (the strongest such
+# host: one that kept a copy from before the trip was sealed); its file stays unsigned and plain.
+$CRAFT fake-succession --from "shared3/$PORTO/$G.trip.json.gz" --home homeH --to "$I" -o "shared3/$PORTO/host.trip.json.gz" >/dev/null
 must I add "Typed after the host's file" --day 2027-06-10
 must I sync shared3
 ts G sync shared3
@@ -222,5 +228,6 @@ lacks "the restored laptop's file is not skipped" "$ERR" "$I.trip.json.gz: skipp
 ts G show
 contains "the restored laptop's later item reaches the owner" "$OUT" "Typed after the host's file"
 
+if [ -e "$TMP/craft-failures" ]; then fail "every attack file was crafted" "$(cat "$TMP/craft-failures")"; else pass "every attack file was crafted"; fi
 summary
 [ "$FAILED" = 0 ]
