@@ -14,6 +14,10 @@
     craft.py claim     --from FILE -o FILE [--device UUID] [--name NAME]
         A file for the open trip of FILE that claims it for a new owner key, written by a new
         device (the folder's host) that grants itself the owner role; signed by its own key.
+    craft.py reseal    --from FILE --home HOME -o FILE [--note TEXT]
+        (issue 43) The sealed file FILE, opened with the keys of HOME (a member), an item titled
+        TEXT added by FILE's writer, sealed again with the same epoch key under the same writer,
+        and signed by HOME's own device key: a member writing in another member's name.
     craft.py fake-succession --from FILE --to UUID -o FILE
         (issue 41) An unsigned copy of FILE, under a new device id (the folder's host has no key),
         whose succession for device UUID (a restored laptop's new id) names a new key with a
@@ -214,6 +218,25 @@ def cmd_fake_succession(args) -> dict:
     return {"trip": doc["tripId"], "device": device, "from": real["from"]}
 
 
+def cmd_reseal(args) -> dict:
+    data = open(args.source, "rb").read()
+    fields, _, _, _ = sealed_file.parse(data)
+    keys = sealed_file.home_keys(args.home)
+    doc = json.loads(gzip.decompress(sealed_file.open_sealed(data, keys)))
+    writer = doc["deviceId"]
+    counter = now_ms(doc)
+    doc["items"][str(uuid.uuid4())] = new_item(args.note, writer, counter)
+    doc["clock"][writer] = counter + 5
+    with open(f"{args.home}/device.key") as f:
+        signer = SigningKey(base64.b64decode(json.load(f)["seed"]))
+    gzip_json = gzip.compress(canonical(doc), mtime=0)
+    header = {k: fields[k] for k in ("tripId", "epoch", "epochId", "writer")}
+    epoch_key = keys[(fields["tripId"], fields["epochId"])][1]
+    with open(args.output, "wb") as out:
+        out.write(sealed_file.seal(gzip_json, header, epoch_key, signer))
+    return {"trip": doc["tripId"], "writer": writer, "signer": fingerprint(bytes(signer.verify_key))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -234,6 +257,11 @@ def main() -> None:
     p.add_argument("--device")
     p.add_argument("--name", default="Folder host")
     p.add_argument("-o", dest="output", required=True)
+    p = sub.add_parser("reseal")
+    p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--home", required=True, help="the member's home whose keys open FILE and sign the copy")
+    p.add_argument("--note", default="Planted by another member")
+    p.add_argument("-o", dest="output", required=True)
     p = sub.add_parser("fake-succession")
     p.add_argument("--from", dest="source", required=True)
     p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
@@ -241,7 +269,7 @@ def main() -> None:
     p.add_argument("-o", dest="output", required=True)
     args = parser.parse_args()
     result = {"join": cmd_join, "other-owner": cmd_other_owner, "downgrade": cmd_downgrade, "claim": cmd_claim,
-              "fake-succession": cmd_fake_succession}[args.command](args)
+              "reseal": cmd_reseal, "fake-succession": cmd_fake_succession}[args.command](args)
     print(json.dumps(result, sort_keys=True))
 
 

@@ -14,7 +14,9 @@
 # - a file dropped into the folder of an open trip claims it for another owner key: no replica
 #   adopts it, each keeps editing, and its person can still run `members claim`;
 # - (issue 41) the folder's host, with no key, drops an unsigned file whose fake succession for a
-#   restored laptop's new id sorts above the real one: the owner still takes the laptop's files.
+#   restored laptop's new id sorts above the real one: the owner still takes the laptop's files;
+# - (issue 43) a member opens the owner's sealed file with the trip's key, adds an item in the
+#   owner's name, seals it again and signs it with its own key: no member takes it.
 #
 # Usage: Tests/attacks/run.sh     (TRIPSYNC=path/to/tripsync picks the binary; default
 #                                   .build/debug/tripsync in the package root; KEEP_TMP=1 keeps the temp dir)
@@ -173,6 +175,21 @@ contains "the refusal says it is an older copy of an owned trip" "$ERR" "schema 
 ts D merge claimed.trip.json claimed-downgraded.trip.json -o merged2.trip.json
 expect_rc "merge refuses a schema 2 copy of an owned trip" 1
 [ "$("$TRIPSYNC" --home homeD fingerprint 2>/dev/null)" = "$BEFORE" ] && pass "the trip is unchanged (fingerprint)" || fail "the trip is unchanged (fingerprint)"
+
+echo "--- issue 43: on a sealed trip, a member cannot write in another member's name"
+# C, a viewer holding the trip's epoch key, opens the owner's sealed file, adds an item as if A
+# had typed it, seals it again with the same key under A's name, and signs it with its own key.
+must V sync shared
+must C sync shared
+$CRAFT reseal --from "shared/$TRIP/$A.trip.json.gz" --home homeC --note "Planted in A's name" -o "shared/$TRIP/$A.trip.json.gz" >/dev/null
+ts V sync shared
+expect_rc "a member syncs with the owner's file re-sealed and signed by C" 0
+contains "it skips the owner's file signed by C's key" "$ERR" "$A.trip.json.gz: skipped"
+ts V show
+lacks "the item planted in the owner's name is not in its trip" "$OUT" "Planted in A's name"
+ts A sync shared
+ts A show
+lacks "nor in the owner's trip" "$OUT" "Planted in A's name"
 
 echo "--- finding 4: the folder's host cannot make itself owner of an open trip"
 must E init --device-name "Laptop E"
