@@ -19,8 +19,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: laptops.root) }
         let (trip, a, b) = try KeyringCommandTests.settledTrip(laptops)
         let published = laptops.folder + "/\(trip)/\(a).trip.json.gz"
-        let loaded = try TripFileReader().read(path: published)
-        #expect(loaded.sourceSchemaVersion == 6)
+        // Read as A, a member, reads it: sealed with the trip's epoch key (issue 43).
+        let loaded = try laptops.tripFile(published, as: "A")
+        #expect(loaded.wasSealed && loaded.sourceSchemaVersion == 6)
         let document = loaded.document
         let owner = try #require(document.owner)
         let boxA = try Self.homeBox(laptops, "A")
@@ -34,12 +35,12 @@ import Testing
         }
         // B's own replica holds the same grants once it has synced.
         try laptops.expect(0, "B", ["sync", laptops.folder], cwd: laptops.root)
-        let bFile = try TripFileReader().read(path: laptops.folder + "/\(trip)/\(b).trip.json.gz").document
+        let bFile = try laptops.tripFile(laptops.folder + "/\(trip)/\(b).trip.json.gz", as: "B").document
         #expect(bFile.members[b]?.box == boxB)
         // A role change keeps the key.
         try laptops.expect(0, "A", ["members", "set", String(b.description.prefix(8)), "--role", "viewer"], cwd: laptops.root)
         try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
-        let after = try TripFileReader().read(path: published).document
+        let after = try laptops.tripFile(published, as: "A").document
         #expect(after.members[b]?.role == .viewer && after.members[b]?.box == boxB)
     }
 }

@@ -57,7 +57,8 @@ import Testing
         defer { laptops.cleanUp() }
         let (trip, _) = try laptops.ownedTripWithB(as: "editor")
         let published = laptops.folder + "/\(trip)/\(try laptops.device("A")).trip.json.gz"
-        let (bytes, ownerKey) = try laptops.claimedCopy(of: published, name: "Forger")
+        // Forged from the owner's sealed file as B, a member, opens it (issue 43).
+        let (bytes, ownerKey) = try laptops.claimedCopy(of: published, name: "Forger", as: "B")
         let forged = laptops.root + "/forged.trip.json.gz"
         try Data(bytes).write(to: URL(fileURLWithPath: forged))
         let validate = try laptops.expect(1, "A", ["validate", forged])
@@ -168,9 +169,11 @@ extension Laptops {
     }
 
     /// `file` rewritten by a new device that claims the trip for a new owner key (granting
-    /// itself the owner role) and signs the file with its own key.
-    func claimedCopy(of file: String, name: String = "Folder host") throws -> (bytes: [UInt8], ownerKey: SigningKey) {
-        var document = try TripFileReader().read(path: file).document
+    /// itself the owner role) and signs the file with its own key, plain (a key nobody granted
+    /// seals nothing). `file` is read as laptop `who` reads it (a sealed file: with its keys),
+    /// or by anyone when `who` is nil (an open trip's file).
+    func claimedCopy(of file: String, name: String = "Folder host", as who: String? = nil) throws -> (bytes: [UInt8], ownerKey: SigningKey) {
+        var document = try who.map { try tripFile(file, as: $0) }?.document ?? TripFileReader().read(path: file).document
         let ownerKey = SigningKey.generate()
         let deviceKey = SigningKey.generate()
         document.deviceID = Identifier.random()

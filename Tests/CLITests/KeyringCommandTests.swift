@@ -40,10 +40,12 @@ import Testing
         return try #require(EncryptionKeyPair(secretBase64: secret))
     }
 
-    static func keyring(_ laptops: Laptops, _ trip: String, of device: DeviceID, folder: String? = nil) throws -> Keyring {
+    /// The keyring `device` (laptop `who`) wrote for `trip`, checked against the owner key its
+    /// device file names, that file read as `who` reads it (sealed: with its home's keys).
+    static func keyring(_ laptops: Laptops, _ trip: String, of device: DeviceID, as who: String, folder: String? = nil) throws -> Keyring {
         let path = (folder ?? laptops.folder) + "/\(trip)/\(device).keyring.json"
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let owner = try TripFileReader().read(path: (folder ?? laptops.folder) + "/\(trip)/\(device).trip.json.gz").document.owner
+        let owner = try laptops.tripFile((folder ?? laptops.folder) + "/\(trip)/\(device).trip.json.gz", as: who).document.owner
         let id = try #require(Identifier(trip))
         let key = try #require(owner).key
         return try Keyring(parsing: bytes, trip: id, owner: key)
@@ -59,7 +61,7 @@ import Testing
         // The keyring names devices and epochs, nothing typed.
         let text = try String(contentsOfFile: laptops.folder + "/\(trip)/\(a).keyring.json", encoding: .utf8)
         for marker in ["Laptop A", "Laptop B", "Lisbon 2027", "Fado night"] { #expect(!text.contains(marker), "\(marker)") }
-        #expect(Set(try Self.keyring(laptops, trip, of: a).sealed.keys) == [a, b])
+        #expect(Set(try Self.keyring(laptops, trip, of: a, as: "A").sealed.keys) == [a, b])
 
         try laptops.expect(0, "A", ["members", "remove", String(b.description.prefix(8))], cwd: laptops.root)
         let sync = try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
@@ -67,7 +69,7 @@ import Testing
         try laptops.expect(0, "B", ["sync", laptops.folder], cwd: laptops.root)
         #expect(try Self.held(laptops, "A", trip).map(\.epoch).sorted() == [1, 2])
         #expect(try Self.held(laptops, "B", trip).map(\.id) == first.map(\.id), "the removed laptop keeps epoch 1 and gets nothing newer")
-        let after = try Self.keyring(laptops, trip, of: a)
+        let after = try Self.keyring(laptops, trip, of: a, as: "A")
         #expect(after.epoch == 2 && Set(after.sealed.keys) == [a])
         #expect(after.open(device: b, keys: [try Self.pair(laptops, "B")]) == nil)
 
@@ -155,8 +157,8 @@ import Testing
         try laptops.expect(0, "A", ["sync", laptops.folder], cwd: laptops.root)
         try laptops.expect(0, "B", ["members", "rotate"], cwd: laptops.root)
         try laptops.expect(0, "B", ["sync", other], cwd: laptops.root)
-        let fromA = try Self.keyring(laptops, trip, of: a)
-        let fromB = try Self.keyring(laptops, trip, of: b, folder: other)
+        let fromA = try Self.keyring(laptops, trip, of: a, as: "A")
+        let fromB = try Self.keyring(laptops, trip, of: b, as: "B", folder: other)
         #expect(fromA.epoch == 2 && fromB.epoch == 2 && fromA.epochID != fromB.epochID)
         // The folder's host delivers B's files; each laptop syncs until both are settled.
         for name in ["\(b).keyring.json", "\(b).trip.json.gz"] {
@@ -164,8 +166,8 @@ import Testing
             try FileManager.default.copyItem(atPath: other + "/\(trip)/" + name, toPath: laptops.folder + "/\(trip)/" + name)
         }
         for who in ["A", "B", "A", "B"] { try laptops.expect(0, who, ["sync", laptops.folder], cwd: laptops.root) }
-        let settledA = try Self.keyring(laptops, trip, of: a)
-        let settledB = try Self.keyring(laptops, trip, of: b)
+        let settledA = try Self.keyring(laptops, trip, of: a, as: "A")
+        let settledB = try Self.keyring(laptops, trip, of: b, as: "B")
         #expect(settledA.epoch == 2 && settledA.epochID == max(fromA.epochID, fromB.epochID))
         #expect(settledB.epochID == settledA.epochID)
         // Both epoch 2 keys stay readable to every member.

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TripSyncCore
+import TripSyncHome
 
 /// Laptops as homes in one temporary folder, meeting in the folder `shared` there: the one
 /// harness the CLI tests drive two or more laptops with through the built binary (issue 39: it
@@ -77,6 +79,27 @@ struct Laptops {
 
     /// Removes the homes and the shared folder.
     func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
+}
+
+extension Laptops {
+    /// The trip file at `path` (a device file in the shared folder, a backup, a merge's output)
+    /// read as laptop `who` reads it: with its home's epoch keys (`Home.tripFileReader`). An
+    /// owned trip's file is sealed for the trip's members once its writer holds an epoch key
+    /// (issue 43), so a test reads it as a member does, never by gunzipping it.
+    func tripFile(_ path: String, as who: String) throws -> LoadedTrip {
+        try Home(path: home(who)).tripFileReader().read(path: path)
+    }
+
+    /// `document` as laptop `who` publishes it (`Home.publishedFile`): sealed with its current
+    /// epoch key and signed with its installation's key for the document's device. Requires
+    /// that it is sealed (`who` holds an epoch key of the trip), so an attack replayed with
+    /// these bytes is one on a sealed trip.
+    func sealed(_ document: TripDocument, by who: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        let home = Home(path: home(who))
+        let file = try home.publishedFile(of: document, access: TripAccess.load(home, document.tripID))
+        #expect(file.sealedWith != nil, "\(who) holds no epoch key of trip \(document.tripID)", sourceLocation: sourceLocation)
+        return file.bytes
+    }
 }
 
 extension CLIResult {

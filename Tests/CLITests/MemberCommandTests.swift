@@ -1,5 +1,9 @@
 import Foundation
 import Testing
+import TripSyncHome
+import TripSyncPlatform
+
+@testable import TripSyncCore
 
 /// Members, roles and signed files (issue 16) as a person meets them, recorded as snapshot files
 /// like CLISnapshotTests: laptops are homes `homeA`, `homeB`, … in the case's folder, sharing the
@@ -124,8 +128,11 @@ import Testing
             joined(as: "editor") + [
                 b("add", "Tram 28", "--day", "2027-06-09", "--at", "10:00", names: "item-2"),
                 b("sync", "shared"),
-                .action("gunzip shared/<trip>/<laptop-B>.trip.json.gz, change one byte of the title \"Tram 28\" to \"Tram 29\", gzip it again") { expand in
-                    try MemberFiles.flipTitleByte(in: expand("$TMP/shared/<trip>/<laptop-B>.trip.json.gz"), from: "\"Tram 28\"", to: "\"Tram 29\"")
+                .action(
+                    "open shared/<trip>/<laptop-B>.trip.json.gz with the trip's key, change one byte of the title \"Tram 28\" to \"Tram 29\", seal it again, keep B's signature"
+                ) { expand in
+                    try MemberFiles.flipTitleByte(
+                        in: expand("$TMP/shared/<trip>/<laptop-B>.trip.json.gz"), from: "\"Tram 28\"", to: "\"Tram 29\"", keysOf: expand("$TMP/homeB"))
                 },
                 a("sync", "shared"),
                 a("show"),
@@ -221,17 +228,36 @@ struct MemberCase: Sendable, CustomTestStringConvertible {
 }
 
 enum MemberFiles {
-    /// Gunzips `path`, replaces the first `from` by `to` (same length: one byte differs), gzips it back.
-    static func flipTitleByte(in path: String, from: String, to: String) throws {
-        let (status, json, _) = try CLI.spawn("/bin/sh", ["-c", "gzip -dc < \"$1\"", "sh", path], cwd: "/")
+    /// Opens the sealed file at `path` with the epoch keys of the home `keysOf` (issue 43),
+    /// gunzips what is inside, replaces the first `from` by `to` (same length: one byte
+    /// differs), gzips and seals it again under the same epoch key and header, and puts the
+    /// writer's signature back: what one who holds the trip's key but not the writer's signing
+    /// key can write in its name.
+    static func flipTitleByte(in path: String, from: String, to: String, keysOf home: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var envelope = try SealedFile(parsing: bytes)
+        guard let key = try Home(path: home).sealKeys().key(trip: envelope.trip, id: envelope.epochID) else {
+            throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        let zippedInside = path + ".inside.gz"
+        try Data(try envelope.open(with: key).get()).write(to: URL(fileURLWithPath: zippedInside))
+        let (status, json, _) = try CLI.spawn("/bin/sh", ["-c", "gzip -dc < \"$1\" && rm \"$1\"", "sh", zippedInside], cwd: "/")
         guard status == 0, let text = String(data: json, encoding: .utf8), let range = text.range(of: from), from.utf8.count == to.utf8.count else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path])
         }
         let changed = text.replacingCharacters(in: range, with: to)
         let plain = path + ".plain"
         try Data(changed.utf8).write(to: URL(fileURLWithPath: plain))
-        let (zipped, _, _) = try CLI.spawn("/bin/sh", ["-c", "gzip -n -c < \"$1\" > \"$2\" && rm \"$1\"", "sh", plain, path], cwd: "/")
+        let (zipped, gzip, _) = try CLI.spawn("/bin/sh", ["-c", "gzip -n -c < \"$1\" && rm \"$1\"", "sh", plain], cwd: "/")
         guard zipped == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        var padded = [UInt8](gzip)
+        Sodium.pad(&padded)
+        let ciphertext = Sodium.streamSeal(padded, key: key.key, additionalData: envelope.associatedData)
+        // The same padded size, so the header (which names the length) is the one B signed.
+        guard ciphertext.count == envelope.ciphertext.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        envelope.ciphertext = ciphertext
+        let changedFile = envelope.headerLine + ciphertext + bytes.suffix(SealedFile.signatureBytes)
+        try Data(changedFile).write(to: URL(fileURLWithPath: path))
     }
 }
 

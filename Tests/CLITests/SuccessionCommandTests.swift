@@ -28,10 +28,11 @@ import Testing
         let ownerID = try laptops.deviceID("A")
         let owner = try #require(Identifier(ownerID))
         // Laptop B turns hostile: its own file, validly signed with its own key, claims A's
-        // counters an hour ahead of anything A issued.
+        // counters an hour ahead of anything A issued. B opens it with its keys and seals it
+        // again with them (issue 43), as a member holding the trip's key writes its file.
         let bID = try laptops.deviceID("B")
         let path = try laptops.tripFolder() + "/\(bID).trip.json.gz"
-        var document = try TripFileReader().read(path: path).document
+        var document = try laptops.tripFile(path, as: "B").document
         let ahead = document.clock[owner] + 3_600_000
         switch claim {
         case .clock: document.clock[owner] = ahead
@@ -41,10 +42,7 @@ import Testing
             ack[owner] = ahead
             document.acks[document.deviceID] = ack
         }
-        let keyData = try Data(contentsOf: URL(fileURLWithPath: laptops.home("B") + "/device.key"))
-        let seed = try #require((try JSONSerialization.jsonObject(with: keyData) as? [String: Any])?["seed"] as? String)
-        let key = try #require(SigningKey(seedBase64: seed))
-        try Data(try document.signedGzipData(signingKey: key)).write(to: URL(fileURLWithPath: path))
+        try Data(try laptops.sealed(document, by: "B")).write(to: URL(fileURLWithPath: path))
 
         let sync = try laptops.run("A", ["sync", "shared"])
         #expect(sync.status == 0, "\(sync.stderr)")

@@ -253,7 +253,8 @@ import TripSyncFixtures
         let report = try store.sync(with: shared)
         #expect(report.failed.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: home.journalPath(for: store.tripID)))
-        let published = try TripFileReader().read(path: try #require(report.published.first)).document
+        // An owned trip's published file is sealed (issue 43): read with the home's keys.
+        let published = try home.tripFileReader().read(path: try #require(report.published.first)).document
         #expect(published.items[id]?.title?.value == "Biblioteca")
         let names = try FileManager.default.contentsOfDirectory(atPath: shared + "/\(store.tripID)")
         // One document, and the owned trip's keyring (issue 43).

@@ -61,10 +61,12 @@ import Testing
     /// The most public declarations the library may have (issue 39: 735 before the report
     /// machinery, listing types, merge inputs and the members' internals became `package`; 602
     /// before the itinerary, team metrics, conflict counts, keys, the version vector, photo
-    /// locations, the owner key file, forget and two errors did).
+    /// locations, the owner key file, forget and two errors did; 496 since issue 43's sealed
+    /// files: `LoadedTrip.wasSealed`, `ValidationReport.isSealed` and `.contentsChecked`, and
+    /// the error kind `sealedFile`).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 492
+    static let ceiling = 496
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {

@@ -14,13 +14,20 @@
     craft.py claim     --from FILE -o FILE [--device UUID] [--name NAME]
         A file for the open trip of FILE that claims it for a new owner key, written by a new
         device (the folder's host) that grants itself the owner role; signed by its own key.
+    craft.py reseal    --from FILE --home HOME -o FILE [--note TEXT]
+        (issue 43) The sealed file FILE, opened with the keys of HOME (a member), an item titled
+        TEXT added by FILE's writer, sealed again with the same epoch key under the same writer,
+        and signed by HOME's own device key: a member writing in another member's name.
     craft.py fake-succession --from FILE --to UUID -o FILE
         (issue 41) An unsigned copy of FILE, under a new device id (the folder's host has no key),
         whose succession for device UUID (a restored laptop's new id) names a new key with a
         signature of 64 0xFF bytes: it sorts above any real one, and verifies against nothing.
 
 Every file is canonical JSON (sorted keys, no spaces), gzip when FILE ends in .gz. Prints, on
-stdout, one JSON object with what a test needs (keys' fingerprints, device ids).
+stdout, one JSON object with what a test needs (keys' fingerprints, device ids). A --from FILE
+that is sealed (issue 43: an owned trip's file once its writer holds an epoch key) is opened
+with the epoch keys of the home given by --home HOME (scripts/sealed_file.py, PyNaCl): the
+forger is handed what a member reads, so each attack stays the strongest one on a sealed trip.
 """
 
 from __future__ import annotations
@@ -31,14 +38,19 @@ import copy
 import gzip
 import hashlib
 import json
+import os
 import sys
 import time
 import uuid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 
 try:
     from nacl.encoding import RawEncoder
     from nacl.hash import blake2b
     from nacl.signing import SigningKey
+
+    import sealed_file
 except ImportError:  # the runner installs it (.ci/run: python3 -m pip install pynacl)
     sys.exit("craft.py needs PyNaCl: python3 -m pip install pynacl")
 
@@ -61,11 +73,9 @@ def fingerprint(raw_key: bytes) -> str:
     return " ".join(digest[i:i + 4] for i in range(0, 16, 4))
 
 
-def read_json(path: str) -> dict:
-    data = open(path, "rb").read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return json.loads(data)
+def read_json(path: str, home: str | None = None) -> dict:
+    """The JSON of the trip file at `path`: sealed (opened with `home`'s keys), gzip or plain."""
+    return json.loads(sealed_file.json_bytes(open(path, "rb").read(), home))
 
 
 def write(path: str, data: bytes) -> None:
@@ -133,7 +143,7 @@ def cmd_join(args) -> dict:
 
 
 def cmd_other_owner(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     real = base64.b64decode(doc["owner"]["key"])
     while True:  # a key that sorts first: a merge of both claims would pick it
         owner = SigningKey.generate()
@@ -162,7 +172,7 @@ def cmd_other_owner(args) -> dict:
 
 
 def cmd_downgrade(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     members = sorted(d for d in doc.get("clock", {}) if d != doc["deviceId"]) or [doc["deviceId"]]
     victim = members[0]
     counter = now_ms(doc)
@@ -176,7 +186,7 @@ def cmd_downgrade(args) -> dict:
 
 
 def cmd_claim(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     assert doc.get("owner") is None, "the source trip is already owned"
     owner = SigningKey.generate()
     device_key = SigningKey.generate()
@@ -195,7 +205,7 @@ def cmd_claim(args) -> dict:
 
 
 def cmd_fake_succession(args) -> dict:
-    doc = read_json(args.source)
+    doc = read_json(args.source, args.home)
     real = doc.get("successions", {}).get(args.to)
     assert real is not None, "the source file holds no succession for that device"
     for key in ("deviceKey", "signature"):
@@ -206,6 +216,25 @@ def cmd_fake_succession(args) -> dict:
                                    "signature": b64(b"\xff" * 64)}
     write(args.output, canonical(doc))
     return {"trip": doc["tripId"], "device": device, "from": real["from"]}
+
+
+def cmd_reseal(args) -> dict:
+    data = open(args.source, "rb").read()
+    fields, _, _, _ = sealed_file.parse(data)
+    keys = sealed_file.home_keys(args.home)
+    doc = json.loads(gzip.decompress(sealed_file.open_sealed(data, keys)))
+    writer = doc["deviceId"]
+    counter = now_ms(doc)
+    doc["items"][str(uuid.uuid4())] = new_item(args.note, writer, counter)
+    doc["clock"][writer] = counter + 5
+    with open(f"{args.home}/device.key") as f:
+        signer = SigningKey(base64.b64decode(json.load(f)["seed"]))
+    gzip_json = gzip.compress(canonical(doc), mtime=0)
+    header = {k: fields[k] for k in ("tripId", "epoch", "epochId", "writer")}
+    epoch_key = keys[(fields["tripId"], fields["epochId"])][1]
+    with open(args.output, "wb") as out:
+        out.write(sealed_file.seal(gzip_json, header, epoch_key, signer))
+    return {"trip": doc["tripId"], "writer": writer, "signer": fingerprint(bytes(signer.verify_key))}
 
 
 def main() -> None:
@@ -219,20 +248,28 @@ def main() -> None:
     for name in ("other-owner", "downgrade"):
         p = sub.add_parser(name)
         p.add_argument("--from", dest="source", required=True)
+        p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
         p.add_argument("--note", default="Planted by the forger")
         p.add_argument("-o", dest="output", required=True)
     p = sub.add_parser("claim")
     p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
     p.add_argument("--device")
     p.add_argument("--name", default="Folder host")
     p.add_argument("-o", dest="output", required=True)
+    p = sub.add_parser("reseal")
+    p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--home", required=True, help="the member's home whose keys open FILE and sign the copy")
+    p.add_argument("--note", default="Planted by another member")
+    p.add_argument("-o", dest="output", required=True)
     p = sub.add_parser("fake-succession")
     p.add_argument("--from", dest="source", required=True)
+    p.add_argument("--home", help="a member's home: opens a sealed --from FILE with its keys")
     p.add_argument("--to", required=True)
     p.add_argument("-o", dest="output", required=True)
     args = parser.parse_args()
     result = {"join": cmd_join, "other-owner": cmd_other_owner, "downgrade": cmd_downgrade, "claim": cmd_claim,
-              "fake-succession": cmd_fake_succession}[args.command](args)
+              "reseal": cmd_reseal, "fake-succession": cmd_fake_succession}[args.command](args)
     print(json.dumps(result, sort_keys=True))
 
 

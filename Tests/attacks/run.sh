@@ -14,7 +14,9 @@
 # - a file dropped into the folder of an open trip claims it for another owner key: no replica
 #   adopts it, each keeps editing, and its person can still run `members claim`;
 # - (issue 41) the folder's host, with no key, drops an unsigned file whose fake succession for a
-#   restored laptop's new id sorts above the real one: the owner still takes the laptop's files.
+#   restored laptop's new id sorts above the real one: the owner still takes the laptop's files;
+# - (issue 43) a member opens the owner's sealed file with the trip's key, adds an item in the
+#   owner's name, seals it again and signs it with its own key: no member takes it.
 #
 # Usage: Tests/attacks/run.sh     (TRIPSYNC=path/to/tripsync picks the binary; default
 #                                   .build/debug/tripsync in the package root; KEEP_TMP=1 keeps the temp dir)
@@ -25,7 +27,10 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TRIPSYNC=${TRIPSYNC:-.build/debug/tripsync}
 case $TRIPSYNC in /*) ;; *) TRIPSYNC=$ROOT/$TRIPSYNC ;; esac
-CRAFT="python3 $ROOT/Tests/attacks/craft.py"
+# craft ARGS...: Tests/attacks/craft.py; a failure (a file it could not read) is written down and
+# fails the run at the end, so no refusal below passes because the attack file was never made.
+CRAFT=craft
+craft() { python3 "$ROOT/Tests/attacks/craft.py" "$@" || echo "craft.py $* exited $?" >>"$TMP/craft-failures"; }
 PASSED=0
 FAILED=0
 
@@ -135,7 +140,8 @@ ts A members approve --all
 
 echo "--- finding 3: every entrance checks the same way"
 A=$(device A)
-$CRAFT other-owner --from "shared/$TRIP/$A.trip.json.gz" --note "Planted by the forger" -o forged.trip.json >/dev/null
+# The owner's file is sealed (issue 43): the forger opens it as C, a member (a viewer), does.
+$CRAFT other-owner --from "shared/$TRIP/$A.trip.json.gz" --home homeC --note "Planted by the forger" -o forged.trip.json >/dev/null
 ts A validate forged.trip.json
 expect_rc "validate reports a backup naming another owner for a derived trip id" 1
 contains "validate names /owner/key" "$OUT$ERR" "/owner/key"
@@ -152,7 +158,7 @@ ts A backup -o own.trip.json.gz
 ts A import own.trip.json.gz --merge --yes
 expect_rc "the owner's own backup still merges back in" 0
 
-$CRAFT downgrade --from "shared/$TRIP/$A.trip.json.gz" --note "Downgraded edit" -o downgraded.trip.json >/dev/null
+$CRAFT downgrade --from "shared/$TRIP/$A.trip.json.gz" --home homeC --note "Downgraded edit" -o downgraded.trip.json >/dev/null
 ts A import downgraded.trip.json --merge --yes
 expect_rc "import --merge refuses a schema 2 copy of a derived trip" 1
 
@@ -169,6 +175,21 @@ contains "the refusal says it is an older copy of an owned trip" "$ERR" "schema 
 ts D merge claimed.trip.json claimed-downgraded.trip.json -o merged2.trip.json
 expect_rc "merge refuses a schema 2 copy of an owned trip" 1
 [ "$("$TRIPSYNC" --home homeD fingerprint 2>/dev/null)" = "$BEFORE" ] && pass "the trip is unchanged (fingerprint)" || fail "the trip is unchanged (fingerprint)"
+
+echo "--- issue 43: on a sealed trip, a member cannot write in another member's name"
+# C, a viewer holding the trip's epoch key, opens the owner's sealed file, adds an item as if A
+# had typed it, seals it again with the same key under A's name, and signs it with its own key.
+must V sync shared
+must C sync shared
+$CRAFT reseal --from "shared/$TRIP/$A.trip.json.gz" --home homeC --note "Planted in A's name" -o "shared/$TRIP/$A.trip.json.gz" >/dev/null
+ts V sync shared
+expect_rc "a member syncs with the owner's file re-sealed and signed by C" 0
+contains "it skips the owner's file signed by C's key" "$ERR" "$A.trip.json.gz: skipped"
+ts V show
+lacks "the item planted in the owner's name is not in its trip" "$OUT" "Planted in A's name"
+ts A sync shared
+ts A show
+lacks "nor in the owner's trip" "$OUT" "Planted in A's name"
 
 echo "--- finding 4: the folder's host cannot make itself owner of an open trip"
 must E init --device-name "Laptop E"
@@ -212,7 +233,9 @@ I=$(device I)
 must I sync shared3
 must G sync shared3
 G=$(device G)
-$CRAFT fake-succession --from "shared3/$PORTO/$G.trip.json.gz" --to "$I" -o "shared3/$PORTO/host.trip.json.gz" >/dev/null
+# G's file is sealed (issue 43): the host is handed what H, a member, reads (the strongest such
+# host: one that kept a copy from before the trip was sealed); its file stays unsigned and plain.
+$CRAFT fake-succession --from "shared3/$PORTO/$G.trip.json.gz" --home homeH --to "$I" -o "shared3/$PORTO/host.trip.json.gz" >/dev/null
 must I add "Typed after the host's file" --day 2027-06-10
 must I sync shared3
 ts G sync shared3
@@ -222,5 +245,6 @@ lacks "the restored laptop's file is not skipped" "$ERR" "$I.trip.json.gz: skipp
 ts G show
 contains "the restored laptop's later item reaches the owner" "$OUT" "Typed after the host's file"
 
+if [ -e "$TMP/craft-failures" ]; then fail "every attack file was crafted" "$(cat "$TMP/craft-failures")"; else pass "every attack file was crafted"; fi
 summary
 [ "$FAILED" = 0 ]

@@ -146,7 +146,8 @@ class History:
 
     def read(self, name):
         """The laptop's replica, or None when its clock makes it refuse (then the step does nothing)."""
-        result = self.run(name, "backup", "-o", "-", binary=True)
+        # --plain: the replica as gzip JSON even for a sealed trip (issue 43), on purpose.
+        result = self.run(name, "backup", "-o", "-", "--plain", binary=True)
         return result and json.loads(gzip.decompress(result.stdout))
 
     def live_items(self, document):
