@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import base64
 import gzip
-import hashlib
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -27,71 +25,24 @@ v6 = importlib.util.module_from_spec(_spec)
 sys.modules["make_samples_v6"] = v6
 _spec.loader.exec_module(v6)
 
-import nacl.bindings as b  # noqa: E402
 import nacl.signing  # noqa: E402
 
+_spec2 = importlib.util.spec_from_file_location("sealed_file", ROOT / "scripts" / "sealed_file.py")
+sealed_file = importlib.util.module_from_spec(_spec2)
+_spec2.loader.exec_module(sealed_file)
+
 OUT = ROOT / "samples" / "v7" / "sealed"
-CHUNK = 65536
-PREFIX = b'{"schemaVersion":7,"sealed":{'
-
-
-def compact(value) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def block(length: int) -> int:
-    return 256 if length < 2048 else 1 << (length.bit_length() - 1 - 3)
-
-
-def associated(h: dict) -> bytes:
-    return f"tripsync-sealed-file-v1\n{h['tripId']}\n{h['epoch']}\n{h['epochId']}\n{h['writer']}\n{h['format']}".encode()
 
 
 def seal(gz: bytes, trip: str, writer: str, epoch: int, key: bytes, signing: nacl.signing.SigningKey) -> bytes:
-    padded = b.sodium_pad(gz, block(len(gz)))
-    header = {"deviceKey": base64.b64encode(bytes(signing.verify_key)).decode(), "epoch": epoch, "epochId": v6.epoch_id(key),
-              "format": "gzip-json", "tripId": trip, "version": 1, "writer": writer}
-    state = b.crypto_secretstream_xchacha20poly1305_state()
-    stream = b.crypto_secretstream_xchacha20poly1305_init_push(state, key)
-    chunks = [padded[i:i + CHUNK] for i in range(0, len(padded), CHUNK)] or [b""]
-    for index, chunk in enumerate(chunks):
-        last = index == len(chunks) - 1
-        tag = b.crypto_secretstream_xchacha20poly1305_TAG_FINAL if last else b.crypto_secretstream_xchacha20poly1305_TAG_MESSAGE
-        stream += b.crypto_secretstream_xchacha20poly1305_push(state, chunk, associated(header), tag)
-    header["length"] = len(stream)
-    body = compact({"schemaVersion": 7, "sealed": header}) + b"\n" + stream
-    digest = hashlib.blake2b(body, digest_size=32).digest()
-    return body + signing.sign(b"tripsync-sealed-v1\n" + digest).signature
+    """scripts/sealed_file.py's seal, written from docs/FORMAT.md alone (no TripSync code)."""
+    return sealed_file.seal(gz, {"tripId": trip, "writer": writer, "epoch": epoch, "epochId": v6.epoch_id(key)}, key, signing)
 
 
 def open_sealed(data: bytes, key: bytes) -> bytes:
-    if not data.startswith(PREFIX):
-        raise SystemExit("not a sealed file")
-    newline = data.index(b"\n")
-    line = data[:newline]
-    top = json.loads(line)
-    if compact(top) != line or set(top) != {"schemaVersion", "sealed"}:
-        raise SystemExit("/sealed: not the canonical header")
-    h = top["sealed"]
-    stream, signature = data[newline + 1:-64], data[-64:]
-    if h["length"] != len(stream):
-        raise SystemExit("/sealed/length")
-    nacl.signing.VerifyKey(base64.b64decode(h["deviceKey"])).verify(
-        b"tripsync-sealed-v1\n" + hashlib.blake2b(data[:-64], digest_size=32).digest(), signature)
-    if v6.epoch_id(key) != h["epochId"]:
-        raise SystemExit("/sealed/epochId: not this key's")
-    state = b.crypto_secretstream_xchacha20poly1305_state()
-    b.crypto_secretstream_xchacha20poly1305_init_pull(state, stream[:24], key)
-    plain, rest, tag = b"", stream[24:], None
-    while rest:
-        piece, rest = rest[:CHUNK + 17], rest[CHUNK + 17:]
-        message, tag = b.crypto_secretstream_xchacha20poly1305_pull(state, piece, associated(h))
-        if tag == b.crypto_secretstream_xchacha20poly1305_TAG_FINAL and rest:
-            raise SystemExit("data after the final chunk")
-        plain += message
-    if tag != b.crypto_secretstream_xchacha20poly1305_TAG_FINAL:
-        raise SystemExit("cut short: no final chunk")
-    return gzip.decompress(b.sodium_unpad(plain, block(len(plain))))
+    """The JSON inside `data`, opened with `key` (signature, stream, padding, then gunzip)."""
+    fields = sealed_file.parse(data)[0]
+    return gzip.decompress(sealed_file.open_sealed(data, {(fields["tripId"], v6.epoch_id(key)): (fields["epoch"], key)}))
 
 
 def main() -> int:
