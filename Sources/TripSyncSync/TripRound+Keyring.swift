@@ -10,6 +10,11 @@ struct KeyringScan {
     var recipientsByEpoch: [String: Set<DeviceID>] = [:]
     /// This laptop's own keyring: its current epoch, the epochs it opened, its recipients.
     var own: (current: String, held: Set<String>, recipients: Set<DeviceID>)?
+    /// The greatest epoch any valid keyring names, and whether it is sealed to this laptop.
+    var newest: (epoch: Int, id: String, sealedToUs: Bool)?
+    /// Keyrings of devices that were not owners when the round began, read once membership is
+    /// settled.
+    var deferred: [(name: EntryName, device: DeviceID)] = []
 }
 
 extension TripRound {
@@ -20,54 +25,82 @@ extension TripRound {
     /// id of its home, are kept in the home's access record. An open trip has no keyring.
     mutating func openKeyrings(_ keyringFiles: [EntryName]) throws -> KeyringScan {
         var found = KeyringScan()
-        var newest: (epoch: Int, id: String, sealedToUs: Bool)?
         guard let ownerKey = document?.owner?.key ?? (document == nil ? access.trustedOwner : nil) else { return found }
         let me = identity.deviceID
-        let mine = [me] + identity.formerIDs
-        var pairs = [try home.encryptionKey(for: me)]
-        pairs += try home.previousEncryptionKeys().values
         for name in keyringFiles {
             let path = folder.display(name)
             // Remembered as seen (whatever is decided below), so an unchanged folder syncs by
             // the quick path; a keyring that changes brings the whole sync back.
             if let (_, stamp) = folder.kind(of: name) { state.files[path] = .init(stamp: stamp, clock: VersionVector()) }
-            let device = Identifier(String(name.display.dropLast(".keyring.json".count)))
-            // Only owner laptops write keyrings: any other name is not read (a folder full of
-            // them costs a listing, not a read each).
-            guard let device, document.map({ $0.role(of: device) == .owner }) ?? true || device == me else {
-                trip.skipped.append(.init(file: path, reason: "a keyring of a device that is not an owner of this trip (not read)"))
+            guard let device = Identifier(String(name.display.dropLast(".keyring.json".count))) else {
+                trip.skipped.append(.init(file: path, reason: "a keyring not named after a device id (not read)"))
                 continue
             }
-            let ring: Keyring
-            do {
-                let (bytes, _) = try folder.readFile(name, maxBytes: Keyring.maximumBytes)
-                ring = try Keyring(parsing: bytes, trip: tripID, owner: ownerKey)
-            } catch let error as KeyringError {
-                trip.skipped.append(.init(file: path, reason: "a keyring that cannot be used: \(error.message)"))
-                continue
-            } catch {
-                trip.skipped.append(.init(file: path, reason: "\(error)"))
+            // Only owner laptops write keyrings: another device's is left until membership is
+            // settled (`settleKeyring`), which may make it an owner (an `owner import` arriving
+            // in this folder); a folder full of them costs a listing, not a read each.
+            guard document.map({ $0.role(of: device) == .owner }) ?? true || device == me else {
+                found.deferred.append((name, device))
                 continue
             }
-            guard ring.writer == device else {
-                trip.skipped.append(.init(file: path, reason: "a keyring written by another device than its name says"))
-                continue
-            }
-            found.recipientsByEpoch[ring.epochID, default: []].formUnion(ring.sealed.keys)
-            let opened = mine.lazy.compactMap { ring.open(device: $0, keys: pairs) }.first
-            if let opened {
-                access.remember(opened)
-            } else if mine.contains(where: { ring.sealed[$0] != nil }) {
-                trip.skipped.append(
-                    .init(file: path, reason: "a keyring sealed to this laptop that does not open with its keys (its key or history is not what the keyring names)"))
-            }
-            if device == me { found.own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
-            if newest.map({ ($0.epoch, $0.id) < (ring.epoch, ring.epochID) }) ?? true {
-                newest = (ring.epoch, ring.epochID, mine.contains { ring.sealed[$0] != nil })
-            }
+            try openKeyring(name, device: device, ownerKey: ownerKey, into: &found)
         }
-        noticeLeftOut(newest)
+        noticeLeftOut(found.newest)
         return found
+    }
+
+    /// Reads one keyring named after `device`, checked against `ownerKey`: the epoch keys sealed
+    /// to this laptop (its current or an earlier id) are kept in the access record, and what it
+    /// seals to whom is added to `found`.
+    private mutating func openKeyring(_ name: EntryName, device: DeviceID, ownerKey: PublicKey, into found: inout KeyringScan) throws {
+        let path = folder.display(name)
+        let me = identity.deviceID
+        let mine = [me] + identity.formerIDs
+        var pairs = [try home.encryptionKey(for: me)]
+        pairs += try home.previousEncryptionKeys().values
+        let ring: Keyring
+        do {
+            let (bytes, _) = try folder.readFile(name, maxBytes: Keyring.maximumBytes)
+            ring = try Keyring(parsing: bytes, trip: tripID, owner: ownerKey)
+        } catch let error as KeyringError {
+            trip.skipped.append(.init(file: path, reason: "a keyring that cannot be used: \(error.message)"))
+            return
+        } catch {
+            trip.skipped.append(.init(file: path, reason: "\(error)"))
+            return
+        }
+        guard ring.writer == device else {
+            trip.skipped.append(.init(file: path, reason: "a keyring written by another device than its name says"))
+            return
+        }
+        found.recipientsByEpoch[ring.epochID, default: []].formUnion(ring.sealed.keys)
+        let opened = mine.lazy.compactMap { ring.open(device: $0, keys: pairs) }.first
+        if let opened {
+            access.remember(opened)
+        } else if mine.contains(where: { ring.sealed[$0] != nil }) {
+            trip.skipped.append(
+                .init(file: path, reason: "a keyring sealed to this laptop that does not open with its keys (its key or history is not what the keyring names)"))
+        }
+        if device == me { found.own = (ring.epochID, Set((opened ?? []).map(\.id)), Set(ring.sealed.keys)) }
+        if found.newest.map({ ($0.epoch, $0.id) < (ring.epoch, ring.epochID) }) ?? true {
+            found.newest = (ring.epoch, ring.epochID, mine.contains { ring.sealed[$0] != nil })
+        }
+    }
+
+    /// The keyrings `openKeyrings` left for later, once membership is settled: those of devices
+    /// that are owners now are read (their keys open this round's files at the next sync), the
+    /// others are reported as not read.
+    private mutating func openDeferredKeyrings(_ found: inout KeyringScan, document: TripDocument) throws {
+        guard let owner = document.owner, !found.deferred.isEmpty else { return }
+        for (name, device) in found.deferred {
+            guard document.role(of: device) == .owner else {
+                trip.skipped.append(.init(file: folder.display(name), reason: "a keyring of a device that is not an owner of this trip (not read)"))
+                continue
+            }
+            try openKeyring(name, device: device, ownerKey: owner.key, into: &found)
+        }
+        found.deferred = []
+        noticeLeftOut(found.newest)
     }
 
     /// Records whether this laptop was left out of the trip's newest epoch (`TripAccess.leftOut`):
@@ -93,9 +126,11 @@ extension TripRound {
     /// members otherwise), from what `openKeyrings` found: the bytes returned, which
     /// `publishKeyring` writes once our file, which carries the grants it follows, is published
     /// (nil: no keyring to write). An open trip has no keyring.
-    mutating func settleKeyring(_ replica: ReplicaState, keyrings: KeyringScan, boxes: [EntryName]) throws -> [UInt8]? {
+    mutating func settleKeyring(_ replica: ReplicaState, keyrings scanned: KeyringScan, boxes: [EntryName]) throws -> [UInt8]? {
         let document = replica.document
         guard let owner = document.owner else { return nil }
+        var keyrings = scanned
+        try openDeferredKeyrings(&keyrings, document: document)
         // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
         // the round's own `identity` takes only when the replica is saved.
         let me = replica.identity.deviceID
