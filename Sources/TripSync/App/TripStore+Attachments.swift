@@ -68,7 +68,9 @@ extension AttachmentEntry {
             } else if item == nil && !document.isShown(id) {
                 continue
             }
-            let state: AttachmentEntry.State = held(blob) ? .shared : quarantine.contains(blob.sha256) ? .quarantined : .arriving
+            // A sealed copy that did not open is quarantined under its own name.
+            let refused = quarantine.contains(blob.sha256) || blob.sealed.map { quarantine.contains($0.sha256) } == true
+            let state: AttachmentEntry.State = held(blob) ? .shared : refused ? .quarantined : .arriving
             shared.append(
                 AttachmentEntry(
                     id: id, item: itemID, name: name, caption: attachment.caption?.value ?? nil, blob: blob, state: state,
@@ -178,7 +180,7 @@ extension TripStore {
     /// Removes blob `id` from the home when no attachment of any trip here names it (a copy
     /// `attach` made and did not use); kept when a trip file cannot be read (it may name it).
     private func discardUnnamed(_ id: BlobID, in store: BlobStore) throws {
-        let (names, _, unreadable) = try BlobCleanup.homeNames(home)
+        let (names, _, _, unreadable) = try BlobCleanup.homeNames(home)
         guard unreadable.isEmpty, !names.values.contains(where: { $0.contains(id.hex) }) else { return }
         _ = try store.remove(id)
     }

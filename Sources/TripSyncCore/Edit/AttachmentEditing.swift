@@ -98,6 +98,12 @@ extension TripDocument {
         guard BlobReference.isDigest(blob.sha256), (0...BlobReference.maxSize).contains(blob.size), BlobReference.isMediaType(blob.type) else {
             throw EditError("blob: expected a SHA-256 as 64 lowercase hex digits, a size in bytes and a media type")
         }
+        if let sealed = blob.sealed {
+            guard BlobReference.isDigest(sealed.sha256), sealed.key.count == SealedBlob.keyBytes, sealed.size == SealedBlob.sealedSize(plaintext: blob.size)
+            else {
+                throw EditError("blob.sealed: expected the sealed bytes' SHA-256, their exact size and a 32-byte key")
+            }
+        }
     }
 
     /// Whether attachment `id` is shown: live, and its item live (an attachment of a deleted
