@@ -1,3 +1,4 @@
+import TripSyncCore
 import TripSyncHome
 
 /// The attachment part of a trip's sync (docs/DESIGN.md, "Attachments"), run after the merge
@@ -28,6 +29,8 @@ struct AttachmentDelivery {
         var staged: StagedAttachments
         /// Whether the replica gained attachments.
         var attached = 0
+        /// Attachments of this laptop whose plain bytes were sealed (written again).
+        var resealed = 0
         /// Whether our file may be published: false when an attachment we wrote names bytes we
         /// hold but could not deliver to this folder.
         var mayPublish = true
@@ -86,7 +89,7 @@ struct AttachmentDelivery {
             }
         }
         // 2 and 3. Every live attachment's bytes: shared when held here, fetched when not.
-        for (_, attachment) in replica.document.attachments.sorted(by: { $0.key < $1.key }) where !attachment.isDetached {
+        for (id, attachment) in replica.document.attachments.sorted(by: { $0.key < $1.key }) where !attachment.isDetached {
             guard let register = attachment.blob, let blob = BlobID(register.value.sha256) else { continue }
             let reference = register.value
             let name = attachment.name?.value ?? reference.sha256
@@ -113,6 +116,11 @@ struct AttachmentDelivery {
                 // another member wrote never makes this laptop put plain bytes it holds (of
                 // another trip, perhaps a sealed one) where the folder's host reads them.
                 guard !sealing || mine else { continue }
+                if sealing && mayEdit && register.conflicts.isEmpty {
+                    // Its writer seals it now: one laptop only (the one that wrote the value),
+                    // so two laptops never seal it at once under two keys.
+                    if reseal(id, reference, name: name, in: &replica, tripID: tripID, now: now, into: &outcome) { continue }
+                }
                 do throws(BlobError) {
                     _ = try store.share(blob, to: folder, progress: reporter(name, fetching: false))
                 } catch {
@@ -129,6 +137,37 @@ struct AttachmentDelivery {
             outcome.notices.append("not published: a trip file must never name bytes its writer has not put into the folder; sync again once the folder takes them")
         }
         return outcome
+    }
+
+    /// Seals the plain bytes of this laptop's own attachment `id` of an owned trip, puts the
+    /// sealed copy into the folder and writes the blob register again naming it (docs/DESIGN.md,
+    /// "Encryption: sealed attachments"); true when done. The plain folder copy is left to
+    /// `gc --folder`, which removes it once no trip file names it and its retention has passed.
+    private func reseal(
+        _ id: AttachmentID, _ reference: BlobReference, name: String, in replica: inout ReplicaState, tripID: TripID, now: UInt64,
+        into outcome: inout Outcome
+    ) -> Bool {
+        guard let blob = BlobID(reference.sha256) else { return false }
+        var sealed: SealedBlob
+        do throws(BlobError) {
+            sealed = try store.seal(blob, tripID: tripID)
+            _ = try store.shareSealed(
+                BlobReference(sha256: reference.sha256, size: reference.size, type: reference.type, sealed: sealed), to: folder, verifyPresent: true,
+                progress: reporter(name, fetching: false))
+        } catch {
+            outcome.notices.append("\(name): not sealed yet (its plain bytes stay in the folder): \(error)")
+            return false
+        }
+        do throws(EditError) {
+            try replica.document.sealBlob(id, with: sealed, hlc: &replica.clock, now: now)
+        } catch {
+            outcome.notices.append("\(name): not sealed yet (its plain bytes stay in the folder): \(error)")
+            return false
+        }
+        outcome.resealed += 1
+        outcome.notices.append(
+            "\(name): its bytes are now sealed in the folder; the plain copy there is removed by `gc --folder` once no trip file names it and its retention has passed")
+        return true
     }
 
     /// Fetches the folder's blob `blob` of `size` bytes (plain or sealed) by `copy`, when it is

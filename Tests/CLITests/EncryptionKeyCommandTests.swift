@@ -20,7 +20,7 @@ import Testing
         let (trip, a, b) = try KeyringCommandTests.settledTrip(laptops)
         let published = laptops.folder + "/\(trip)/\(a).trip.json.gz"
         let loaded = try TripFileReader().read(path: published)
-        #expect(loaded.sourceSchemaVersion == 6)
+        #expect(loaded.sourceSchemaVersion == TripDocument.currentSchemaVersion)
         let document = loaded.document
         let owner = try #require(document.owner)
         let boxA = try Self.homeBox(laptops, "A")

@@ -146,6 +146,70 @@ import TripSyncPlatform
         #expect(try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/blobs/sealed").isEmpty)
     }
 
+    /// An attachment written before schema 7 (its blob plain, in the folder under the photo's
+    /// own hash) is sealed by its writer's next sync; the other laptop gets the photo through the
+    /// sealed copy, and `gc --folder` removes the plain copy once no trip file names it.
+    @Test func aPlainAttachmentIsSealedByItsWriterAndItsPlainCopyGoes() throws {
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
+        defer { laptops.cleanUp() }
+        try laptops.ownedTrip(withB: "editor")
+        try Data(Self.photo).write(to: URL(fileURLWithPath: laptops.root + "/photo.png"))
+        let item = try laptops.ok("A", "add", "Border crossing", "--day", "2027-06-09").line
+        try laptops.ok("A", "attach", String(item.prefix(8)), laptops.root + "/photo.png")
+        try laptops.ok("A", "sync", "shared")
+        // What a schema 6 laptop left: the blob plain in A's replica and in the folder.
+        let trip = try laptops.tripFolder()
+        let tripID = (trip as NSString).lastPathComponent
+        let plain = BlobIDText.sha256(Self.photo)
+        let replica = laptops.home("A") + "/trips/\(tripID).trip.json.gz"
+        try Self.stripSealed(replica)
+        try? FileManager.default.removeItem(atPath: laptops.home("A") + "/trips/\(tripID).view")
+        for name in try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/blobs/sealed") {
+            try FileManager.default.removeItem(atPath: laptops.home("A") + "/blobs/sealed/" + name)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: trip + "/blobs") { try FileManager.default.removeItem(atPath: trip + "/blobs/" + name) }
+        try FileManager.default.removeItem(atPath: trip + "/\(try laptops.deviceID("A")).trip.json.gz")
+        try Data(Self.photo).write(to: URL(fileURLWithPath: trip + "/blobs/" + plain))
+
+        let sealing = try laptops.ok("A", "sync", "shared")
+        #expect((sealing.stdout + sealing.stderr).contains("now sealed in the folder"), "\(sealing.stdout)\(sealing.stderr)")
+        let sealedNames = try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/blobs/sealed")
+        #expect(sealedNames.count == 1)
+        #expect(try Self.folderBlobs(laptops).keys.sorted() == (sealedNames + [plain]).sorted())
+        // A second sync seals nothing again.
+        try laptops.ok("A", "sync", "shared")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/blobs/sealed") == sealedNames)
+        // B gets the photo through the sealed copy.
+        try laptops.ok("B", "sync", "shared")
+        let seen = try Self.attachments(laptops, "B")
+        #expect(seen.count == 1 && seen.first?.state == "shared", "\(seen)")
+        try laptops.ok("B", "extract", String((seen.first?.id ?? "").prefix(8)), "-o", laptops.root + "/got.png")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: laptops.root + "/got.png"))) == Self.photo)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: laptops.home("B") + "/blobs/sealed") == sealedNames)
+        // Once no trip file names the plain copy and its retention has passed, gc --folder removes it.
+        try laptops.ok("A", "sync", "shared")
+        let date = Date(timeIntervalSinceNow: -100 * 86_400)
+        for name in [plain] + sealedNames {
+            try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: trip + "/blobs/" + name)
+        }
+        try laptops.ok("A", "gc", "--folder", "shared")
+        #expect(try Self.folderBlobs(laptops).keys.sorted() == sealedNames)
+    }
+
+    /// The JSON of the gzip file at `path` without any blob's `sealed`, written back gzipped.
+    static func stripSealed(_ path: String) throws {
+        let script = """
+            import gzip, json, sys
+            p = sys.argv[1]
+            d = json.loads(gzip.decompress(open(p, "rb").read()))
+            for a in d["attachments"].values():
+                a["blob"]["value"].pop("sealed", None)
+            open(p, "wb").write(gzip.compress((json.dumps(d, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\\n").encode()))
+            """
+        let (status, _, err) = try CLI.spawn("/usr/bin/python3", ["-c", script, path], cwd: "/")
+        #expect(status == 0, "\(String(decoding: err, as: UTF8.self))")
+    }
+
     /// `gc` keeps the sealed copies attachments name and removes one nothing names.
     @Test func gcKnowsSealedNames() throws {
         let (laptops, _) = try Self.sharedPhotos()

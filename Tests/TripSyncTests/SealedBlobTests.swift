@@ -73,7 +73,11 @@ import Testing
         var trip = Self.trip
         switch attack {
         case "flipped byte": bytes[200_000] ^= 0x01
-        case "last chunk cut": bytes.removeLast(300_000 - 4 * 65_536 + 17)
+        case "last chunk cut":
+            // Four whole chunks are the stream's size for 4 × 64 KiB: the reference says so,
+            // and the cut is found by the missing final tag.
+            bytes.removeLast(300_000 - 4 * 65_536 + 17)
+            hostile.size = 4 * 65_536
         case "wrong key": hostile.sealed?.key = Sodium.random(32)
         case "another trip": trip = TripID(high: 9, low: 9)
         default:
@@ -94,6 +98,18 @@ import Testing
         }
         #expect(try other.list().isEmpty && other.listSealed().isEmpty)
         #expect(try !other.quarantined().isEmpty)
+    }
+
+    @Test func aSealedSizeThatIsNotTheStreamsIsRefusedBeforeAnyCopy() throws {
+        let (scene, store, folder, reference) = try Self.sealedScene()
+        defer { scene.remove() }
+        _ = try store.shareSealed(reference, to: folder)
+        var hostile = reference
+        hostile.size = 1  // the same sealed copy said to hold one byte
+        let other = try BlobStore(home: scene.root + "/home2")
+        #expect(throws: BlobError.self) { _ = try other.fetchSealed(hostile, tripID: Self.trip, from: folder) }
+        #expect(try other.list().isEmpty && other.listSealed().isEmpty)
+        #expect(throws: EditError.self) { try TripDocument.checkAttachment(name: "a.png", caption: nil, blob: hostile) }
     }
 
     @Test func folderBytesThatDoNotHashToTheSealedNameAreQuarantined() throws {

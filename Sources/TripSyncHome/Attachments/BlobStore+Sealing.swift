@@ -77,6 +77,10 @@ extension BlobStore {
             return BlobCopyResult(blob: plain, size: reference.size, type: nil, resumedFrom: 0, alreadyThere: true)
         }
         guard reference.size <= limit else { throw BlobError(path: folder.path(of: id), blob: id, reason: .tooLarge(size: reference.size, limit: limit)) }
+        // The stream of `size` plain bytes has exactly this size (readers check it too).
+        guard sealed.size == SealedBlob.sealedSize(plaintext: reference.size) else {
+            throw BlobError(path: folder.path(of: id), blob: id, reason: .sealRefused(why: "its size is not the sealed size of the attachment's bytes", quarantined: nil))
+        }
         var resumed: Int64 = 0
         if !containsSealed(sealed) {
             guard let source = try folder.blobFolder(create: false) else { throw BlobError(path: folder.path(of: id), blob: id, reason: .missing) }
