@@ -65,13 +65,18 @@ struct AttachmentDelivery {
             do throws(BlobError) {
                 // The first publish names these bytes: a copy already there is hashed first.
                 if sealing {
-                    reference.sealed = try store.seal(blob, tripID: tripID)
+                    // Sealed when staged (`attach`), so an interrupted share resumes the same
+                    // sealed copy; sealed here when the trip became owned after staging.
+                    if reference.sealed.map({ !store.containsSealed($0) }) ?? true { reference.sealed = try store.seal(blob, tripID: tripID) }
                     _ = try store.shareSealed(reference, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
                 } else {
+                    reference.sealed = nil
                     _ = try store.share(blob, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
                 }
             } catch {
-                outcome.staged.entries.append(entry)
+                var kept = entry
+                kept.blob.sealed = reference.sealed  // the next sync resumes this sealed copy
+                outcome.staged.entries.append(kept)
                 outcome.notices.append("\(entry.name) stays staged (not yet shared): \(error)")
                 continue
             }
@@ -105,6 +110,10 @@ struct AttachmentDelivery {
                     }
                 }
                 if store.contains(blob, size: reference.size) { continue }
+                if store.refusedSealed(sealed) {
+                    outcome.waiting += 1  // refused before (in the quarantine): not fetched again
+                    continue
+                }
                 fetch(sealedID, size: sealed.size, name: name, into: &outcome) { () throws(BlobError) in
                     _ = try store.fetchSealed(reference, tripID: tripID, from: folder, progress: reporter(name, fetching: true))
                 }

@@ -146,6 +146,32 @@ import TripSyncPlatform
         #expect(try FileManager.default.contentsOfDirectory(atPath: laptops.home("A") + "/blobs/sealed").isEmpty)
     }
 
+    /// `attach` on an owned trip seals at once: the staged entry names its sealed copy, and the
+    /// sync puts exactly that copy into the folder, continuing a partial copy a killed sync left.
+    @Test func attachSealsOnceAndTheSyncSharesThatCopyResumingAPartial() throws {
+        let laptops = Laptops(homePrefix: "home", sharedWord: "shared")
+        defer { laptops.cleanUp() }
+        try laptops.ownedTrip(withB: "editor")
+        try Data(Self.photo).write(to: URL(fileURLWithPath: laptops.root + "/photo.png"))
+        let item = try laptops.ok("A", "add", "Border crossing", "--day", "2027-06-09").line
+        try laptops.ok("A", "attach", String(item.prefix(8)), laptops.root + "/photo.png")
+        let trip = try laptops.tripFolder()
+        let tripID = (trip as NSString).lastPathComponent
+        let staged = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: laptops.home("A") + "/staged/\(tripID).json")))
+        let entry = ((staged as? [String: Any])?["staged"] as? [[String: Any]])?.first
+        let sealed = try #require(entry?["sealed"] as? [String: Any])
+        let name = try #require(sealed["sha256"] as? String)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: laptops.home("A") + "/blobs/sealed/" + name)))
+        #expect(BlobIDText.sha256(bytes) == name && sealed["size"] as? Int == bytes.count)
+        // A sync killed halfway through the copy left a partial in the folder.
+        try FileManager.default.createDirectory(atPath: trip + "/blobs", withIntermediateDirectories: true)
+        try Data(bytes.prefix(90_000)).write(to: URL(fileURLWithPath: trip + "/blobs/\(name).partial"))
+        try laptops.ok("A", "sync", "shared")
+        #expect(try Self.folderBlobs(laptops) == [name: bytes])
+        try laptops.ok("B", "sync", "shared")
+        #expect(try Self.attachments(laptops, "B").map(\.state) == ["shared"])
+    }
+
     /// An attachment written before schema 7 (its blob plain, in the folder under the photo's
     /// own hash) is sealed by its writer's next sync; the other laptop gets the photo through the
     /// sealed copy, and `gc --folder` removes the plain copy once no trip file names it.
@@ -210,13 +236,15 @@ import TripSyncPlatform
         #expect(status == 0, "\(String(decoding: err, as: UTF8.self))")
     }
 
-    /// `gc` keeps the sealed copies attachments name and removes one nothing names.
+    /// `gc` keeps the sealed copies attachments (shared or staged) name and removes one
+    /// nothing names.
     @Test func gcKnowsSealedNames() throws {
-        let (laptops, _) = try Self.sharedPhotos()
+        let (laptops, item) = try Self.sharedPhotos()
         defer { laptops.cleanUp() }
+        try laptops.ok("A", "attach", String(item.prefix(8)), laptops.root + "/other.png")  // staged, not synced
         let sealed = laptops.home("A") + "/blobs/sealed"
         let named = try FileManager.default.contentsOfDirectory(atPath: sealed).sorted()
-        #expect(named.count == 2)
+        #expect(named.count == 3)
         let orphan = String(repeating: "0", count: 64)
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: sealed + "/" + orphan))
         try laptops.ok("A", "gc")

@@ -98,6 +98,8 @@ import Testing
         }
         #expect(try other.list().isEmpty && other.listSealed().isEmpty)
         #expect(try !other.quarantined().isEmpty)
+        // Known as refused: a sync does not fetch the same bytes again.
+        #expect(other.refusedSealed(try #require(hostile.sealed)))
     }
 
     @Test func aSealedSizeThatIsNotTheStreamsIsRefusedBeforeAnyCopy() throws {
@@ -110,6 +112,18 @@ import Testing
         #expect(throws: BlobError.self) { _ = try other.fetchSealed(hostile, tripID: Self.trip, from: folder) }
         #expect(try other.list().isEmpty && other.listSealed().isEmpty)
         #expect(throws: EditError.self) { try TripDocument.checkAttachment(name: "a.png", caption: nil, blob: hostile) }
+    }
+
+    @Test func theSealedSizeIsTheStreamsAndNeverOverflows() {
+        #expect(SealedBlob.sealedSize(plaintext: 0) == 41)
+        #expect(SealedBlob.sealedSize(plaintext: 65_536) == 24 + 65_536 + 17)
+        #expect(SealedBlob.sealedSize(plaintext: 65_537) == 24 + 65_537 + 34)
+        #expect(SealedBlob.sealedSize(plaintext: BlobReference.maxSize) == 1_099_796_840_472)
+        #expect(SealedBlob.sealedSize(plaintext: .max) == .max)
+        for size in [0, 1, 65_535, 65_536, 65_537, 200_000] {
+            let sealed = Sodium.streamSeal([UInt8](repeating: 7, count: size), key: Sodium.randomSecret(32), additionalData: [])
+            #expect(Int64(sealed.count) == SealedBlob.sealedSize(plaintext: Int64(size)))
+        }
     }
 
     @Test func folderBytesThatDoNotHashToTheSealedNameAreQuarantined() throws {

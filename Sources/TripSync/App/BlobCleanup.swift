@@ -40,7 +40,8 @@ package enum BlobCleanup {
             var inFolder = Set(references.map(\.folderSHA256))
             for entry in try StagedAttachments.load(home, document.tripID).entries {
                 set.insert(entry.blob.sha256)
-                inFolder.insert(entry.blob.sha256)
+                if let sealed = entry.blob.sealed { set.insert(sealed.sha256) }
+                inFolder.insert(entry.blob.folderSHA256)
             }
             names[document.tripID] = set
             folderNames[document.tripID] = inFolder

@@ -44,9 +44,14 @@ package struct SealedBlob: Hashable, Sendable {
 
     /// The exact size of the sealed bytes of a `plaintext`-byte blob: the header, the
     /// plaintext, and 17 bytes per chunk of 64 KiB (one chunk at least).
+    /// A size too large for an `Int64` gives `Int64.max` (no blob is that large).
     package static func sealedSize(plaintext: Int64) -> Int64 {
+        let plaintext = max(plaintext, 0)
         let chunk = Int64(Sodium.streamChunkBytes)
-        let chunks = max(1, (plaintext + chunk - 1) / chunk)
-        return Int64(Sodium.streamHeaderBytes) + plaintext + chunks * Int64(Sodium.streamChunkOverhead)
+        let chunks = max(1, plaintext / chunk + (plaintext % chunk == 0 ? 0 : 1))
+        let (overhead, o1) = chunks.multipliedReportingOverflow(by: Int64(Sodium.streamChunkOverhead))
+        let (framed, o2) = overhead.addingReportingOverflow(Int64(Sodium.streamHeaderBytes))
+        let (total, o3) = framed.addingReportingOverflow(plaintext)
+        return o1 || o2 || o3 ? .max : total
     }
 }

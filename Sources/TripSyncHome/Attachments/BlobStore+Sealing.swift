@@ -15,6 +15,16 @@ extension BlobStore {
         return BlobPresence.look(id, in: sealedFolder, size: sealed.size) == .present
     }
 
+    /// Whether the sealed copy `sealed` was refused here before (it is in the quarantine as
+    /// `<sha256>.sealed-refused`): the same bytes with the same key would be refused again, so
+    /// they are not fetched at every sync. Removing the quarantined file lets a sync try again.
+    package func refusedSealed(_ sealed: SealedBlob) -> Bool {
+        quarantine.kind(of: Self.refusedName(sealed.sha256)) != nil
+    }
+
+    /// The quarantine's name for a refused sealed copy named `sha256`.
+    static func refusedName(_ sha256: String) -> EntryName { EntryName("\(sha256).sealed-refused") }
+
     /// The sealed copies the home holds (regular files named by a SHA-256), in order.
     package func listSealed() throws(BlobError) -> [BlobID] {
         try BlobPresence.list(sealedFolder)
@@ -117,7 +127,7 @@ extension BlobStore {
             why = Self.describe(failure)
         }
         SecretBytes.wipe(&sealedBytes)
-        let moved = quarantine(id.entryName, in: sealedFolder, as: EntryName("\(id.hex).sealed-refused"))
+        let moved = quarantine(id.entryName, in: sealedFolder, as: Self.refusedName(id.hex))
         throw BlobError(path: folder.path(of: id), blob: id, reason: .sealRefused(why: why, quarantined: moved))
     }
 
