@@ -222,18 +222,48 @@ import TripSyncPlatform
         #expect(try Self.folderBlobs(laptops).keys.sorted() == sealedNames)
     }
 
-    /// The JSON of the gzip file at `path` without any blob's `sealed`, written back gzipped.
-    static func stripSealed(_ path: String) throws {
+    /// The JSON of the gzip file at `path` without any blob's `sealed` (or, with `wrongKey`, with
+    /// the first sealed blob's key replaced by 32 other bytes), written back gzipped.
+    static func stripSealed(_ path: String, wrongKey: Bool = false) throws {
         let script = """
-            import gzip, json, sys
-            p = sys.argv[1]
+            import base64, gzip, json, os, sys
+            p, mode = sys.argv[1], sys.argv[2]
             d = json.loads(gzip.decompress(open(p, "rb").read()))
-            for a in d["attachments"].values():
-                a["blob"]["value"].pop("sealed", None)
+            for i in sorted(d["attachments"]):
+                blob = d["attachments"][i]["blob"]["value"]
+                if mode == "strip":
+                    blob.pop("sealed", None)
+                elif "sealed" in blob:
+                    blob["sealed"]["key"] = base64.b64encode(os.urandom(32)).decode()
+                    break
             open(p, "wb").write(gzip.compress((json.dumps(d, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\\n").encode()))
             """
-        let (status, _, err) = try CLI.spawn("/usr/bin/python3", ["-c", script, path], cwd: "/")
+        let (status, _, err) = try CLI.spawn("/usr/bin/python3", ["-c", script, path, wrongKey ? "key" : "strip"], cwd: "/")
         #expect(status == 0, "\(String(decoding: err, as: UTF8.self))")
+    }
+
+    /// A laptop (hostile, or broken) publishes a sealed attachment whose key does not open its
+    /// sealed copy: the other laptop refuses it, shows it quarantined, never extracts it, and
+    /// does not fetch it again at its next sync; the other photo arrives.
+    @Test func aSealedCopyWhoseKeyDoesNotOpenItIsQuarantinedOnce() throws {
+        let (laptops, _) = try Self.sharedPhotos(twice: false)
+        defer { laptops.cleanUp() }
+        let trip = try laptops.tripFolder()
+        let tripID = (trip as NSString).lastPathComponent
+        try Self.stripSealed(laptops.home("A") + "/trips/\(tripID).trip.json.gz", wrongKey: true)
+        try? FileManager.default.removeItem(atPath: laptops.home("A") + "/trips/\(tripID).view")
+        try FileManager.default.removeItem(atPath: trip + "/\(try laptops.deviceID("A")).trip.json.gz")
+        try laptops.ok("A", "sync", "shared")
+        let first = try laptops.ok("B", "sync", "shared")
+        #expect((first.stdout + first.stderr).contains("do not open as the attachment's bytes"), "\(first.stdout)\(first.stderr)")
+        let seen = try Self.attachments(laptops, "B")
+        #expect(seen.map(\.state).sorted() == ["quarantined", "shared"], "\(seen)")
+        let refused = try #require(seen.first { $0.state == "quarantined" })
+        #expect(try laptops.run("B", ["extract", String(refused.id.prefix(8)), "-o", laptops.root + "/x.png"]).status != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: laptops.home("B") + "/blobs/quarantine").contains { $0.hasSuffix(".sealed-refused") })
+        let second = try laptops.ok("B", "sync", "shared")
+        #expect(!(second.stdout + second.stderr).contains("do not open"), "\(second.stdout)\(second.stderr)")
+        #expect(try Self.attachments(laptops, "B").map(\.state).sorted() == ["quarantined", "shared"])
     }
 
     /// `gc` keeps the sealed copies attachments (shared or staged) name and removes one
