@@ -6,9 +6,9 @@
 
 - Every schema in SCHEMAS that exists passes Draft202012Validator.check_schema.
 - Every valid sample (samples/*.trip.json(.gz), samples/warnings/*, and likewise under
-  samples/v<N>/: v1, the older version, v3, v4, v5 and v6) passes the schema of its folder. A folder
+  samples/v<N>/: v1, the older version, v3, v4, v5, v6 and v7) passes the schema of its folder. A folder
   may also hold files of other versions it lists (samples/v1/ holds the merge result of its
-  schema 1 files, porto-merged.expected.trip.json, schema 3, 4, 5 or 6 as the Swift tool last wrote
+  schema 1 files, porto-merged.expected.trip.json, schema 3, 4, 5, 6 or 7 as the Swift tool last wrote
   it): such a file is checked against the schema of its own "schemaVersion". A version whose
   schema file does not exist yet is skipped.
 - Every entry of <folder>/invalid/index.json with "schema": true names a file that parses as
@@ -45,6 +45,7 @@ SAMPLES = ROOT / "samples"
 
 # schemaVersion -> schema file. A version whose schema file does not exist yet is skipped.
 SCHEMAS = {
+    7: ROOT / "Schemas" / "trip.v7.schema.json",
     6: ROOT / "Schemas" / "trip.v6.schema.json",
     5: ROOT / "Schemas" / "trip.v5.schema.json",
     4: ROOT / "Schemas" / "trip.v4.schema.json",
@@ -70,7 +71,7 @@ SAMPLE_SETS = [
     SampleSet(2, [SAMPLES, SAMPLES / "warnings"], SAMPLES / "invalid"),
     # Older versions live in samples/v<N>/ with the same layout. samples/v1/ also holds the
     # expected result of migrating and merging its files (written by the Swift tool).
-    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(3, 4, 5, 6)),
+    SampleSet(1, [SAMPLES / "v1", SAMPLES / "v1" / "warnings"], SAMPLES / "v1" / "invalid", also=(3, 4, 5, 6, 7)),
     # Schema 3 (members, owner, signed files) in samples/v3/ until it becomes the current
     # version. The signatures themselves are scripts/check-signatures.py's business.
     SampleSet(3, [SAMPLES / "v3"], SAMPLES / "v3" / "invalid"),
@@ -83,6 +84,9 @@ SAMPLE_SETS = [
     # Schema 6 (a member's encryption key in its grant) in samples/v6/; its invalid/ also holds
     # a schema 5 file with the schema 6 key, checked against v5.
     SampleSet(6, [SAMPLES / "v6"], SAMPLES / "v6" / "invalid", also=(5,)),
+    # Schema 7 (sealed attachment bytes) in samples/v7/; its invalid/ also holds a schema 6 file
+    # with the schema 7 key, checked against v6.
+    SampleSet(7, [SAMPLES / "v7"], SAMPLES / "v7" / "invalid", also=(6,)),
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"

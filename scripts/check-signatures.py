@@ -75,11 +75,12 @@ V3 = ROOT / "samples" / "v3"
 V4 = ROOT / "samples" / "v4"
 V5 = ROOT / "samples" / "v5"
 V6 = ROOT / "samples" / "v6"
+V7 = ROOT / "samples" / "v7"
 # Folders of valid samples, and invalid folders with whether their index holds signature rules
 # (True: every schema:false entry is this checker's; False: none is; "some": each entry's
 # errors lie at most at its pointer, and the entries of SIGNATURE_CASES must be found there).
-VALID = [V3, V4, V4 / "warnings", V5, V6]
-INVALID = [(V3 / "invalid", True), (V4 / "invalid", False), (V5 / "invalid", "some"), (V6 / "invalid", "some")]
+VALID = [V3, V4, V4 / "warnings", V5, V6, V7]
+INVALID = [(V3 / "invalid", True), (V4 / "invalid", False), (V5 / "invalid", "some"), (V6 / "invalid", "some"), (V7 / "invalid", False)]
 SIGNATURE_CASES = {"grant-name-not-signed.trip.json", "grant-box-not-signed.trip.json"}
 
 
@@ -395,10 +396,51 @@ def main(argv: list[str]) -> int:
         else:
             report.ok(rel(path), detail)
 
+    for path in sorted((V7 / "blobs").glob("*")):
+        errors, detail = check_sealed_blob(path)
+        if errors:
+            report.fail(rel(path), f"errors {errors}")
+        else:
+            report.ok(rel(path), detail)
+
     for folder, signature_rules in INVALID:
         check_invalid_folder(folder, signature_rules, report)
     print(f"{report.passed} passed, {report.failed} failed")
     return 1 if report.failed else 0
+
+
+def check_sealed_blob(path: Path) -> tuple[list[str], str]:
+    """FORMAT.md, "Schema 7": the sealed copy named by an attachment of samples/v7/porto-sealed
+    hashes to its name and size, and opens with the attachment's key (every chunk, the associated
+    data, the FINAL tag on the last chunk only) to bytes of the attachment's SHA-256 and size."""
+    import nacl.bindings as nb
+    sealed = path.read_bytes()
+    doc = json.loads((V7 / "porto-sealed-backup.trip.json").read_bytes())
+    refs = [a["blob"]["value"] for a in doc["attachments"].values()
+            if "blob" in a and a["blob"]["value"].get("sealed", {}).get("sha256") == path.name]
+    if len(refs) != 1:
+        return ["no attachment of porto-sealed names it"], ""
+    ref = refs[0]
+    if hashlib.sha256(sealed).hexdigest() != path.name or len(sealed) != ref["sealed"]["size"]:
+        return ["its SHA-256 or size is not the one its attachment names"], ""
+    key = base64.b64decode(ref["sealed"]["key"], validate=True)
+    data = f"tripsync-blob-v1\n{doc['tripId']}\n{ref['sha256']}".encode()
+    state = nb.crypto_secretstream_xchacha20poly1305_state()
+    nb.crypto_secretstream_xchacha20poly1305_init_pull(state, sealed[:24], key)
+    body = sealed[24:]
+    pieces = [body[i:i + 65536 + 17] for i in range(0, len(body), 65536 + 17)]
+    plain = b""
+    try:
+        for i, piece in enumerate(pieces):
+            message, tag = nb.crypto_secretstream_xchacha20poly1305_pull(state, piece, data)
+            if (tag == nb.crypto_secretstream_xchacha20poly1305_TAG_FINAL) != (i == len(pieces) - 1):
+                return [f"chunk {i + 1}: the FINAL tag is not on the last chunk only"], ""
+            plain += message
+    except Exception as error:  # noqa: BLE001  (PyNaCl raises its own error types)
+        return [f"does not open: {error}"], ""
+    if len(plain) != ref["size"] or hashlib.sha256(plain).hexdigest() != ref["sha256"]:
+        return ["opens to bytes other than the attachment's"], ""
+    return [], f"opens with its attachment's key: {len(pieces)} chunks, {len(plain)} bytes of SHA-256 {ref['sha256'][:16]}…"
 
 
 SAMPLE_BOXES = {"a3c9e2f1-0b4d-4e8a-9c1f-7d6e5b4a3c2d": "alex-laptop", "5d2c8b1a-3e4f-4a5b-8c6d-7e8f9a0b1c2d": "sam-laptop",

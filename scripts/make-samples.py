@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3, 4, 5 and 6 in samples/v3/, samples/v4/, samples/v5/ and samples/v6/).
+"""Regenerate the TripSync sample files under samples/ (schemaVersion 2, 1 in samples/v1/, 3, 4, 5, 6 and 7 in samples/v3/, samples/v4/, samples/v5/, samples/v6/ and samples/v7/).
 
     python3 scripts/make-samples.py
 
@@ -26,7 +26,9 @@ What it writes (paths relative to the repository root):
     samples/v5/...                           schemaVersion 5 (trip zone, member names,
                                              successions): scripts/make-samples-v5.py
     samples/v6/...                           schemaVersion 6 (a member's encryption key in its
-                                             grant): scripts/make-samples-v6.py, run last
+                                             grant): scripts/make-samples-v6.py
+    samples/v7/...                           schemaVersion 7 (sealed attachment bytes):
+                                             scripts/make-samples-v7.py, run last
 
 samples/v1/porto-merged.expected.trip.json is written by the Swift tool, never by this script:
 it is never removed as stale and, when present, checked with the schema 2 reference reader.
@@ -1518,7 +1520,7 @@ def main() -> int:
           f"days {', '.join(days)}, {len(main_bytes)} bytes")
     print(f"samples/warnings: 2 files; samples/invalid: {len(cases)} files + index.json")
     print(v1_summary)
-    for script in ("make-samples-v3.py", "make-samples-v4.py", "make-samples-v5.py", "make-samples-v6.py"):
+    for script in ("make-samples-v3.py", "make-samples-v4.py", "make-samples-v5.py", "make-samples-v6.py", "make-samples-v7.py"):
         sys.stdout.flush()
         run = subprocess.run([sys.executable, str(ROOT / "scripts" / script)])
         if run.returncode != 0:

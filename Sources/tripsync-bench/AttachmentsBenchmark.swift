@@ -6,8 +6,11 @@ import TripSyncHome
 /// `tripsync-bench attachments [--megabytes N] [--repeat R] [--dir DIR]`: the blob layer next
 /// to the system's tools on the same file, alternating in one run: hashing (`BlobStore.verify`
 /// next to `openssl dgst -sha256`), copying into a folder (`BlobStore.share`, which hashes,
-/// fsyncs and renames, next to `cp` and `cp` + `sync FILE`), and 1,000 presence checks (stat
-/// only). Medians of R runs after one warm-up; the file is in the page cache.
+/// fsyncs and renames, next to `cp` and `cp` + `sync FILE`), what an owned trip's sealed copy
+/// adds (`BlobStore.seal`: read and check the plain bytes, seal them under a fresh key, write the
+/// sealed copy durably; `fetchSealed`: the verified copy from the folder, then open, check and
+/// store the plain bytes), and 1,000 presence checks (stat only). Medians of R runs after one
+/// warm-up; the file is in the page cache.
 enum AttachmentsBenchmark {
     static let usage = "usage: tripsync-bench attachments [--megabytes N] [--repeat R] [--dir DIR]"
 
@@ -46,7 +49,12 @@ enum AttachmentsBenchmark {
 
         let clock = ContinuousClock()
         var rows: [String: [Double]] = [:]
-        let order = ["hash: BlobStore.verify", "hash: openssl dgst -sha256", "copy: BlobStore.share", "copy: cp", "copy: cp + sync FILE"]
+        let order = [
+            "hash: BlobStore.verify", "hash: openssl dgst -sha256", "copy: BlobStore.share", "copy: cp", "copy: cp + sync FILE",
+            "sealed: BlobStore.seal", "sealed: shareSealed", "sealed: fetchSealed",
+        ]
+        let tripID = TripID(high: 1, low: 2)
+        let receiver = try BlobStore(home: root + "/receiver", limit: Int64.max)
         for round in 0...repeats {
             var times: [String: Double] = [:]
             times[order[0]] = Stats.seconds(try clock.measure { try store.verify(id) })
@@ -57,6 +65,17 @@ enum AttachmentsBenchmark {
             times[order[3]] = try ChildProcess.timed(executable: cp, arguments: [blobPath, shared], environment: environment).milliseconds / 1000
             try folder.remove(id)
             times[order[4]] = try ChildProcess.timed(executable: sh, arguments: ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", blobPath, shared], environment: environment).milliseconds / 1000
+            for old in try store.listSealed() { try store.removeSealed(old) }
+            var sealed: SealedBlob?
+            times[order[5]] = Stats.seconds(try clock.measure { sealed = try store.seal(id, tripID: tripID) })
+            let reference = BlobReference(sha256: id.hex, size: Int64(size), type: "application/octet-stream", sealed: sealed)
+            if let old = sealed.flatMap({ BlobID($0.sha256) }) { try folder.remove(old) }
+            times[order[6]] = Stats.seconds(try clock.measure { _ = try store.shareSealed(reference, to: folder) })
+            try receiver.remove(id)
+            for old in try receiver.listSealed() { try receiver.removeSealed(old) }
+            times[order[7]] = Stats.seconds(try clock.measure { _ = try receiver.fetchSealed(reference, tripID: tripID, from: folder) })
+            guard receiver.contains(id, size: Int64(size)) else { throw BenchError("the sealed copy did not open to the blob") }
+            if let old = sealed.flatMap({ BlobID($0.sha256) }) { try folder.remove(old) }
             if round > 0 { for (name, seconds) in times { rows[name, default: []].append(seconds) } }
         }
         guard try folder.presence(of: id, size: Int64(size)) == .present else { throw BenchError("the copy is not in the folder") }
@@ -69,6 +88,7 @@ enum AttachmentsBenchmark {
         let versus = [
             String(format: "%6.0f%%", medians[1] / medians[0] * 100), "",
             String(format: "%6.0f%% of cp, %.0f%% of cp + sync", medians[3] / medians[2] * 100, medians[4] / medians[2] * 100), "", "",
+            "", String(format: "seal + shareSealed %.1fx share", (medians[5] + medians[6]) / medians[2]), "",
         ]
         for (index, name) in order.enumerated() {
             let median = medians[index]

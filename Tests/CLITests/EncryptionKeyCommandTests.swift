@@ -21,7 +21,7 @@ import Testing
         let published = laptops.folder + "/\(trip)/\(a).trip.json.gz"
         // Read as A, a member, reads it: sealed with the trip's epoch key (issue 43).
         let loaded = try laptops.tripFile(published, as: "A")
-        #expect(loaded.wasSealed && loaded.sourceSchemaVersion == 6)
+        #expect(loaded.wasSealed && loaded.sourceSchemaVersion == TripDocument.currentSchemaVersion)
         let document = loaded.document
         let owner = try #require(document.owner)
         let boxA = try Self.homeBox(laptops, "A")

@@ -96,7 +96,7 @@ import Testing
         let result = try CLI.run(["migrate", "samples/invalid/schema-version-newer.trip.json"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "tripsync: error: samples/invalid/schema-version-newer.trip.json: /schemaVersion: written by a newer TripSync: schema 7, this build reads up to 6\n")
+        #expect(result.stderr == "tripsync: error: samples/invalid/schema-version-newer.trip.json: /schemaVersion: written by a newer TripSync: schema 8, this build reads up to 7\n")
     }
 
     @Test(arguments: ["UTC", "America/New_York", "Europe/Lisbon", "Australia/Lord_Howe", "Pacific/Kiritimati", "Asia/Kathmandu"])

@@ -70,7 +70,7 @@ import Testing
         func reason(_ name: String) -> String { skipped.first { $0["file"]?.hasSuffix("/" + name) == true }?["reason"] ?? "" }
         #expect(reason("truncated.trip.json.gz").contains("truncated"))
         #expect(!reason("random.trip.json").isEmpty)
-        #expect(reason("newer.trip.json").contains("newer TripSync: schema 7"))
+        #expect(reason("newer.trip.json").contains("newer TripSync: schema 8"))
         #expect(reason("other-trip.trip.json").contains("belongs to trip"))
         #expect(reason(".syncthing.x.trip.json.gz.tmp").contains("temporary"))
         #expect(reason("notes.txt").contains("not a trip file"))

@@ -54,8 +54,8 @@ import TripSyncFixtures
     /// rest holds (here items of another shape, and a truncated end); a file whose version
     /// cannot be read plainly goes to the strict decoder, which says why.
     @Test(arguments: [
-        (#"{"acks":{},"items":{"x":{"shape":"of schema 7"}},"schemaVersion":7,"trip":{"#, 7),
-        (#"{ "schemaVersion" : 7 }"#, 7),
+        (#"{"acks":{},"items":{"x":{"shape":"of schema 8"}},"schemaVersion":8,"trip":{"#, 8),
+        (#"{ "schemaVersion" : 8 }"#, 8),
     ])
     func aNewerVersionIsRefusedBeforeTheRestIsDecoded(text: String, version: Int) throws {
         guard case .failure(let error) = readTrip(bytes(text)) else {

@@ -14,9 +14,9 @@ import TripSyncFixtures
     /// seed: 42)` (the pair `tripsync-bench generate --items 10000` writes) merged by
     /// `writer`, recorded before issue 30: the release `tripsync merge` of main at 53fa057 on
     /// that pair, its one `deviceId` replaced by this writer's id, gives the same hash.
-    static let mergedJSONSHA256 = "c4beeff0d54a41401f32397cea3aec28e2a8b60acb5d18b53d8443110cf546b0"
-    /// The hash of the same bytes as schema 5 wrote them (before issue 43): schema 6 changed the
-    /// version number and nothing else of this merge.
+    static let mergedJSONSHA256 = "91f200275b8c0d6f74a89af24c9a18c95457dc3f74d4a039d0af4e9d7e8e81ee"
+    /// The hash of the same bytes as schema 5 wrote them (before issue 43): schemas 6 and 7
+    /// changed the version number and nothing else of this merge.
     static let mergedJSONSchema5SHA256 = "22a42be9d52fc0310dafa04c34d9fda4085b9f94fce1012f3d861f9df80b825e"
     static let writer = DeviceID(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
 
@@ -54,7 +54,7 @@ import TripSyncFixtures
         let json = try gzip.withUnsafeBytes { try Gzip.decompress($0, limits: .standard) }
         #expect(json == summary.result.document.canonicalJSON())
         #expect(SHA256.hex(SHA256.digest(json)) == Self.mergedJSONSHA256)
-        let asSchema5 = Array(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":6,", with: "\"schemaVersion\":5,").utf8)
+        let asSchema5 = Array(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":7,", with: "\"schemaVersion\":5,").utf8)
         #expect(SHA256.hex(SHA256.digest(asSchema5)) == Self.mergedJSONSchema5SHA256)
         #expect(summary.conflicts == ConflictList(summary.result.document).summary)
         #expect(summary.conflicts == ConflictSummary(fields: 238, editedWhileDeleted: 50))

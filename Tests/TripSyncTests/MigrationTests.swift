@@ -135,7 +135,7 @@ import Testing
 
     @Test func aNewerFileIsRefusedByEveryReaderPath() {
         let report = TripFileReader().validate(path: PackagePaths.samples + "/invalid/schema-version-newer.trip.json")
-        #expect(report.failure?.kind == .newerSchema(found: 7, supported: 6))
-        #expect(report.errors.first?.message == "written by a newer TripSync: schema 7, this build reads up to 6")
+        #expect(report.failure?.kind == .newerSchema(found: 8, supported: 7))
+        #expect(report.errors.first?.message == "written by a newer TripSync: schema 8, this build reads up to 7")
     }
 }

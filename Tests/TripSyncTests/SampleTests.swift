@@ -15,11 +15,11 @@ import TripSyncCore
     /// A schema 5 file's canonical bytes as the current schema writes them: migration 5 → 6
     /// adds nothing, so only the version differs.
     static func asCurrent(_ schema5: Data) -> [UInt8] {
-        Array(String(decoding: schema5, as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":5,", with: "\"schemaVersion\":6,").utf8)
+        Array(String(decoding: schema5, as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":5,", with: "\"schemaVersion\":7,").utf8)
     }
 
     static func invalidSamples() -> [InvalidSample] {
-        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid", "v5/invalid", "v6/invalid"].flatMap { invalidSamples(folder: $0) }
+        ["invalid", "v1/invalid", "v3/invalid", "v4/invalid", "v5/invalid", "v6/invalid", "v7/invalid"].flatMap { invalidSamples(folder: $0) }
     }
 
     static func invalidSamples(folder: String) -> [InvalidSample] {
@@ -34,7 +34,7 @@ import TripSyncCore
         }
     }
 
-    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22), ("v5/invalid", 13), ("v6/invalid", 3)])
+    @Test(arguments: [("invalid", 25), ("v1/invalid", 8), ("v3/invalid", 18), ("v4/invalid", 22), ("v5/invalid", 13), ("v6/invalid", 3), ("v7/invalid", 3)])
     func indexCoversEveryInvalidFile(folder: String, atLeast: Int) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.samples + "/" + folder)
             .filter { $0 != "index.json" }.map { folder + "/" + $0 }
@@ -91,7 +91,7 @@ import TripSyncCore
         }
         #expect(
             loaded.migration?.steps == [
-                "3→4: no attachments yet", "4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet",
+                "3→4: no attachments yet", "4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet", "6→7: no sealed attachment bytes yet",
             ])
         #expect(loaded.document.attachments.isEmpty)
         // Migrated 3 → 6, it is the v5 sample (the v4 one migrated) as schema 6: byte for byte when unsigned,
@@ -116,7 +116,7 @@ import TripSyncCore
         let path = PackagePaths.samples + "/v4/" + file
         let loaded = try TripFileReader().read(path: path)
         #expect(loaded.sourceSchemaVersion == 4)
-        #expect(loaded.migration?.steps == ["4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet"])
+        #expect(loaded.migration?.steps == ["4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet", "6→7: no sealed attachment bytes yet"])
         #expect(loaded.warnings.isEmpty)
         #expect(loaded.document.trip.zone == nil && loaded.document.successions.isEmpty)
         #expect(loaded.document.members.values.allSatisfy { $0.name == nil })
@@ -141,7 +141,7 @@ import TripSyncCore
         let path = PackagePaths.samples + "/v5/" + file
         let loaded = try TripFileReader().read(path: path)
         #expect(loaded.sourceSchemaVersion == 5)
-        #expect(loaded.migration?.steps == ["5→6: no encryption keys in grants yet"])
+        #expect(loaded.migration?.steps == ["5→6: no encryption keys in grants yet", "6→7: no sealed attachment bytes yet"])
         #expect(loaded.warnings.isEmpty)
         if signed {
             // Signed by the writing device's member key.

@@ -39,7 +39,7 @@ import TripSyncFixtures
         let (document, devices) = Self.document()
         let bytes = document.canonicalJSON()
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains("\"schemaVersion\":6"))
+        #expect(text.contains("\"schemaVersion\":7"))
         #expect(text.contains("\"trip\":{\"name\":"))
         #expect(text.contains(",\"zone\":{\"rev\":"))
         #expect(text.contains("\"name\":\"Laptop 1\",\"rev\":"))
@@ -64,7 +64,7 @@ import TripSyncFixtures
     @Test func absentAdditionsAreNotWritten() {
         let text = String(decoding: smallDocument().canonicalJSON(), as: UTF8.self)
         #expect(!text.contains("\"successions\"") && !text.contains("\"zone\":{\"rev\""))
-        #expect(text.contains("\"schemaVersion\":6"))
+        #expect(text.contains("\"schemaVersion\":7"))
     }
 
     /// A schema 4 file holding a schema 5 key is refused at that key's pointer.
@@ -76,7 +76,7 @@ import TripSyncFixtures
         let document = smallDocument()
         let device = try #require(document.clock.entries.keys.sorted().first)
         let text = String(decoding: document.canonicalJSON(), as: UTF8.self)
-            .replacingOccurrences(of: "\"schemaVersion\":6", with: "\"schemaVersion\":4")
+            .replacingOccurrences(of: "\"schemaVersion\":7", with: "\"schemaVersion\":4")
             .replacingOccurrences(of: anchor, with: replacement.replacingOccurrences(of: "DEV", with: device.description))
         guard case .failure(let error) = readTrip(bytes(text)) else {
             Issue.record("a schema 4 file with \(pointer) was read")
@@ -174,10 +174,10 @@ import TripSyncFixtures
     /// Migration 4 → 5 adds nothing: a schema 4 file reads with no zone, no names, no successions.
     @Test func migrationFromSchema4AddsNothing() throws {
         let document = smallDocument()
-        let text = String(decoding: document.canonicalJSON(), as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":6", with: "\"schemaVersion\":4")
+        let text = String(decoding: document.canonicalJSON(), as: UTF8.self).replacingOccurrences(of: "\"schemaVersion\":7", with: "\"schemaVersion\":4")
         let read = try readTrip(bytes(text)).get()
         #expect(read.sourceSchemaVersion == 4)
-        #expect(read.migration?.steps == ["4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet"])
+        #expect(read.migration?.steps == ["4→5: no trip zone, member names or successions yet", "5→6: no encryption keys in grants yet", "6→7: no sealed attachment bytes yet"])
         #expect(read.document.canonicalJSON() == document.canonicalJSON())
     }
 }

@@ -7,7 +7,8 @@
 # (the request and the grant travel through Syncthing), a third laptop C joins by a file
 # carried by hand, and a viewer V sharing folder B's side is refused edits by its CLI, and its
 # hand-edited file changes nobody's trip. Attachments (issue 17): a 4 MiB photo attached on A
-# arrives byte-identical on B and shows as shared there, and only as arriving while it travels.
+# arrives byte-identical on B and shows as shared there, and only as arriving while it travels;
+# the folders hold only its sealed copy (schema 7: the trip is owned).
 #
 # Usage: Tests/syncthing/run.sh          (TRIPSYNC=path/to/tripsync to pick the binary;
 #                                          default .build/debug/tripsync in the package root)
@@ -670,7 +671,16 @@ state_of() {
 check "home A lists the photo as staged before its sync" test "$(state_of A)" = staged
 check "home A's published file does not name the photo before A's sync" eval 'inside A "$TMP/A/$FILE_A" >"$TMP/a-before.json" && ! grep -q "$PHOTO_SHA" "$TMP/a-before.json"'
 tsync A "$TMP/A"
-check "home A's sync put the photo's bytes into folder A (FOLDER/<trip>/blobs/<sha256>)" cmp -s "$PHOTO" "$TMP/A/$TRIP/blobs/$PHOTO_SHA"
+# An owned trip's photo goes into the folder only sealed (schema 7): one file, named by the
+# SHA-256 of the sealed bytes, holding none of the photo's bytes.
+SEALED=$(ls "$TMP/A/$TRIP/blobs" 2>/dev/null | grep -E '^[0-9a-f]{64}$' | head -n 1)
+check "home A's sync put one sealed copy of the photo into folder A (FOLDER/<trip>/blobs/<sha256 of the sealed bytes>)" eval \
+    '[ -n "$SEALED" ] && [ "$(ls "$TMP/A/$TRIP/blobs" | grep -c -E "^[0-9a-f]{64}$")" = 1 ] && [ "$(sha256sum "$TMP/A/$TRIP/blobs/$SEALED" | cut -d" " -f1)" = "$SEALED" ]'
+check "folder A holds no file named by the photo's own hash" eval '! test -e "$TMP/A/$TRIP/blobs/$PHOTO_SHA"'
+check "the sealed copy in folder A holds none of the photo's bytes (a 64-byte slice of its scan)" python3 -c '
+import sys
+photo, sealed = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+sys.exit(1 if photo[100000:100064] in sealed else 0)' "$PHOTO" "$TMP/A/$TRIP/blobs/$SEALED"
 check "home A's published file names the photo" eval 'inside A "$TMP/A/$FILE_A" | grep -q "$PHOTO_SHA"'
 check "home A lists the photo as shared" test "$(state_of A)" = shared
 check "home A's attachments --json has the keys of CLI.md" eval '[ "$(ts A attachments --json | json "sorted(set(k for e in d for k in (\"id\",\"item\",\"name\",\"caption\",\"sha256\",\"size\",\"type\",\"state\") if k in e))")" = "[\"caption\", \"id\", \"item\", \"name\", \"sha256\", \"size\", \"state\", \"type\"]" ]'
@@ -678,7 +688,7 @@ a_file_carried() { cmp -s "$TMP/A/$FILE_A" "$TMP/B/$FILE_A" && folder_idle B; }
 scan_both
 wait_until "$WAIT" "home A's file naming the photo carried to folder B" a_file_carried ||
     fatal "Syncthing carries home A's file naming the photo to folder B"
-check "the photo's bytes are not in folder B yet (daemon B ignores blobs/)" eval '! test -e "$TMP/B/$TRIP/blobs/$PHOTO_SHA"'
+check "the photo's sealed copy is not in folder B yet (daemon B ignores blobs/)" eval '! test -e "$TMP/B/$TRIP/blobs/$SEALED"'
 tsync B "$TMP/B"
 check "home B lists the photo as arriving while its bytes are not in folder B" test "$(state_of B)" = arriving
 check "home B's extract of the arriving photo is refused (exit 1), nothing written" eval \
@@ -706,7 +716,7 @@ check "home B lists the photo with its size, type and caption" eval \
 PHOTO_ID=$(ts B attachments --json | json "[e['id'] for e in d if e['sha256'] == sys.argv[2]][0]" "$PHOTO_SHA")
 ts B extract "$PHOTO_ID" -o "$TMP/photo-on-b.jpg" >/dev/null
 check "the photo extracted on home B is byte-identical to the one attached on A" cmp -s "$PHOTO" "$TMP/photo-on-b.jpg"
-check "folder B holds the photo's bytes, byte-identical" cmp -s "$PHOTO" "$TMP/B/$TRIP/blobs/$PHOTO_SHA"
+check "folder B holds the photo's sealed copy, byte-identical to folder A's" cmp -s "$TMP/A/$TRIP/blobs/$SEALED" "$TMP/B/$TRIP/blobs/$SEALED"
 if rounds; then pass "homes A and B converge with the photo: same fingerprint after $ROUNDS round(s)"; else fail "homes A and B converge with the photo"; fi
 
 if [ "$NOT_JSON" -eq 0 ]; then

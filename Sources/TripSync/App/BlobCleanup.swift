@@ -3,11 +3,13 @@ import TripSyncPlatform
 import TripSyncCore
 import TripSyncHome
 
-/// `gc`: removes blobs nothing names (docs/DESIGN.md, "Attachments"). In a home, a blob stays
-/// while any attachment of any trip here (live, detached, of a deleted item, or staged) names
-/// it. In a trip folder, a blob stays while any readable trip file there, this home's replica
-/// or its staged list names it, or its retention has not passed; a trip file that cannot be
-/// read keeps every blob of its trip (it may name them).
+/// `gc`: removes blobs nothing names (docs/DESIGN.md, "Attachments"). In a home, a blob (plain,
+/// or a sealed copy in `blobs/sealed/`) stays while any attachment of any trip here (live,
+/// detached, of a deleted item, or staged) names it. In a trip folder, a blob stays while any
+/// readable trip file there, this home's replica or its staged list names it by its folder name
+/// (a sealed blob by the SHA-256 of its sealed bytes, a plain one by its own), or its retention
+/// has not passed; a trip file that cannot be read keeps every blob of its trip (it may name
+/// them).
 package enum BlobCleanup {
     /// What a cleanup removed (or, dry, would remove).
     package struct Result: Hashable, Sendable {
@@ -21,29 +23,40 @@ package enum BlobCleanup {
         package var notices: [String] = []
     }
 
-    /// Every blob this home's trips name, or the trip files that could not be read.
-    static func homeNames(_ home: Home) throws -> (names: [TripID: Set<String>], horizons: [TripID: UInt64], unreadable: [String]) {
+    /// Every blob this home's trips name: in the home (plain names and sealed copies' names)
+    /// and in their trip folders (`folderNames`); or the trip files that could not be read.
+    static func homeNames(_ home: Home) throws -> (
+        names: [TripID: Set<String>], folderNames: [TripID: Set<String>], horizons: [TripID: UInt64], unreadable: [String]
+    ) {
         let listing = try home.listTrips()
         var names: [TripID: Set<String>] = [:]
+        var folderNames: [TripID: Set<String>] = [:]
         var horizons: [TripID: UInt64] = [:]
         for trip in listing.trips {
             let document = trip.document
             horizons[document.tripID] = document.acknowledgedHorizon
-            var set = Set(document.attachments.values.compactMap { $0.blob?.versions.map(\.value.sha256) }.joined())
-            for entry in try StagedAttachments.load(home, document.tripID).entries { set.insert(entry.blob.sha256) }
+            let references = document.attachments.values.flatMap { $0.blob?.versions.map(\.value) ?? [] }
+            var set = Set(references.map(\.sha256)).union(references.compactMap(\.sealed?.sha256))
+            var inFolder = Set(references.map(\.folderSHA256))
+            for entry in try StagedAttachments.load(home, document.tripID).entries {
+                set.insert(entry.blob.sha256)
+                if let sealed = entry.blob.sealed { set.insert(sealed.sha256) }
+                inFolder.insert(entry.blob.folderSHA256)
+            }
             names[document.tripID] = set
+            folderNames[document.tripID] = inFolder
         }
-        return (names, horizons, listing.unreadable.map(\.path))
+        return (names, folderNames, horizons, listing.unreadable.map(\.path))
     }
 
     /// Removes the home's blobs no attachment of its trips names (all kept when a trip file of
     /// the home cannot be read).
     package static func home(_ home: Home, dryRun: Bool) throws -> Result {
         var result = Result()
-        let (names, _, unreadable) = try homeNames(home)
+        let (names, _, _, unreadable) = try homeNames(home)
         let store = try BlobStore(home: home.path)
         guard unreadable.isEmpty else {
-            result.kept = try store.list().count
+            result.kept = try store.list().count + store.listSealed().count
             result.notices = unreadable.map { "\($0): cannot be read, so every blob is kept (it may name them)" }
             return result
         }
@@ -59,6 +72,17 @@ package enum BlobCleanup {
                 result.bytes += size
             }
         }
+        for blob in try store.listSealed() {
+            if named.contains(blob.hex) {
+                result.kept += 1
+                continue
+            }
+            let size = store.sealedFolder.kind(of: blob.entryName)?.stamp.size ?? 0
+            if try dryRun || store.removeSealed(blob) {
+                result.removed.append(store.sealedPath(of: blob))
+                result.bytes += size
+            }
+        }
         return result
     }
 
@@ -69,7 +93,7 @@ package enum BlobCleanup {
     /// runs ahead must not remove it: issue 40).
     package static func folder(_ folder: String, home: Home, retention: RetentionPolicy = .standard, now: UTCTimestamp, dryRun: Bool) throws -> Result {
         var result = Result()
-        let (names, horizons, unreadableHere) = try homeNames(home)
+        let (_, names, horizons, unreadableHere) = try homeNames(home)
         guard unreadableHere.isEmpty else {
             result.notices = unreadableHere.map { "\($0): cannot be read, so no folder blob is removed (it may name them)" }
             return result
@@ -88,7 +112,7 @@ package enum BlobCleanup {
                     let (bytes, _) = try tripFolder.readFile(name, maxBytes: reader.maxFileBytes)
                     let loaded = try reader.read(bytes: bytes, file: tripFolder.display(name))
                     for attachment in loaded.document.attachments.values {
-                        for version in attachment.blob?.versions ?? [] { named.insert(version.value.sha256) }
+                        for version in attachment.blob?.versions ?? [] { named.insert(version.value.folderSHA256) }
                     }
                 } catch {
                     readable = false

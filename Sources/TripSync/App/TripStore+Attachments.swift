@@ -68,7 +68,9 @@ extension AttachmentEntry {
             } else if item == nil && !document.isShown(id) {
                 continue
             }
-            let state: AttachmentEntry.State = held(blob) ? .shared : quarantine.contains(blob.sha256) ? .quarantined : .arriving
+            // A sealed copy that did not open is quarantined under its own name.
+            let refused = quarantine.contains(blob.sha256) || blob.sealed.map { quarantine.contains($0.sha256) } == true
+            let state: AttachmentEntry.State = held(blob) ? .shared : refused ? .quarantined : .arriving
             shared.append(
                 AttachmentEntry(
                     id: id, item: itemID, name: name, caption: attachment.caption?.value ?? nil, blob: blob, state: state,
@@ -107,7 +109,9 @@ extension TripStore {
     /// Attaches the file at `path` to the live item `item` (docs/DESIGN.md, "Attachments"):
     /// the bytes are copied into this home at once (hashed while copied, refused above the
     /// home's limit) and the attachment is staged; the next sync puts the bytes into the trip
-    /// folder and only then writes it into the trip. A photo (JPEG, PNG, WebP, HEIC) recording
+    /// folder and only then writes it into the trip. In an owned trip the bytes are also sealed
+    /// at once under a key of their own, and only that sealed copy ever goes into the folder
+    /// (docs/DESIGN.md, "Encryption: sealed attachments"). A photo (JPEG, PNG, WebP, HEIC) recording
     /// where it was taken is reported; with `stripLocation` the stored copy has no location, and
     /// a file whose location cannot be removed (another type, some HEIC files) is refused.
     /// Refused on a laptop that may not change the trip.
@@ -161,11 +165,17 @@ extension TripStore {
                     try discardUnnamed(original, in: store)
                 }
             }
-            let reference = BlobReference(sha256: stored.blob.hex, size: stored.size, type: (stored.type ?? .octetStream).rawValue)
+            var reference = BlobReference(sha256: stored.blob.hex, size: stored.size, type: (stored.type ?? .octetStream).rawValue)
+            try TripDocument.checkAttachment(name: name, caption: caption, blob: reference)
+            if state.document.owner != nil {
+                // An owned trip's bytes reach its folder only sealed: sealed now, under a fresh
+                // key, so the sync shares (and resumes) this one sealed copy (docs/DESIGN.md,
+                // "Encryption: sealed attachments").
+                reference.sealed = try store.seal(stored.blob, tripID: state.document.tripID)
+            }
             let entry = StagedAttachments.Entry(
                 id: Identifier.random(), item: item, blob: reference, name: name, caption: caption,
                 stagedAt: UTCTimestamp(millisecondsSinceEpoch: FileMerger.wallClockMilliseconds()))
-            try TripDocument.checkAttachment(name: name, caption: caption, blob: reference)
             var staged = try StagedAttachments.load(home, state.document.tripID)
             staged.entries.append(entry)
             try staged.save(home, state.document.tripID)
@@ -178,7 +188,7 @@ extension TripStore {
     /// Removes blob `id` from the home when no attachment of any trip here names it (a copy
     /// `attach` made and did not use); kept when a trip file cannot be read (it may name it).
     private func discardUnnamed(_ id: BlobID, in store: BlobStore) throws {
-        let (names, _, unreadable) = try BlobCleanup.homeNames(home)
+        let (names, _, _, unreadable) = try BlobCleanup.homeNames(home)
         guard unreadable.isEmpty, !names.values.contains(where: { $0.contains(id.hex) }) else { return }
         _ = try store.remove(id)
     }

@@ -351,7 +351,18 @@ struct CanonicalWriter: ~Copyable {
     }
 
     static func writeBlob(_ writer: inout CanonicalWriter, _ blob: BlobReference) {
-        writer.out.append("{\"sha256\":")
+        writer.out.append(UInt8(ascii: "{"))
+        if let sealed = blob.sealed {
+            // Schema 7: `sealed` sorts before `sha256`; inside it `key`, `sha256`, `size`.
+            writer.out.append("\"sealed\":{\"key\":")
+            writer.out.append(string: sealed.keyBase64)
+            writer.out.append(",\"sha256\":")
+            writer.out.append(string: sealed.sha256)
+            writer.out.append(",\"size\":")
+            writer.out.append(decimal: UInt64(max(sealed.size, 0)))
+            writer.out.append("},")
+        }
+        writer.out.append("\"sha256\":")
         writer.out.append(string: blob.sha256)
         writer.out.append(",\"size\":")
         writer.out.append(decimal: UInt64(max(blob.size, 0)))

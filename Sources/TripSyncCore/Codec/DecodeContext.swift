@@ -16,6 +16,8 @@ struct DecodeContext {
     var droppedIssues = 0
     /// The validator's per-value rules, checked as values are decoded (see `CrossFieldChecks`).
     var cross: CrossFieldChecks
+    /// The pointers of schema 7 keys read (a blob's `sealed`), for the version check at the end.
+    var schema7Pointers: [String] = []
     /// The last few ids read as values (rev devices), with where their text is in the input.
     private var recentIDs: [(bytes: UnsafePointer<UInt8>, id: Identifier)] = []
     private var nextRecentID = 0

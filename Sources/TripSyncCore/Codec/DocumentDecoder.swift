@@ -218,6 +218,16 @@ struct DocumentDecoder {
             context.report("missing key \"schemaVersion\", expected the integer schema version of the file")
         }
         var optional = DocumentDecoder.signatureBits | DocumentDecoder.successionsBit
+        if case .number(let number) = top.version, number < 7 {
+            // Schema 7's key: `sealed` in an attachment's blob.
+            for pointer in context.schema7Pointers {
+                context.errorCount += 1
+                context.append(
+                    ValidationIssue(
+                        .error, pointer: pointer,
+                        message: "unexpected key \"sealed\", a schema 7 key in a schema \(number) file (a schema 7 writer writes schemaVersion 7)"))
+            }
+        }
         if case .number(let number) = top.version, number < 6 {
             // Schema 6's key: `box` in a grant.
             for pointer in top.schema6 {
@@ -321,8 +331,10 @@ struct DocumentDecoder {
         }
     }
 
-    /// Reads a blob reference `{"sha256", "size", "type"}`.
+    /// Reads a blob reference `{"sealed"?, "sha256", "size", "type"}`; the pointer of a
+    /// `sealed` (a schema 7 key) is added to the context's `schema7Pointers`.
     static func decodeBlob(_ c: inout DecodeContext) throws -> BlobReference? {
+        var sealed: SealedBlob?
         var sha256: String?
         var size: Int64?
         var type: String?
@@ -330,23 +342,24 @@ struct DocumentDecoder {
         var mask: UInt32 = 0
         guard
             try c.readObject("a blob (an object with \"sha256\", \"size\" and \"type\")", { c, key in
-                if key.equals("sha256") {
-                    try c.member(key, 0, &mask, "sha256") { c in
-                        guard let text = try c.readString("a SHA-256 as 64 lowercase hex digits")?.text else { ok = false; return }
-                        guard BlobReference.isDigest(text) else {
-                            ok = false
-                            c.report("expected a SHA-256 as 64 lowercase hex digits, found \"\(text.prefix(80))\"")
-                            return
-                        }
-                        sha256 = text
+                if key.equals("sealed") {
+                    try c.member(key, 0, &mask, "sealed") { c in
+                        c.schema7Pointers.append(c.pointer)
+                        sealed = try decodeSealed(&c)
+                        ok = ok && sealed != nil
+                    }
+                } else if key.equals("sha256") {
+                    try c.member(key, 1, &mask, "sha256") { c in
+                        sha256 = try decodeDigest(&c)
+                        ok = ok && sha256 != nil
                     }
                 } else if key.equals("size") {
-                    try c.member(key, 1, &mask, "size") { c in
+                    try c.member(key, 2, &mask, "size") { c in
                         size = try c.readInteger(0...BlobReference.maxSize, "a size in bytes")
                         ok = ok && size != nil
                     }
                 } else if key.equals("type") {
-                    try c.member(key, 2, &mask, "type") { c in
+                    try c.member(key, 3, &mask, "type") { c in
                         guard let text = try c.readString("a media type such as image/jpeg")?.text else { ok = false; return }
                         guard BlobReference.isMediaType(text) else {
                             ok = false
@@ -361,9 +374,67 @@ struct DocumentDecoder {
                 }
             })
         else { return nil }
-        c.requireKeys(["sha256", "size", "type"], seen: mask)
+        c.requireKeys(["sealed", "sha256", "size", "type"], seen: mask | 1)
         guard ok, let sha256, let size, let type else { return nil }
-        return BlobReference(sha256: sha256, size: size, type: type)
+        if let sealed, sealed.size != SealedBlob.sealedSize(plaintext: size) {
+            c.path.append(.key("sealed"))
+            c.report(
+                "expected a sealed size of \(SealedBlob.sealedSize(plaintext: size)) bytes (the secret stream of \(size) bytes), found \(sealed.size)",
+                at: .key("size"))
+            c.path.removeLast()
+            return nil
+        }
+        return BlobReference(sha256: sha256, size: size, type: type, sealed: sealed)
+    }
+
+    /// Reads a SHA-256 as 64 lowercase hex digits.
+    private static func decodeDigest(_ c: inout DecodeContext) throws -> String? {
+        guard let text = try c.readString("a SHA-256 as 64 lowercase hex digits")?.text else { return nil }
+        guard BlobReference.isDigest(text) else {
+            c.report("expected a SHA-256 as 64 lowercase hex digits, found \"\(text.prefix(80))\"")
+            return nil
+        }
+        return text
+    }
+
+    /// Reads a sealed copy `{"key", "sha256", "size"}` (schema 7): the key as 44 characters of
+    /// canonical base64 of 32 bytes, the sealed bytes' SHA-256 and size.
+    static func decodeSealed(_ c: inout DecodeContext) throws -> SealedBlob? {
+        var key: [UInt8]?
+        var sha256: String?
+        var size: Int64?
+        var ok = true
+        var mask: UInt32 = 0
+        guard
+            try c.readObject("a sealed copy (an object with \"key\", \"sha256\" and \"size\")", { c, name in
+                if name.equals("key") {
+                    try c.member(name, 0, &mask, "key") { c in
+                        guard let text = try c.readString("a blob key (44 characters of base64)")?.text else { ok = false; return }
+                        key = Base64.decode(text, count: SealedBlob.keyBytes)
+                        if key == nil {
+                            ok = false
+                            c.report("expected a blob key as 44 characters of base64 of 32 bytes, found \"\(text.prefix(80))\"")
+                        }
+                    }
+                } else if name.equals("sha256") {
+                    try c.member(name, 1, &mask, "sha256") { c in
+                        sha256 = try decodeDigest(&c)
+                        ok = ok && sha256 != nil
+                    }
+                } else if name.equals("size") {
+                    try c.member(name, 2, &mask, "size") { c in
+                        size = try c.readInteger(0...SealedBlob.sealedSize(plaintext: BlobReference.maxSize), "a sealed size in bytes")
+                        ok = ok && size != nil
+                    }
+                } else {
+                    ok = false
+                    try c.unknownKey(name)
+                }
+            })
+        else { return nil }
+        c.requireKeys(["key", "sha256", "size"], seen: mask)
+        guard ok, let key, let sha256, let size else { return nil }
+        return SealedBlob(sha256: sha256, size: size, key: key)
     }
 
     /// Reads the item an attachment belongs to: an item id.

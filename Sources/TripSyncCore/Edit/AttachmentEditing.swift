@@ -40,6 +40,24 @@ extension TripDocument {
         return true
     }
 
+    /// Writes live attachment `id`'s blob again with `sealed`, the sealed copy of the same plain
+    /// bytes (re-sealing an attachment written before schema 7): one new dot on the `blob`
+    /// register, the plain `sha256`, `size` and `type` unchanged. Refused when the blob is
+    /// sealed already or holds a conflict (the person settles that first).
+    ///
+    /// The caller has already delivered the sealed bytes to every folder it publishes to.
+    package mutating func sealBlob(_ id: AttachmentID, with sealed: SealedBlob, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
+        var attachment = try liveAttachment(id)
+        guard let register = attachment.blob, register.value.sealed == nil, register.conflicts.isEmpty else {
+            throw EditError("attachment \(id): its bytes are sealed already, or its blob holds a conflict")
+        }
+        var value = register.value
+        value.sealed = sealed
+        try Self.checkAttachment(name: attachment.name?.value ?? "attachment", caption: nil, blob: value)
+        attachment.blob = Register(value: value, rev: try stamp(&hlc, now: now))
+        attachments[id] = attachment
+    }
+
     /// Detaches live attachment `id`: its registers stay (a restore brings it back), and the
     /// delete value records when and what this replica had seen.
     package mutating func detach(_ id: AttachmentID, at: UTCTimestamp, hlc: inout HybridLogicalClock, now: UInt64) throws(EditError) {
@@ -97,6 +115,12 @@ extension TripDocument {
         try checkAttachmentText(name: name, caption: caption)
         guard BlobReference.isDigest(blob.sha256), (0...BlobReference.maxSize).contains(blob.size), BlobReference.isMediaType(blob.type) else {
             throw EditError("blob: expected a SHA-256 as 64 lowercase hex digits, a size in bytes and a media type")
+        }
+        if let sealed = blob.sealed {
+            guard BlobReference.isDigest(sealed.sha256), sealed.key.count == SealedBlob.keyBytes, sealed.size == SealedBlob.sealedSize(plaintext: blob.size)
+            else {
+                throw EditError("blob.sealed: expected the sealed bytes' SHA-256, their exact size and a 32-byte key")
+            }
         }
     }
 

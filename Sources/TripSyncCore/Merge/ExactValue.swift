@@ -141,7 +141,7 @@ extension Identifier: ExactValue {
 
 extension BlobReference: ExactValue {
     func hasSameBytes(as other: BlobReference) -> Bool {
-        sha256.utf8.elementsEqual(other.sha256.utf8) && size == other.size && type.utf8.elementsEqual(other.type.utf8)
+        sha256.utf8.elementsEqual(other.sha256.utf8) && size == other.size && type.utf8.elementsEqual(other.type.utf8) && sealed == other.sealed
     }
     func canonicalBytes() -> [UInt8] { canonicalBytes(CanonicalWriter.writeBlob) }
 }

@@ -9,7 +9,9 @@ enum VersionedDocument {
     case v4(TripDocument)
     /// Schema 5: a `TripDocument` whose grants carry no encryption keys.
     case v5(TripDocument)
+    /// Schema 6: a `TripDocument` whose blobs are all plain.
     case v6(TripDocument)
+    case v7(TripDocument)
 
     var version: Int {
         switch self {
@@ -19,6 +21,7 @@ enum VersionedDocument {
         case .v4: return 4
         case .v5: return 5
         case .v6: return 6
+        case .v7: return 7
         }
     }
 }

@@ -10,13 +10,22 @@ public struct BlobReference: Hashable, Sendable {
     public var size: Int64
     /// The media type, such as `image/jpeg` or `application/pdf`.
     public var type: String
+    /// In an owned trip (schema 7), how the bytes are sealed in the trip folder: the name, size
+    /// and key of the sealed copy; nil for bytes kept plain (an open trip, or an attachment
+    /// written before schema 7).
+    package var sealed: SealedBlob?
 
     /// Creates a reference.
-    package init(sha256: String, size: Int64, type: String) {
+    package init(sha256: String, size: Int64, type: String, sealed: SealedBlob? = nil) {
         self.sha256 = sha256
         self.size = size
         self.type = type
+        self.sealed = sealed
     }
+
+    /// The name of its bytes in a trip folder: the sealed copy's when sealed, the plaintext's
+    /// otherwise.
+    package var folderSHA256: String { sealed?.sha256 ?? sha256 }
 
     /// Whether `text` is 64 lowercase hex digits.
     package static func isDigest(_ text: String) -> Bool {

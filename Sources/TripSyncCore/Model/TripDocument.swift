@@ -4,7 +4,7 @@
 /// read it and change it only through `TripStore.edit` (its setters are `package`).
 public struct TripDocument: Hashable, Sendable {
     /// The schema version this build writes and the newest it reads.
-    public static let currentSchemaVersion = 6
+    public static let currentSchemaVersion = 7
 
     /// The trip's id.
     public package(set) var tripID: TripID

@@ -461,18 +461,18 @@ extension TripFileReader {
         let older: VersionedDocument
         var signer: PublicKey?
         switch version {
-        case 2, 3, 4, 5:
+        case 2, 3, 4, 5, 6:
             var decoder = DocumentDecoder(scanner: scanner, zones: zones)
             do {
                 guard let decoded = try decoder.decode(), decoder.context.issues.isEmpty else {
                     return .failure(TripFileError(.invalid, file: file, issues: decoder.context.issues))
                 }
-                // A signed schema 3, 4 or 5 file is checked over its own bytes, before any migration.
+                // A signed schema 3, 4, 5 or 6 file is checked over its own bytes, before any migration.
                 if let refusal = Self.signatureRefusal(decoder.signature, scanner: scanner, document: decoded, file: file) {
                     return .failure(refusal)
                 }
                 signer = decoder.signature?.deviceKey
-                older = version == 2 ? .v2(decoded) : version == 3 ? .v3(decoded) : version == 4 ? .v4(decoded) : .v5(decoded)
+                older = version == 2 ? .v2(decoded) : version == 3 ? .v3(decoded) : version == 4 ? .v4(decoded) : version == 5 ? .v5(decoded) : .v6(decoded)
             } catch let error as JSONSyntaxError {
                 let position = TripFileReader.lineAndColumn(scanner, error.offset)
                 return .failure(TripFileError(.notJSON, file: file, pointer: decoder.context.pointer, message: "\(position): \(error.message)"))

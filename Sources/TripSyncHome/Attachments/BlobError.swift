@@ -24,6 +24,10 @@ package struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
         case notAFile(String)
         /// Another copy of the same blob is running (it holds the partial file's lock).
         case busy
+        /// A sealed copy (schema 7) that does not open as the attachment's bytes with its key:
+        /// a changed byte, a cut stream, another blob's bytes, or a wrong key (`why`). Never
+        /// used; `quarantined` is where the sealed bytes were moved.
+        case sealRefused(why: String, quarantined: String?)
         /// The file system failed (a full disk, an unplugged drive, no permission); a copy keeps
         /// its partial file and resumes from it next time.
         case fileSystem(FileSystemError)
@@ -68,6 +72,9 @@ package struct BlobError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): \(what), expected a regular file (never followed)"
         case .busy:
             return "\(path): another copy of this blob is running"
+        case .sealRefused(let why, let quarantined):
+            let moved = quarantined.map { ", moved to \($0)" } ?? ""
+            return "\(path): the sealed bytes do not open as the attachment's bytes with its key (\(why)); never used\(moved)"
         case .fileSystem(let failure):
             return failure.description
         }

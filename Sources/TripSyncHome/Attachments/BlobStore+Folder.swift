@@ -1,3 +1,6 @@
+import TripSyncPlatform
+import TripSyncCore
+
 extension BlobStore {
     /// Puts the home's blob `id` into the trip folder (sharing): nothing to do when the folder
     /// already holds a file of its size (one `stat`; with `verifyPresent`, that file is hashed
@@ -7,8 +10,17 @@ extension BlobStore {
     /// - Throws: `BlobError` naming the file: missing, not a file, changed while read, a
     ///   mismatch, busy, or the file system's failure (the partial file is kept to resume).
     package func share(_ id: BlobID, to folder: FolderBlobStore, verifyPresent: Bool = false, progress: BlobProgress? = nil) throws(BlobError) -> BlobCopyResult {
-        guard let found = blobs.kind(of: id.entryName) else { throw BlobError(path: path(of: id), blob: id, reason: .missing) }
-        guard found.kind == .file else { throw BlobError(path: path(of: id), blob: id, reason: .notAFile("not a regular file")) }
+        try share(id, from: blobs, to: folder, verifyPresent: verifyPresent, progress: progress)
+    }
+
+    /// `share` of the blob `id` of the home's folder `source` (the plain blobs, or the sealed
+    /// copies: `shareSealed`).
+    func share(_ id: BlobID, from source: FolderHandle, to folder: FolderBlobStore, verifyPresent: Bool, progress: BlobProgress?) throws(BlobError)
+        -> BlobCopyResult
+    {
+        let sourcePath = source.display(id.entryName)
+        guard let found = source.kind(of: id.entryName) else { throw BlobError(path: sourcePath, blob: id, reason: .missing) }
+        guard found.kind == .file else { throw BlobError(path: sourcePath, blob: id, reason: .notAFile("not a regular file")) }
         let size = found.stamp.size
         switch try folder.presence(of: id, size: size) {
         case .present:
@@ -25,12 +37,15 @@ extension BlobStore {
             throw BlobError(path: folder.path(of: id), blob: id, reason: .missing)
         }
         let copy = BlobCopy(
-            source: blobs, sourceName: id.entryName, partialFolder: target, partialName: id.partialName, destination: target,
-            expected: id, expectedSize: size, limit: limit, quarantine: nil)
+            source: source, sourceName: id.entryName, partialFolder: target, partialName: id.partialName, destination: target,
+            expected: id, expectedSize: size, limit: max(limit, SealedBlob.sealedSize(plaintext: limit)), quarantine: nil)
         do throws(BlobError) {
             return try copy.run(progress: progress)
         } catch {
-            if case .mismatch(let actual, _) = error.reason { throw quarantined(id, actual: actual) }
+            if case .mismatch(let actual, _) = error.reason {
+                let moved = quarantine(id.entryName, in: source, as: EntryName("\(id.hex).\(actual.hex.prefix(16))"))
+                throw BlobError(path: sourcePath, blob: id, reason: .mismatch(actual: actual, quarantined: moved))
+            }
             throw error
         }
     }

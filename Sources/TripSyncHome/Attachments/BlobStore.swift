@@ -1,8 +1,10 @@
 import TripSyncPlatform
 
-/// The home's blobs: `HOME/blobs/<sha256>`, with copies under way in `HOME/blobs/partial/` and
-/// bytes that did not match their name in `HOME/blobs/quarantine/` (docs/DESIGN.md,
-/// "Attachments: blob storage"). Every blob is checked against its name before it is used.
+/// The home's blobs: `HOME/blobs/<sha256>`, with copies under way in `HOME/blobs/partial/`,
+/// bytes that did not match their name in `HOME/blobs/quarantine/`, and the sealed copies of
+/// owned trips' blobs in `HOME/blobs/sealed/<sha256 of the sealed bytes>` (docs/DESIGN.md,
+/// "Attachments: blob storage", "Sealed attachments"). Every blob is checked against its name
+/// before it is used.
 package final class BlobStore {
     /// The limit per attachment unless one is set: 100 MiB.
     package static let defaultLimit: Int64 = 100 << 20
@@ -14,6 +16,8 @@ package final class BlobStore {
     package let blobs: FolderHandle
     let partial: FolderHandle
     let quarantine: FolderHandle
+    /// `HOME/blobs/sealed`: sealed copies, named by the SHA-256 of the sealed bytes.
+    package let sealedFolder: FolderHandle
 
     /// Opens the blob store of the home at `home`, creating its folders when absent.
     package init(home: String, limit: Int64 = BlobStore.defaultLimit) throws(BlobError) {
@@ -24,8 +28,10 @@ package final class BlobStore {
             blobs = try FolderHandle.open(path: root)
             try blobs.makeFolder(EntryName(HomeLayout.partialName))
             try blobs.makeFolder(EntryName(HomeLayout.quarantineName))
+            try blobs.makeFolder(EntryName(HomeLayout.sealedName))
             partial = try blobs.openFolder(EntryName(HomeLayout.partialName))
             quarantine = try blobs.openFolder(EntryName(HomeLayout.quarantineName))
+            sealedFolder = try blobs.openFolder(EntryName(HomeLayout.sealedName))
         } catch let failure as FileSystemError {
             throw BlobError(failure, blob: nil)
         } catch {
@@ -136,17 +142,21 @@ package final class BlobStore {
     /// Moves the home's blob `id` (whose bytes hash to `actual`) into the quarantine and returns
     /// the mismatch error naming where it went.
     func quarantined(_ id: BlobID, actual: BlobID) -> BlobError {
-        let name = EntryName("\(id.hex).\(actual.hex.prefix(16))")
-        let moved = blobs.move(id.entryName, to: quarantine, as: name)
-        var durable = ""
-        if moved {
-            do {
-                try blobs.synchronize(for: id.entryName, done: "moved to the quarantine")
-                try quarantine.synchronize(for: name, done: "quarantined")
-            } catch {
-                durable = " (\(error.message))"
-            }
+        let path = path(of: id)
+        let moved = quarantine(id.entryName, in: blobs, as: EntryName("\(id.hex).\(actual.hex.prefix(16))"))
+        return BlobError(path: path, blob: id, reason: .mismatch(actual: actual, quarantined: moved))
+    }
+
+    /// Moves `name` of `folder` (a blob folder of this store) into the quarantine as `as`; the
+    /// quarantined path (with why it may not be durable), or nil when it could not be moved.
+    func quarantine(_ name: EntryName, in folder: FolderHandle, as moved: EntryName) -> String? {
+        guard folder.move(name, to: quarantine, as: moved) else { return nil }
+        do {
+            try folder.synchronize(for: name, done: "moved to the quarantine")
+            try quarantine.synchronize(for: moved, done: "quarantined")
+        } catch {
+            return quarantine.display(moved) + " (\(error.message))"
         }
-        return BlobError(path: path(of: id), blob: id, reason: .mismatch(actual: actual, quarantined: moved ? quarantine.display(name) + durable : nil))
+        return quarantine.display(moved)
     }
 }

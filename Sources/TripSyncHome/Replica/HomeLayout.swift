@@ -11,7 +11,7 @@ import TripSyncCore
 /// trips/<tripId>.trip.json.gz   a replica                  trips/<tripId>.settings.json  local settings
 /// trips/<tripId>.journal  its edit journal
 /// trips/backups/         replicas replaced by an import    access/<tripId>.json  invites, keys, requests
-/// staged/<tripId>.json   attachments not yet shared        blobs/ (partial/, quarantine/)  attachment bytes
+/// staged/<tripId>.json   attachments not yet shared        blobs/ (partial/, quarantine/, sealed/)  attachment bytes
 /// ```
 package struct HomeLayout: Hashable, Sendable {
     /// The home's folder.
@@ -85,6 +85,10 @@ package struct HomeLayout: Hashable, Sendable {
     package static let partialName = "partial"
     /// The folder of `blobs/` holding bytes that did not match their SHA-256.
     package static let quarantineName = "quarantine"
+    /// The folder of `blobs/` holding the sealed copies of owned trips' blobs, by the SHA-256
+    /// of the sealed bytes (kept apart from the plain ones, so a sealed name never finds plain
+    /// bytes).
+    package static let sealedName = "sealed"
 
     /// The folders `FileIO.writeAtomically` writes into, whose crash leftovers the lock's
     /// holder removes.

@@ -69,8 +69,20 @@ package struct StagedAttachments: Sendable, Equatable {
             default: throw bad(pointer + "/caption")
             }
             guard let at = entry["stagedAt"]?.stringValue.flatMap(LocalTimeParser.timestamp) else { throw bad(pointer + "/stagedAt") }
+            // An owned trip's attachment is sealed when it is staged (one key, one sealed copy,
+            // so an interrupted share resumes): the sealed copy's key, name and exact size.
+            var sealed: SealedBlob?
+            if let value = entry["sealed"] {
+                guard let key = value["key"]?.stringValue.flatMap({ Base64.decode($0, count: SealedBlob.keyBytes) }),
+                    let digest = value["sha256"]?.stringValue, BlobReference.isDigest(digest),
+                    let sealedSize = value["size"]?.intValue, sealedSize == SealedBlob.sealedSize(plaintext: size)
+                else { throw bad(pointer + "/sealed") }
+                sealed = SealedBlob(sha256: digest, size: sealedSize, key: key)
+            }
             staged.entries.append(
-                Entry(id: id, item: item, blob: BlobReference(sha256: sha, size: size, type: type), name: name, caption: caption, stagedAt: at))
+                Entry(
+                    id: id, item: item, blob: BlobReference(sha256: sha, size: size, type: type, sealed: sealed), name: name, caption: caption,
+                    stagedAt: at))
         }
         return staged
     }
@@ -84,11 +96,15 @@ package struct StagedAttachments: Sendable, Equatable {
         }
         try FileIO.makeFolder(home.layout.staged)
         let list: [JSONValue] = entries.map { entry in
-            [
+            var members: [String: JSONValue] = [
                 "id": .string(entry.id.description), "item": .string(entry.item.description), "sha256": .string(entry.blob.sha256),
                 "size": .int(entry.blob.size), "type": .string(entry.blob.type), "name": .string(entry.name),
                 "caption": entry.caption.map(JSONValue.string) ?? .null, "stagedAt": .string(entry.stagedAt.description),
             ]
+            if let sealed = entry.blob.sealed {
+                members["sealed"] = ["key": .string(sealed.keyBase64), "sha256": .string(sealed.sha256), "size": .int(sealed.size)]
+            }
+            return .object(members)
         }
         let json: JSONValue = ["staged": .array(list)]
         try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: path, mode: 0o600)
