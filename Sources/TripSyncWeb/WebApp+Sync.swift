@@ -94,6 +94,18 @@ extension WebApp {
             ? "Every change made on this laptop is published to the shared folder."
             : "\(status.unpublished) change\(status.unpublished == 1 ? " is" : "s are") only on this laptop (not yet synced)."
         out += "<p>\(published)</p>\n"
+        let folder: HTML
+        switch door.folderForm(of: document) {
+        case .open:
+            folder = "<p class=\"folder-form open\">This trip is open: its files in the shared folder are not encrypted, and whoever can read the folder can read it.</p>\n"
+        case .notSealedYet:
+            folder = "<p class=\"folder-form\">This trip is owned but not sealed yet: the owner's next sync seals it, then this laptop's.</p>\n"
+        case .sealed(let epoch):
+            folder = "<p class=\"folder-form sealed\">Sealed in the shared folder (key epoch \(epoch)): only the trip's members can read it.</p>\n"
+        case .leftOut(let epoch):
+            folder = "<p class=\"folder-form\" role=\"alert\">This laptop was left out of the trip's newest key (epoch \(epoch)): the owner removed it, so it reads nothing written since and its changes cannot reach the others.</p>\n"
+        }
+        out += folder
         let others = status.devices.filter { $0.id != document.deviceID }
         if others.isEmpty {
             out += "<p class=\"empty\">No other laptop has synced this trip yet.</p>\n"

@@ -63,10 +63,11 @@ import Testing
     /// before the itinerary, team metrics, conflict counts, keys, the version vector, photo
     /// locations, the owner key file, forget and two errors did; 496 since issue 43's sealed
     /// files: `LoadedTrip.wasSealed`, `ValidationReport.isSealed` and `.contentsChecked`, and
-    /// the error kind `sealedFile`).
+    /// the error kind `sealedFile`; 498 with `StatusReport.folderForm` and its `FolderForm`, how
+    /// the trip travels through the folder: open, not sealed yet, sealed, left out).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 496
+    static let ceiling = 498
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {

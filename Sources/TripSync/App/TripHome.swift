@@ -319,6 +319,12 @@ public final class TripHome: @unchecked Sendable {
         return StatusReport(loaded.document, me: me, home: home, now: .now)
     }
 
+    /// How `document`, a trip of this home, travels through the shared folder: open, owned and
+    /// not sealed yet, sealed, or sealed without this laptop (`StatusReport.folderForm`).
+    package func folderForm(of document: TripDocument) -> StatusReport.FolderForm {
+        StatusReport.folderForm(of: document, home: home)
+    }
+
     /// The trip with id `trip` as saved now with its members and pending devices
     /// (`TripStore.members()`) and whether this home holds its owner key, all from one read
     /// snapshot without the lock (the browser app's members page).
