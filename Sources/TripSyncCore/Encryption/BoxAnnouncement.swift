@@ -39,17 +39,8 @@ package struct BoxAnnouncement: Sendable, Equatable {
     /// signature verified with the key it names (whether that key is the device's granted one
     /// is for the reader to check).
     package init(parsing bytes: [UInt8], trip: TripID) throws(KeyringError) {
-        guard bytes.count <= Self.maximumBytes else { throw KeyringError("", "at most \(Self.maximumBytes) bytes") }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(bytes)
-        } catch {
-            throw KeyringError("", "a JSON object")
-        }
-        guard case .object(let object) = json else { throw KeyringError("", "a JSON object") }
-        let expected: Set<String> = ["box", "device", "key", "sig", "tripId", "type", "version"]
-        if let extra = Set(object.keys).subtracting(expected).sorted().first { throw KeyringError("/\(extra.prefix(40))", "no such key in a box announcement") }
-        if let missing = expected.subtracting(object.keys).sorted().first { throw KeyringError("/\(missing)", "this key (it is missing)") }
+        let json = try KeyringError.object(
+            bytes, maximumBytes: Self.maximumBytes, keys: ["box", "device", "key", "sig", "tripId", "type", "version"], what: "a box announcement")
         guard json["type"]?.stringValue == "tripsync-box", json["version"]?.intValue == 1 else {
             throw KeyringError("/type", "a box announcement of version 1 (\"type\": \"tripsync-box\", \"version\": 1)")
         }

@@ -52,17 +52,9 @@ package struct Keyring: Sendable {
     /// Reads a keyring file as untrusted input: every field checked and the signature verified
     /// with `owner` (the trip's owner key); what is sealed is opened by `open`.
     package init(parsing bytes: [UInt8], trip: TripID, owner: PublicKey) throws(KeyringError) {
-        guard bytes.count <= Self.maximumBytes else { throw KeyringError("", "at most \(Self.maximumBytes) bytes") }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(bytes)
-        } catch {
-            throw KeyringError("", "a JSON object")
-        }
-        guard case .object(let object) = json else { throw KeyringError("", "a JSON object") }
-        let expected: Set<String> = ["epoch", "epochId", "history", "sealed", "sig", "tripId", "type", "version", "writer"]
-        if let extra = Set(object.keys).subtracting(expected).sorted().first { throw KeyringError("/\(extra)", "no such key in a keyring") }
-        if let missing = expected.subtracting(object.keys).sorted().first { throw KeyringError("/\(missing)", "this key (it is missing)") }
+        let json = try KeyringError.object(
+            bytes, maximumBytes: Self.maximumBytes, keys: ["epoch", "epochId", "history", "sealed", "sig", "tripId", "type", "version", "writer"],
+            what: "a keyring")
         guard json["type"]?.stringValue == "tripsync-keyring", json["version"]?.intValue == 1 else {
             throw KeyringError("/type", "a keyring of version 1 (\"type\": \"tripsync-keyring\", \"version\": 1)")
         }
@@ -169,7 +161,8 @@ package struct Keyring: Sendable {
     package var fileBytes: [UInt8] { Array((body(signed: true).text + "\n").utf8) }
 }
 
-/// A keyring file that cannot be used: the JSON Pointer and what was expected there.
+/// A keyring file, a box announcement or a sealed file's envelope that cannot be used: the JSON
+/// Pointer and what was expected there.
 package struct KeyringError: Error, Sendable {
     /// Where.
     package var pointer: String
@@ -183,4 +176,23 @@ package struct KeyringError: Error, Sendable {
 
     /// For a person: "/pointer: expected …".
     package var message: String { "\(pointer.isEmpty ? "the file" : pointer): expected \(expected)" }
+
+    /// `bytes` as a JSON object of at most `maximumBytes` with exactly the keys `keys` (`what`
+    /// names the file in the refusal of another key).
+    static func object(_ bytes: [UInt8], maximumBytes: Int, keys expected: Set<String>, what: String) throws(KeyringError) -> JSONValue {
+        guard bytes.count <= maximumBytes else { throw KeyringError("", "at most \(maximumBytes) bytes") }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw KeyringError("", "a JSON object")
+        }
+        guard case .object(let object) = json else { throw KeyringError("", "a JSON object") }
+        if let extra = Set(object.keys).subtracting(expected).sorted().first { throw KeyringError("/\(extra.prefix(40))", "no such key in \(what)") }
+        if let missing = expected.subtracting(object.keys).sorted().first { throw KeyringError("/\(missing)", "this key (it is missing)") }
+        return json
+    }
 }
+
+/// A sealed file's envelope that cannot be used: the same pointer and expectation as a keyring's.
+package typealias SealedFileError = KeyringError

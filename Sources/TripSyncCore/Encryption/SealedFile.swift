@@ -191,20 +191,3 @@ package struct SealedFile: Sendable {
         }
     }
 }
-
-/// A sealed file that cannot be used: the JSON Pointer into its header (empty for the file)
-/// and what was expected there.
-package struct SealedFileError: Error, Sendable {
-    /// Where.
-    package var pointer: String
-    /// What was expected.
-    package var expected: String
-
-    init(_ pointer: String, _ expected: String) {
-        self.pointer = pointer
-        self.expected = expected
-    }
-
-    /// For a person: "/pointer: expected …".
-    package var message: String { "\(pointer.isEmpty ? "the file" : pointer): expected \(expected)" }
-}
