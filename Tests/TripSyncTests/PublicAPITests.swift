@@ -61,10 +61,12 @@ import Testing
     /// The most public declarations the library may have (issue 39: 735 before the report
     /// machinery, listing types, merge inputs and the members' internals became `package`; 602
     /// before the itinerary, team metrics, conflict counts, keys, the version vector, photo
-    /// locations, the owner key file, forget and two errors did).
+    /// locations, the owner key file, forget and two errors did; 492 before the errors folded into
+    /// `TripError`, the items became views and the home's own listing, a sync's forks and
+    /// re-key and an issue's severity became `package`).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 492
+    static let ceiling = 434
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
@@ -72,13 +74,15 @@ import Testing
         #expect(count <= Self.ceiling, "\(count) public declarations, more than the \(Self.ceiling) pinned in PublicAPITests.ceiling")
     }
 
-    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals, the itinerary, keys")
+    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals, the itinerary, keys, errors, registers of items")
     func packageOnly() throws {
         let regex = try NSRegularExpression(pattern: Self.pattern)
         let names = ["ItemDetail", "DeletedItemList", "ItemLookup", "JSONReport", "ReportField", "ReportEncoding", "FileMergeJob", "MergeInput", "FileMergeResult",
             "MergeSummary", "Succession", "TripOwner", "MemberGrant", "DeviceInfo", "FieldWrite", "ResolvedInstant", "LocalTimeResolution",
             "Itinerary", "ItineraryDay", "ItineraryEntry", "ShownTime", "TeamMetrics", "ConflictSummary", "AttachmentCounts", "VersionVector", "PublicKey",
-            "JPEGLocation", "OwnerKeyExport", "ForgottenTrip", "MembershipError", "InviteError"]
+            "JPEGLocation", "OwnerKeyExport", "ForgottenTrip", "MembershipError", "InviteError",
+            "EditError", "TripStoreError", "TripFileError", "FileSystemError", "Refusal", "TripSyncError", "HomeTrips",
+            "ItemFields", "Tombstone", "TripInfo", "Fork", "Rekey", "Severity"]
         for (file, index, lines) in try Self.declarations() {
             let line = lines[index]
             guard regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil else { continue }

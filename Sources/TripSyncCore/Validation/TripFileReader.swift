@@ -34,7 +34,7 @@ public struct ValidationReport: Sendable {
     /// Warnings (the file is still valid).
     public var warnings: [ValidationIssue]
     /// Why the file was refused, when it was.
-    public var failure: TripFileError?
+    package var failure: TripFileError?
 
     /// Whether the file is accepted.
     public var isValid: Bool { errors.isEmpty }
