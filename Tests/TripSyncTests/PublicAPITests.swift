@@ -91,4 +91,57 @@ import Testing
             }
         }
     }
+
+    /// Every public call throws the one `TripError` (issue 39): each public function or
+    /// initializer declared `throws` (but not `throws(TripError)`, which the compiler holds to
+    /// it, nor an `Encodable`'s `encode(to:)`, which throws its encoder's errors) runs its body
+    /// through the door (`TripError.door`, `.typed`, or a door route that does: `writing`,
+    /// `write(`, `open(`, `folderSync(`), throws a `TripError` itself, or tries nothing. A new
+    /// public call that forgets would let a `package` error type reach an app.
+    @Test("every public call that throws throws a TripError: typed, or its body runs through the door")
+    func everyPublicThrowGoesThroughTheDoor() throws {
+        let declaration = try NSRegularExpression(pattern: "^([ \\t]*)(@[A-Za-z_]+[ \\t]+)*public[ \\t]+((static|convenience|mutating)[ \\t]+)*(func|init)\\b")
+        let door = ["TripError.door", "TripError.typed", "writing {", "try write(", "try open(", "folderSync(", "throw TripError("]
+        var leaks: [String] = []
+        var checked = 0
+        for target in Self.targets {
+            let folder = PackagePaths.root + "/Sources/" + target
+            let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
+            for file in files {
+                let lines = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).components(separatedBy: "\n")
+                for (index, line) in lines.enumerated() {
+                    guard let match = declaration.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                        let indentRange = Range(match.range(at: 1), in: line)
+                    else { continue }
+                    let indent = String(line[indentRange])
+                    // The signature runs to the line that opens the body.
+                    var end = index
+                    while end < lines.count - 1 && !lines[end].contains("{") { end += 1 }
+                    let signature = lines[index...end].joined(separator: " ")
+                    let opening = signature.components(separatedBy: "{").first ?? signature
+                    guard opening.range(of: "\\)\\s*throws\\b", options: .regularExpression) != nil, !opening.contains("throws(TripError)"),
+                        !opening.contains("encode(to encoder")
+                    else { continue }
+                    var body = [String(signature.drop { $0 != "{" })]
+                    // A body on the declaration's own line ends there; another ends at the indentation's `}`.
+                    let oneLine = lines[end].hasSuffix("}") && lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("public")
+                    if !oneLine {
+                        var next = end + 1
+                        while next < lines.count && lines[next] != indent + "}" {
+                            body.append(lines[next])
+                            next += 1
+                        }
+                    }
+                    let text = body.joined(separator: "\n")
+                    checked += 1
+                    let throwsNothing = !text.contains("try ") && !text.replacingOccurrences(of: "throw TripError(", with: "").contains("throw ")
+                    if !throwsNothing && !door.contains(where: text.contains) {
+                        leaks.append("\(target)/\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+        #expect(checked > 30, "found only \(checked) public throwing calls")
+        #expect(leaks.isEmpty, "public calls whose errors do not go through the door:\n\(leaks.joined(separator: "\n"))")
+    }
 }
