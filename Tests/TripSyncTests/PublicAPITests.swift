@@ -66,7 +66,7 @@ import Testing
     /// re-key and an issue's severity became `package`).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 434
+    static let ceiling = 427
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
