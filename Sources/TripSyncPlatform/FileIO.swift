@@ -7,11 +7,11 @@
 #endif
 
 /// A failure of the file system, with the path and the system's reason.
-public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path involved.
-    public var path: String
+    package var path: String
     /// What was being done and why it failed.
-    public var message: String
+    package var message: String
     /// The `errno` value, when the system gave one.
     package var code: Int32
     /// True when the change already reached its place (the new file was renamed over the old,
@@ -34,14 +34,14 @@ public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// `path: message`.
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }
 
 extension FileSystemError: TripSyncError {
     /// `.fileSystem`.
-    public var errorKind: TripSyncErrorKind { .fileSystem }
+    package var errorKind: TripSyncErrorKind { .fileSystem }
     /// The path.
-    public var facts: ErrorFacts { ErrorFacts(file: path) }
+    package var facts: ErrorFacts { ErrorFacts(file: path) }
 }
 
 /// Plain POSIX file access: bounded reads and durable atomic replaces.

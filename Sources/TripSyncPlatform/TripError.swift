@@ -1,7 +1,8 @@
-/// The library's one error value: what a public call throws when the error met below it is
-/// not one of the app's own error types, what a sync reports for a trip it could not sync, and
-/// what a watch reports for a failed round (docs/DESIGN.md, "One door"). A caller switches on
-/// `errorKind` (with a `default`), words it from `facts`, or shows `message`.
+/// The library's one error value: what every public call throws, what a sync reports for a
+/// trip it could not sync, and what a watch reports for a failed round (docs/DESIGN.md, "One
+/// door" and "The public API an app reads"). A caller switches on `errorKind` (with a
+/// `default`), words it from `facts`, or shows `message`; a refused file lists each of its
+/// problems, with its JSON Pointer, in `problems`.
 ///
 /// ```swift
 /// do { _ = try home.sync() }
@@ -14,6 +15,14 @@ public struct TripError: TripSyncError, Hashable {
     public var facts: ErrorFacts
     /// What went wrong, in words.
     public var message: String
+    /// Each problem of a refused file (kind `.invalidFile`): its file and JSON Pointer in
+    /// `facts`, what is wrong in `message`. Empty for other errors.
+    public var problems: [TripError]
+    /// The error of the library's own type this one was made from, for the package's faces,
+    /// which word some of them from more than the kind and facts (the CLI's words for a file's
+    /// refusal, a trip's selector, a save that reached its place). Nil for an error made as a
+    /// `TripError`.
+    package var cause: (any TripSyncError)?
     /// The message.
     public var description: String { message }
 
@@ -22,6 +31,8 @@ public struct TripError: TripSyncError, Hashable {
         errorKind = kind
         self.facts = facts
         self.message = message
+        problems = []
+        cause = nil
     }
 
     /// `error` as a value: its kind, facts and description when it is a library error (a
@@ -32,5 +43,36 @@ public struct TripError: TripSyncError, Hashable {
         case let error as any TripSyncError: self.init(error.errorKind, facts: error.facts, message: error.description)
         default: self.init(.refused, message: "\(error)")
         }
+    }
+
+    /// `error`, an error of one of the library's own types, as the one public error value: its
+    /// kind, facts, description and problems, with `error` kept as the `cause` the faces read.
+    package init(wrapping error: any TripSyncError) {
+        if let error = error as? TripError {
+            self = error
+            return
+        }
+        self.init(error.errorKind, facts: error.facts, message: error.description)
+        problems = error.problems
+        cause = error
+    }
+
+    /// The error a face words: the `cause` of a `TripError` made from one of the library's own
+    /// types, else `error` as it is.
+    package static func cause(of error: any Error) -> any Error {
+        (error as? TripError)?.cause ?? error
+    }
+
+    /// Equal when the kind, facts, message and problems are.
+    public static func == (lhs: TripError, rhs: TripError) -> Bool {
+        lhs.errorKind == rhs.errorKind && lhs.facts == rhs.facts && lhs.message == rhs.message && lhs.problems == rhs.problems
+    }
+
+    /// Hashes the kind, facts, message and problems.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(errorKind)
+        hasher.combine(facts)
+        hasher.combine(message)
+        hasher.combine(problems)
     }
 }

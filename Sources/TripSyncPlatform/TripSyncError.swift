@@ -4,11 +4,9 @@
 /// command of a face (the CLI, the browser app): a face adds its own way to do the fix, from the
 /// code and the facts.
 ///
-/// ```swift
-/// do { try store.approve("1234abcd", role: .editor) }
-/// catch let error as any TripSyncError where error.errorKind == .notOwner { … }
-/// ```
-public protocol TripSyncError: Error, Sendable, CustomStringConvertible {
+/// The protocol is `package`: a public call throws every one of them as the one `TripError`
+/// (`TripError(wrapping:)`), which keeps the kind, facts and message.
+package protocol TripSyncError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, shared across the library's error types.
     var errorKind: TripSyncErrorKind { get }
     /// The facts a face words the error with.
@@ -16,6 +14,8 @@ public protocol TripSyncError: Error, Sendable, CustomStringConvertible {
     /// What happened, in words (`description` adds what would fix it, and the path where the
     /// message leaves it out).
     var message: String { get }
+    /// Each problem of a refused file, as `TripError.problems` lists them (none by default).
+    var problems: [TripError] { get }
 }
 
 /// A kind of failure, for a caller to switch on (`case .notOwner:`). New codes may be added, so
@@ -108,7 +108,9 @@ public struct ErrorFacts: Hashable, Sendable {
 
 extension TripSyncError {
     /// No facts beyond the message.
-    public var facts: ErrorFacts { ErrorFacts() }
+    package var facts: ErrorFacts { ErrorFacts() }
     /// The description.
-    public var message: String { description }
+    package var message: String { description }
+    /// No problems listed.
+    package var problems: [TripError] { [] }
 }

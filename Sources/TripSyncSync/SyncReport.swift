@@ -38,23 +38,23 @@ public struct SyncReport: Sendable {
     }
 
     /// Two states that disagree under one dot: a device wrote two values with one counter.
-    public struct Fork: Hashable, Sendable {
+    package struct Fork: Hashable, Sendable {
         /// The forked device.
-        public var device: DeviceID
+        package var device: DeviceID
         /// The file whose merge found it.
-        public var file: String
+        package var file: String
         /// The JSON Pointers of the registers now holding both values.
-        public var pointers: [String]
+        package var pointers: [String]
     }
 
     /// A fork of this installation that made it take a new device id.
-    public struct Rekey: Hashable, Sendable {
+    package struct Rekey: Hashable, Sendable {
         /// The id no longer written.
-        public var old: DeviceID
+        package var old: DeviceID
         /// The id written from now on.
-        public var new: DeviceID
+        package var new: DeviceID
         /// The evidence.
-        public var reason: String
+        package var reason: String
     }
 
     /// What happened to one trip.
@@ -88,8 +88,9 @@ public struct SyncReport: Sendable {
         /// What this device changed that no published file held before and ours now does: each
         /// item (or the trip's or a device's name) counted once, however many of its fields.
         public var sharedChanges = 0
-        /// Forks of other devices found while merging (both values kept).
-        public var forks: [Fork] = []
+        /// Forks of other devices found while merging (both values kept, so an app sees them as
+        /// conflicts; the CLI and `--json` name the device and pointers).
+        package var forks: [Fork] = []
         /// What membership decided that a person should know: devices admitted, join requests
         /// waiting for the owner, content of removed devices carried by another file, two
         /// competing claims, this laptop still waiting to be admitted, attachments staying
@@ -105,8 +106,9 @@ public struct SyncReport: Sendable {
 
     /// Every trip looked at, in id order.
     public var trips: [Trip] = []
-    /// Set when a fork of this installation was found and it took a new device id.
-    public var rekeyed: Rekey?
+    /// Set when a fork of this installation was found and it took a new device id (an app
+    /// meets it as the store's new `deviceID` and its `notices`).
+    package var rekeyed: Rekey?
     /// Warnings that concern no single trip (the sync state could not be saved, say).
     public var warnings: [String] = []
     /// Trips whose last folder (`Home.lastFolder(for:)`, what a sync without a folder uses)

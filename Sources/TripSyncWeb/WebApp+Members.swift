@@ -13,10 +13,11 @@ extension WebApp {
             // A read snapshot: the page takes no lock.
             let read = try door.members(of: tripID)
             (members, owner, name, id) = (read.members, read.holdsOwnerKey, read.document.trip.name.value, read.document.tripID)
-        } catch TripStoreError.noMatch {
-            return notFound()
         } catch {
-            return failure(error)
+            switch TripError.cause(of: error) {
+            case TripStoreError.noMatch: return notFound()
+            default: return failure(error)
+            }
         }
         var body = Page.error(error)
         if let notice = takeNotice(request) {

@@ -91,8 +91,12 @@ package final class WebApp: @unchecked Sendable {
         guard let id = TripID(trip) else { throw WebFailure.notFound }
         do {
             return try door.write(id, body)
-        } catch TripStoreError.noMatch {
-            throw WebFailure.notFound
+        } catch {
+            // The door throws a `TripError`; the trip not found is the store error it was made from.
+            switch TripError.cause(of: error) {
+            case TripStoreError.noMatch: throw WebFailure.notFound
+            default: throw error
+            }
         }
     }
 
@@ -121,7 +125,7 @@ package final class WebApp: @unchecked Sendable {
 
     /// What went wrong, in words a person can act on (the library's own messages).
     static func words(_ error: Error) -> String {
-        switch error {
+        switch TripError.cause(of: error) {
         case let error as EditError: return error.message
         case let error as WebFailure: return error.description
         default: return "\(error)"

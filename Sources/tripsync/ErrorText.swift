@@ -14,6 +14,7 @@ import TripSyncCore
 /// its description.
 enum ErrorText {
     static func describe(_ error: any Error) -> String {
+        let error = TripError.cause(of: error)
         if error is FileSystemError || error is TripFileError { return "\(error)" }
         let ns = error as NSError
         guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }

@@ -12,7 +12,8 @@ import TripSyncSync
 enum Failure {
     /// `error` as an exit: usage (2) or refused (1), with its lines.
     static func cliError(_ error: any Error, home: Home? = nil) -> CLIError {
-        switch error {
+        // A public call throws a `TripError`; the CLI words the library error it was made from.
+        switch TripError.cause(of: error) {
         case let error as CLIError: return error
         case let error as TripFileError: return .file(error)
         case let error as TripStoreError: return tripStore(error, home: home)
@@ -177,6 +178,7 @@ enum Failure {
     /// `error`, met while `doing`, as an exit: a `CLIError` as it is, else a line naming what
     /// was being done.
     static func cliError(_ error: any Error, doing: Doing, home: Home? = nil) -> CLIError {
+        let error = TripError.cause(of: error)
         if let error = error as? CLIError { return error }
         let said = PrintableText.line(ErrorText.describe(error))
         switch doing {

@@ -74,8 +74,8 @@ enum Session {
     static func attempt<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as EditError {
-            throw refusal(error)
+        } catch let error where TripError.cause(of: error) is EditError {
+            throw Failure.cliError(error)
         }
     }
 }

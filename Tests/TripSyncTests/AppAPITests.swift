@@ -4,42 +4,9 @@ import TripSync
 import TripSyncCore
 import TripSyncHome
 
-/// The app API as an app meets it (`TripStore`), and docs/REFERENCE.md's "For app developers", which must
-/// compile and do what it says (the block between the markers is that section's, line for line).
+/// The app API as an app meets it (`TripStore`). docs/REFERENCE.md's "For app developers" is
+/// compiled and run in Tests/app, against the public API alone (`DocExampleTests`).
 @Suite struct AppAPITests {
-    @Test func readmeExampleRuns() throws {
-        let (made, cleanUp) = temporaryHome("app")
-        defer { cleanUp() }
-        let shared = made.path + "-shared"
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: shared) }
-        do { _ = try TripStore.create(name: "Lisbon 2027", defaultZone: "Europe/Lisbon", in: made) }
-        let path = made.path
-
-        // docs/REFERENCE.md: For app developers (begin)
-        let home = try TripHome(path: path)                            // locks nothing until a write
-        let store = try home.open("Lisbon 2027")                       // holds the lock while it lives
-        let castle = try store.edit { trip in                          // saved durably on return
-            try trip.addItem(NewItem(title: "Castelo", place: "Alfama"), at: .last)
-        }
-        try store.edit { trip in
-            try trip.set([FieldWrite(.note, .text("Tickets at the gate"))], of: castle)
-        }
-        let snapshot = store.document                                  // a value; later edits don't change it
-        for conflict in store.conflicts.fields {                       // fields two people changed at once
-            try store.edit { trip in try trip.resolve(conflict.field, of: conflict.item, keeping: .mine) }
-        }
-        let report = try home.sync(with: shared)                       // merge every device's file, publish ours
-        // docs/REFERENCE.md: For app developers (end)
-
-        #expect(snapshot.items[castle]?.note?.value == "Tickets at the gate")
-        #expect(report.failed.isEmpty)
-        #expect(report.published.count == 1)
-        // An owned trip's published file is sealed (issue 43): read with the home's keys.
-        let published = try made.tripFileReader().read(path: try #require(report.published.first))
-        #expect(published.document.items[castle]?.place?.value == "Alfama")
-    }
-
     @Test func anEditIsDurableOnReturnAndStampedWithTheStoresClock() throws {
         let (home, cleanUp) = temporaryHome("app")
         defer { cleanUp() }
@@ -71,7 +38,7 @@ import TripSyncHome
             }
         }
         // A value readers would refuse, after a good write in the same edit: all or nothing.
-        #expect(throws: EditError.self) {
+        #expect(throws: TripError.self) {
             try store.edit { trip in
                 try trip.set(.note, of: id, to: .text("fine"))
                 try trip.set(.title, of: id, to: .text(String(repeating: "x", count: 201)))
@@ -92,8 +59,9 @@ import TripSyncHome
         do {
             try store.edit { trip in _ = try trip.item(text) }
             Issue.record("'\(text)' was found")
-        } catch let error as EditError {
-            #expect(error.kind == kind, "\(error)")
+        } catch let error as TripError {
+            // The store's edit throws the one public error; the lookup's own is its cause.
+            #expect((error.cause as? EditError)?.kind == kind, "\(error)")
         }
     }
 
@@ -134,7 +102,7 @@ import TripSyncHome
         #expect(kept.text == expected)
         #expect(store.conflicts.fields.isEmpty)
         #expect(store.document.items[id]?.title?.value == expected)
-        #expect(throws: EditError.self) { try store.edit { trip in try trip.resolve(.title, of: id, keeping: .current) } }
+        #expect(throws: TripError.self) { try store.edit { trip in try trip.resolve(.title, of: id, keeping: .current) } }
     }
 
     @Test func anImportRefusesWhenTheHomesCopyChangedWhileItWaited() throws {
@@ -164,5 +132,55 @@ import TripSyncHome
         _ = withExtendedLifetime(first) {
             #expect(throws: TripStoreError.self) { _ = try TripStore.open(in: home, timeout: 0.2) }
         }
+    }
+
+    /// Every public call throws the one `TripError` (issue 39): a trip not found, a value
+    /// refused inside an edit, a file refused with each problem's pointer, a bad invite code, a
+    /// member not found, an invite for a role no invite gives, an import of a missing file, a
+    /// rename onto another trip's name. Each threw its own type before (`TripStoreError`,
+    /// `EditError`, `TripFileError`, `InviteError`, `MembershipError`), which an app outside the
+    /// package cannot name; the faces still read that error as the `cause`.
+    @Test func everyPublicThrowIsATripError() throws {
+        let (made, cleanUp) = temporaryHome("errors")
+        defer { cleanUp() }
+        let home = try TripHome(path: made.path)
+        let lisbon = try home.create(name: "Lisbon", zone: "Europe/Lisbon")
+        _ = try home.create(name: "Porto", owned: false)
+        let castle = try lisbon.edit { trip in try trip.addItem(NewItem(title: "Castelo"), at: .last) }
+
+        func thrown(_ body: () throws -> Void) -> (any Error)? {
+            do {
+                try body()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let calls: [(String, TripSyncErrorKind, () throws -> Void)] = [
+            ("open", .notFound, { _ = try home.open("Madrid") }),
+            ("document(of:)", .notFound, { _ = try home.document(of: Identifier.random()) }),
+            ("edit", .invalidValue, { try lisbon.edit { trip in _ = try trip.set(.title, of: castle, to: .text("   ")) } }),
+            ("home edit", .notFound, { try home.edit(lisbon.tripID) { trip in try trip.delete(Identifier.random()) } }),
+            ("read", .invalidFile, { _ = try TripFile.read(PackagePaths.root + "/samples/invalid/title-empty.trip.json") }),
+            ("join", .badInvite, { try home.join(code: "not a code", folder: made.path + "-shared") }),
+            ("approve", .notFound, { _ = try lisbon.approve("zzzzzzzz") }),
+            ("invite", .refused, { _ = try lisbon.invite(role: .owner) }),
+            ("prepareImport", .invalidFile, { _ = try home.prepareImport(file: made.path + "/missing.trip.json") }),
+            ("rename", .refused, { _ = try lisbon.rename(to: "Porto") }),
+            ("attachment", .notFound, { _ = try lisbon.attachment("zzzzzzzz") }),
+        ]
+        for (name, kind, call) in calls {
+            let error = thrown(call)
+            let value = error as? TripError
+            #expect(value != nil, "\(name) threw \(error.map { "\(type(of: $0))" } ?? "nothing"), not a TripError")
+            #expect(value?.errorKind == kind, "\(name): \(error.map { "\($0)" } ?? "nothing")")
+            #expect(value?.message.isEmpty == false)
+        }
+        let refused = thrown { _ = try TripFile.read(PackagePaths.root + "/samples/invalid/title-empty.trip.json") } as? TripError
+        #expect(refused?.problems.isEmpty == false)
+        #expect(refused?.problems.allSatisfy { $0.facts.pointer?.hasPrefix("/") == true } == true)
+        let missing = thrown { _ = try home.open("Madrid") } as? TripError
+        #expect(missing?.facts.item == "Madrid")
+        #expect(missing?.cause is TripStoreError)
     }
 }

@@ -120,7 +120,7 @@ import TripSyncHome
         let before = try Data(contentsOf: URL(fileURLWithPath: home.replicaPath(for: document.tripID)))
         let store = try TripStore.open(in: home)
         // The edit's first write would name this device in the trip: refused, nothing saved.
-        #expect(throws: EditError.self) { try store.edit { trip in try trip.addItem(NewItem(title: "Lunch", sortKey: ""), at: .last) } }
+        #expect(throws: TripError.self) { try store.edit { trip in try trip.addItem(NewItem(title: "Lunch", sortKey: ""), at: .last) } }
         #expect(store.document.items.count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.replicaPath(for: document.tripID))) == before)
     }

@@ -111,7 +111,7 @@ import TripSyncFixtures
                 } else {
                     do {
                         try store.edit { trip in _ = try trip.move(moved, to: end == ordered.first ? .last : .first) }
-                    } catch is EditError {
+                    } catch let error where TripError.cause(of: error) is EditError {
                         // Where the items' days decide the place, a move is refused (writes nothing).
                     }
                 }
@@ -174,8 +174,8 @@ import TripSyncFixtures
         }
         // And the whole open words each as before.
         let store = try TripStore.open(nil, in: home)
-        #expect(throws: EditError.self) { try store.edit { trip in try trip.set(.note, of: try trip.item(shared), to: .text("x")) } }
-        #expect(throws: EditError.self) { try store.edit { trip in try trip.set(.note, of: try trip.item(deleted.description), to: .text("x")) } }
+        #expect(throws: TripError.self) { try store.edit { trip in try trip.set(.note, of: try trip.item(shared), to: .text("x")) } }
+        #expect(throws: TripError.self) { try store.edit { trip in try trip.set(.note, of: try trip.item(deleted.description), to: .text("x")) } }
     }
 
     /// The paged area is checked a page at a time, as it is read: a damaged page is found by the

@@ -153,7 +153,7 @@ import TripSyncSync
         #expect(throws: EditError.self) { _ = try TripStore.create(name: "Lisbon", owned: false, in: home) }
         do {
             let porto = try TripStore.create(name: "Porto", owned: false, in: home)
-            #expect(throws: EditError.self) { try porto.rename(to: "Lisbon") }
+            #expect(throws: TripError.self) { try porto.rename(to: "Lisbon") }
             #expect(try porto.rename(to: "Porto 2028"))
             #expect(try porto.rename(to: "Porto 2028") == false)
             #expect(try TripFileReader().read(path: porto.path).document.trip.name.value == "Porto 2028")
@@ -222,7 +222,7 @@ import TripSyncSync
         #expect(backup.items.values.contains { $0.title?.value == "Fado" })
         // The shared folder is untouched, and the store saves nothing more.
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared + "/\(tripID)") == published)
-        #expect(throws: EditError.self) { try store.edit { trip in _ = try trip.addItem(NewItem(title: "X", sortKey: ""), at: .last) } }
+        #expect(throws: TripError.self) { try store.edit { trip in _ = try trip.addItem(NewItem(title: "X", sortKey: ""), at: .last) } }
         #expect(!FileManager.default.fileExists(atPath: home.replicaPath(for: tripID)))
     }
 

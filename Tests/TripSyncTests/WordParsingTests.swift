@@ -102,4 +102,24 @@ extension String {
         let digits = String(number)
         self = String(repeating: "0", count: 8 - digits.count) + digits
     }
+
+    /// The byte runs the quick item ways compare as words are spelled as numbers (so that no
+    /// use in the item loops pays a `swift_once`): each must be its text's words, and the
+    /// leads must be `CanonicalItem.fields`' own, in its order.
+    @Test func theByteRunsSpelledAsNumbersAreTheirTexts() {
+        let runs: [(CanonicalItem.LeadWords, StaticString)] = [
+            (CanonicalItem.revOpen, "{\"rev\":["), (CanonicalItem.revClose, "],\"value\":"), (CanonicalItem.deviceClose, "\"],\"value\":"),
+            (CanonicalItem.localOpen, "{\"local\":"), (CanonicalItem.zoneKey, ",\"zone\":"), (CanonicalItem.dateOpen, "{\"date\":"),
+        ]
+        for (words, text) in runs {
+            #expect(words.same(as: CanonicalItem.LeadWords(text)), "\(text)")
+        }
+        let leads = CanonicalItem.leads
+        let spelled = [leads.end, leads.note, leads.place, leads.sortKey, leads.start, leads.title]
+        #expect(CanonicalItem.fields.map(\.field) == [.end, .note, .place, .sortKey, .start, .title])
+        #expect(spelled.count == CanonicalItem.fields.count)
+        for (words, field) in zip(spelled, CanonicalItem.fields) {
+            #expect(words.same(as: CanonicalItem.LeadWords(field.lead)), "\(field.name)")
+        }
+    }
 }

@@ -16,7 +16,7 @@ public enum ItemPosition: Hashable, Sendable {
     /// `moving` (the item being placed). Throws `.noSuchItem` for a neighbour that is not a
     /// live item, `.invalidValue` for placing an item next to itself, and `.noRoom` when no key
     /// fits (the neighbours' keys leave no room within the longest key, or one is invalid).
-    public func sortKey(in document: TripDocument, moving: ItemID? = nil) throws(EditError) -> String {
+    package func sortKey(in document: TripDocument, moving: ItemID? = nil) throws(EditError) -> String {
         // One pass over the items and no sort: the bounds are the nearest keys on either side of
         // the neighbour's (or the greatest and least), compared as their UTF-8 bytes, the order
         // the view and every replica keep. Keys equal to the neighbour's are passed over.

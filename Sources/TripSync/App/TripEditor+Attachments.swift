@@ -19,8 +19,10 @@ extension TripEditor {
     }
 
     /// Brings a detached attachment back with everything it held.
-    public mutating func restoreAttachment(_ id: AttachmentID) throws(EditError) {
-        try document.restoreAttachment(id, hlc: &clock, now: now)
-        wrote = true
+    public mutating func restoreAttachment(_ id: AttachmentID) throws(TripError) {
+        try TripError.typed {
+            try document.restoreAttachment(id, hlc: &clock, now: now)
+            wrote = true
+        }
     }
 }

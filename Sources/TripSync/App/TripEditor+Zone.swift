@@ -9,18 +9,20 @@ extension TripEditor {
     /// Sets the trip's zone (nil clears it): one write of the `trip.zone` register, merged like
     /// any field (two laptops setting it at once leave a conflict, kind `trip-zone`). False when
     /// the zone is already `zone` with no conflict. A zone id that is not IANA-shaped is refused
-    /// with `EditError`; a well-formed one this machine does not know is the caller's to warn of.
+    /// with a `TripError` (`.invalidValue`); a well-formed one this machine does not know is the caller's to warn of.
     @discardableResult
-    public mutating func setZone(_ zone: String?) throws(EditError) -> Bool {
-        if let zone, !ZoneID.isWellFormed(zone) { throw EditError(.invalidValue, "zone: " + ZoneID.expectation(found: zone)) }
-        if let register = document.trip.zone, register.value == zone, !register.hasVisibleConflict { return false }
-        let rev = try document.stamp(&clock, now: now)
-        if document.trip.zone == nil {
-            document.trip.zone = Register(value: zone, rev: rev)
-        } else {
-            document.trip.zone?.write(zone, rev: rev)
+    public mutating func setZone(_ zone: String?) throws(TripError) -> Bool {
+        try TripError.typed {
+            if let zone, !ZoneID.isWellFormed(zone) { throw EditError(.invalidValue, "zone: " + ZoneID.expectation(found: zone)) }
+            if let register = document.trip.zone, register.value == zone, !register.hasVisibleConflict { return false }
+            let rev = try document.stamp(&clock, now: now)
+            if document.trip.zone == nil {
+                document.trip.zone = Register(value: zone, rev: rev)
+            } else {
+                document.trip.zone?.write(zone, rev: rev)
+            }
+            wrote = true
+            return true
         }
-        wrote = true
-        return true
     }
 }

@@ -39,10 +39,12 @@ public struct TripEditor {
 
     /// Adds an item at `position` (its order key is chosen there) and returns its new id. Every value is checked as readers check it (`TripDocument.check`).
     @discardableResult
-    public mutating func addItem(_ values: NewItem, at position: ItemPosition) throws(EditError) -> ItemID {
-        var placed = values
-        placed.sortKey = try position.sortKey(in: document)
-        return try addItem(placed)
+    public mutating func addItem(_ values: NewItem, at position: ItemPosition) throws(TripError) -> ItemID {
+        try TripError.typed {
+            var placed = values
+            placed.sortKey = try position.sortKey(in: document)
+            return try addItem(placed)
+        }
     }
 
     /// Adds an item with the order key in `values` and returns its new id (the package's
@@ -69,38 +71,48 @@ public struct TripEditor {
     /// someone else changed after the person saw it keeps that value beside the new one as a
     /// conflict (`EditOutcome.kept`). Nothing is written when any value is refused.
     @discardableResult
-    public mutating func apply(_ edit: ItemEdit) throws(EditError) -> EditOutcome {
-        let outcome = try document.apply(edit, suggestedZone: suggestedZone, hlc: &clock, now: now)
-        if !outcome.changed.isEmpty { wrote = true }
-        return outcome
+    public mutating func apply(_ edit: ItemEdit) throws(TripError) -> EditOutcome {
+        try TripError.typed {
+            let outcome = try document.apply(edit, suggestedZone: suggestedZone, hlc: &clock, now: now)
+            if !outcome.changed.isEmpty { wrote = true }
+            return outcome
+        }
     }
 
     /// Writes one field of a live item; false when it already held `value` without conflict.
     @discardableResult
-    public mutating func set(_ field: ItemField, of id: ItemID, to value: FieldValue) throws(EditError) -> Bool {
-        !(try set([FieldWrite(field, value)], of: id).changed.isEmpty)
+    public mutating func set(_ field: ItemField, of id: ItemID, to value: FieldValue) throws(TripError) -> Bool {
+        try TripError.typed {
+            !(try set([FieldWrite(field, value)], of: id).changed.isEmpty)
+        }
     }
 
     /// Gives a live item a new order key at `position`; false when nothing changed. Refused
     /// (`.invalidValue`, naming both times) where the day's times decide the place instead
     /// (`ItemPosition.checkTimeAllows`).
     @discardableResult
-    public mutating func move(_ id: ItemID, to position: ItemPosition) throws(EditError) -> Bool {
-        _ = try document.liveItem(id)
-        try position.checkTimeAllows(id, in: document)
-        return try set(.sortKey, of: id, to: .text(try position.sortKey(in: document, moving: id)))
+    public mutating func move(_ id: ItemID, to position: ItemPosition) throws(TripError) -> Bool {
+        try TripError.typed {
+            _ = try document.liveItem(id)
+            try position.checkTimeAllows(id, in: document)
+            return try set(.sortKey, of: id, to: .text(try position.sortKey(in: document, moving: id)))
+        }
     }
 
     /// Deletes a live item; its fields stay in a tombstone, restorable.
-    public mutating func delete(_ id: ItemID) throws(EditError) {
-        try document.deleteItem(id, at: UTCTimestamp(millisecondsSinceEpoch: now), hlc: &clock, now: now)
-        wrote = true
+    public mutating func delete(_ id: ItemID) throws(TripError) {
+        try TripError.typed {
+            try document.deleteItem(id, at: UTCTimestamp(millisecondsSinceEpoch: now), hlc: &clock, now: now)
+            wrote = true
+        }
     }
 
     /// Brings a deleted item back with everything it held.
-    public mutating func restore(_ id: ItemID) throws(EditError) {
-        try document.restoreItem(id, hlc: &clock, now: now)
-        wrote = true
+    public mutating func restore(_ id: ItemID) throws(TripError) {
+        try TripError.typed {
+            try document.restoreItem(id, hlc: &clock, now: now)
+            wrote = true
+        }
     }
 
     /// Settles a field's conflict by writing the chosen value anew (a write that has seen every
@@ -108,68 +120,78 @@ public struct TripEditor {
     /// `.noConflict` when the field holds one value, `.noValueOfMine` for `.mine` when this
     /// device wrote none of them, `.invalidValue` for an alternative number out of range.
     @discardableResult
-    public mutating func resolve(_ field: ItemField, of id: ItemID, keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        let item = try document.liveItem(id)
-        guard let conflict = FieldConflict(item: id, field: field, in: item) else {
-            throw EditError(.noConflict, "\(field.rawValue) of this item has no conflict")
+    public mutating func resolve(_ field: ItemField, of id: ItemID, keeping choice: ConflictChoice) throws(TripError) -> FieldConflict.Version {
+        try TripError.typed {
+            let item = try document.liveItem(id)
+            guard let conflict = FieldConflict(item: id, field: field, in: item) else {
+                throw EditError(.noConflict, "\(field.rawValue) of this item has no conflict")
+            }
+            let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: ConflictList.versions(item, field))
+            _ = try document.set(field, of: id, to: chosen.value, force: true, hlc: &clock, now: now)
+            wrote = true
+            return chosen
         }
-        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: ConflictList.versions(item, field))
-        _ = try document.set(field, of: id, to: chosen.value, force: true, hlc: &clock, now: now)
-        wrote = true
-        return chosen
     }
 
     /// Settles the conflict of a shown attachment's caption, as `resolve` settles a field's.
     @discardableResult
-    public mutating func resolveCaption(of id: AttachmentID, keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        let attachment = try document.liveAttachment(id)
-        guard document.isShown(id), let item = attachment.item?.value, let caption = attachment.caption, let conflict = RegisterConflict(.caption(id, item: item), caption) else {
-            throw EditError(.noConflict, "the caption of this attachment has no conflict")
+    public mutating func resolveCaption(of id: AttachmentID, keeping choice: ConflictChoice) throws(TripError) -> FieldConflict.Version {
+        try TripError.typed {
+            let attachment = try document.liveAttachment(id)
+            guard document.isShown(id), let item = attachment.item?.value, let caption = attachment.caption, let conflict = RegisterConflict(.caption(id, item: item), caption) else {
+                throw EditError(.noConflict, "the caption of this attachment has no conflict")
+            }
+            let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
+            guard case .text(let caption) = chosen.value else { throw EditError("a caption is text") }
+            _ = try document.setCaption(id, to: caption, hlc: &clock, now: now)
+            wrote = true
+            return chosen
         }
-        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
-        guard case .text(let caption) = chosen.value else { throw EditError("a caption is text") }
-        _ = try document.setCaption(id, to: caption, hlc: &clock, now: now)
-        wrote = true
-        return chosen
     }
 
     /// Settles the conflict of the trip's name (two laptops renamed it at once).
     @discardableResult
-    public mutating func resolveName(keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        guard let conflict = RegisterConflict.tripName(of: document) else {
-            throw EditError(.noConflict, "the trip's name has no conflict")
+    public mutating func resolveName(keeping choice: ConflictChoice) throws(TripError) -> FieldConflict.Version {
+        try TripError.typed {
+            guard let conflict = RegisterConflict.tripName(of: document) else {
+                throw EditError(.noConflict, "the trip's name has no conflict")
+            }
+            let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
+            guard case .text(let name?) = chosen.value else { throw EditError("a trip's name is text") }
+            let rev = try document.stamp(&clock, now: now)
+            document.trip.name.write(name, rev: rev)
+            wrote = true
+            return chosen
         }
-        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
-        guard case .text(let name?) = chosen.value else { throw EditError("a trip's name is text") }
-        let rev = try document.stamp(&clock, now: now)
-        document.trip.name.write(name, rev: rev)
-        wrote = true
-        return chosen
     }
 
     /// Settles the conflict of the trip's zone (two laptops set it at once).
     @discardableResult
-    public mutating func resolveZone(keeping choice: ConflictChoice) throws(EditError) -> FieldConflict.Version {
-        guard let conflict = RegisterConflict.tripZone(of: document) else {
-            throw EditError(.noConflict, "the trip's zone has no conflict")
+    public mutating func resolveZone(keeping choice: ConflictChoice) throws(TripError) -> FieldConflict.Version {
+        try TripError.typed {
+            guard let conflict = RegisterConflict.tripZone(of: document) else {
+                throw EditError(.noConflict, "the trip's zone has no conflict")
+            }
+            let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
+            guard case .text(let zone) = chosen.value else { throw EditError("a trip's zone is a zone id or none") }
+            let rev = try document.stamp(&clock, now: now)
+            document.trip.zone?.write(zone, rev: rev)
+            wrote = true
+            return chosen
         }
-        let chosen = try choose(choice, current: conflict.current, alternatives: conflict.alternatives, all: conflict.versions)
-        guard case .text(let zone) = chosen.value else { throw EditError("a trip's zone is a zone id or none") }
-        let rev = try document.stamp(&clock, now: now)
-        document.trip.zone?.write(zone, rev: rev)
-        wrote = true
-        return chosen
     }
 
     /// The live attachment `text` names (its id, or a prefix of at least four characters).
-    public func attachment(_ text: String) throws(EditError) -> AttachmentID {
-        let live = document.attachments.keys.filter { document.attachments[$0]?.isDetached == false }
-        switch ItemLookup.match(text, among: Array(live), id: \.description) {
-        case .one(let id): return id
-        case .tooShort: throw EditError(.shortItemPrefix, "an attachment is named by its id or an id prefix of at least \(ItemLookup.minimumPrefix) characters, got '\(text)'")
-        case .several(let ids): throw EditError(.ambiguousItem, "'\(text)' matches \(ids.count) attachments; type more of the id")
-        case .none:
-            throw EditError(.noSuchAttachment, "no attachment matches '\(text)'", remedy: "the trip's attachments list names them", facts: ErrorFacts(item: text, thing: "attachment"))
+    public func attachment(_ text: String) throws(TripError) -> AttachmentID {
+        try TripError.typed {
+            let live = document.attachments.keys.filter { document.attachments[$0]?.isDetached == false }
+            switch ItemLookup.match(text, among: Array(live), id: \.description) {
+            case .one(let id): return id
+            case .tooShort: throw EditError(.shortItemPrefix, "an attachment is named by its id or an id prefix of at least \(ItemLookup.minimumPrefix) characters, got '\(text)'")
+            case .several(let ids): throw EditError(.ambiguousItem, "'\(text)' matches \(ids.count) attachments; type more of the id")
+            case .none:
+                throw EditError(.noSuchAttachment, "no attachment matches '\(text)'", remedy: "the trip's attachments list names them", facts: ErrorFacts(item: text, thing: "attachment"))
+            }
         }
     }
 

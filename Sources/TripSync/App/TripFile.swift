@@ -6,10 +6,11 @@ import TripSyncHome
 /// newer-version file is refused with every problem and its JSON Pointer, and nothing is changed.
 public enum TripFile {
     /// Reads the trip file at `path` (any schema version this build knows, gzip or not) into a
-    /// validated document of the current schema. Throws `TripFileError` with every problem
-    /// found, each with its JSON Pointer.
-    public static func read(_ path: String) throws(TripFileError) -> LoadedTrip {
-        try TripFileReader().read(path: path)
+    /// validated document of the current schema. Throws a `TripError` of kind `.invalidFile`
+    /// (also for a file that cannot be opened) whose `problems` are every problem found, each
+    /// with its JSON Pointer.
+    public static func read(_ path: String) throws(TripError) -> LoadedTrip {
+        try TripError.typed { try TripFileReader().read(path: path) }
     }
 
     /// Checks the trip file at `path` without keeping it: its schema version, every error and

@@ -45,7 +45,7 @@ public final class TripHome: @unchecked Sendable {
 
     /// Opens the home at `path` (nil: `$TRIPSYNC_HOME`, else the platform's default). Nothing
     /// is locked until a write: each write waits up to `timeout` seconds for another process,
-    /// then throws `TripStoreError.busy`.
+    /// then throws a `TripError` of kind `.busy`.
     public convenience init(path: String? = nil, timeout: Double = 10) throws {
         self.init(Home.resolve(option: path), timeout: timeout)
     }
@@ -83,10 +83,12 @@ public final class TripHome: @unchecked Sendable {
     }
 
     /// The trip with id `trip` as saved now (its replica and edit journal), read without the
-    /// lock: a consistent snapshot, never half of a write. Throws `TripStoreError.noMatch` when
-    /// the home has no such trip, `.unreadable` when its file cannot be read.
+    /// lock: a consistent snapshot, never half of a write. Throws a `TripError` of kind `.notFound` when
+    /// the home has no such trip, `.unreadableReplica` when its file cannot be read.
     public func document(of trip: TripID) throws -> TripDocument {
-        try loaded(trip).document
+        try TripError.door {
+            try loaded(trip).document
+        }
     }
 
     /// `document(of:)` with what the read noticed (the browser app's pages).
@@ -175,15 +177,17 @@ public final class TripHome: @unchecked Sendable {
     /// The trips of the home: a summary of each readable one, by name, and every trip file that
     /// could not be read, with why (never dropped in silence).
     public func trips() throws -> TripList {
-        let listing = try home.listTrips()
-        return TripList(
-            trips: listing.trips.map { TripSummary($0.document) }.sorted { ($0.name, $0.tripID.description) < ($1.name, $1.tripID.description) },
-            unreadable: listing.unreadable.map { TripList.Unreadable(path: $0.path, problems: $0.lines) })
+        try TripError.door {
+            let listing = try home.listTrips()
+            return TripList(
+                trips: listing.trips.map { TripSummary($0.document) }.sorted { ($0.name, $0.tripID.description) < ($1.name, $1.tripID.description) },
+                unreadable: listing.unreadable.map { TripList.Unreadable(path: $0.path, problems: $0.lines) })
+        }
     }
 
     /// Opens the trip `selector` names (an id, an id prefix of at least 4 characters, or its
-    /// exact name; nil: the home's only trip). Throws `TripStoreError` (no such trip, several,
-    /// its file unreadable) or `TripFileError` (this laptop's identity file broken).
+    /// exact name; nil: the home's only trip). Throws a `TripError`: `.notFound`, `.ambiguous`,
+    /// `.sameName`, `.unreadableReplica`, `.busy`, or `.invalidFile` (this laptop's identity file broken).
     public func open(_ selector: String? = nil) throws -> TripStore {
         try open(selector, keepingOthers: false)
     }
@@ -204,18 +208,20 @@ public final class TripHome: @unchecked Sendable {
     /// Creates a trip named `name`, optionally with its zone (an IANA id such as
     /// `Europe/Lisbon`), saved durably, and opens it. An `owned` trip has an owner key kept in
     /// this home, so its members and roles are enforced (docs/DESIGN.md, "Members and roles");
-    /// otherwise anyone with the folder may write it. Throws `EditError` for a name or zone
-    /// refused, `TripStoreError.nameTaken` when another trip of the home has the name.
+    /// otherwise anyone with the folder may write it. Throws a `TripError`: `.invalidValue` for a
+    /// name or zone refused, `.refused` when another trip of the home has the name.
     public func create(name: String, zone: String? = nil, owned: Bool = true) throws -> TripStore {
         try writing { lock in remember(try TripStore.create(name: name, defaultZone: zone, owned: owned, in: home, holding: lock)) }
     }
 
     /// Asks to join the trip an invite code names, through the shared `folder`: writes a signed
     /// request there for the owner to approve; the trip arrives with a sync once approved.
-    /// Throws `InviteError` (a malformed or expired code, a trip already held under another
-    /// owner) or `FileSystemError`.
+    /// Throws a `TripError`: `.badInvite` or `.expiredInvite` for the code, another kind for a trip
+    /// already held under another owner, `.fileSystem` when the request cannot be written.
     public func join(code: String, folder: String) throws {
-        _ = try join(code: try InviteCode(parsing: code), folder: folder)
+        try TripError.door {
+            _ = try join(code: try InviteCode(parsing: code), folder: folder)
+        }
     }
 
     /// `join(code:folder:)` with the code read already, answering the request written.
@@ -226,14 +232,14 @@ public final class TripHome: @unchecked Sendable {
     /// Reads a trip file to import (a backup, a file someone sent) and says what merging it or
     /// replacing this home's copy with it would do, without changing anything: what it holds,
     /// how old it is, which items it deleted that live here, which unpublished changes a replace
-    /// would discard. Throws `TripFileError` for a file that cannot be read.
+    /// would discard. Throws a `TripError` (`.invalidFile`) for a file that cannot be read.
     public func prepareImport(file: String) throws -> TripImport {
         try writing { lock in try TripImport.prepare(file: file, into: home, holding: lock) }
     }
 
     /// Merges the prepared file into the home's copy, or replaces the copy with it (keeping
     /// the replaced one as a backup), and saves durably; a store of that trip this handle opened
-    /// shows the result. Throws `TripImport.Refusal` when the file is not accepted
+    /// shows the result. Throws a `TripError` (`.refused`) when the file is not accepted
     /// (`refusal(for:)` says why) or the home's copy changed since `prepareImport`.
     @discardableResult
     public func apply(_ prepared: TripImport, _ mode: TripImport.Mode) throws -> TripImport.Outcome {

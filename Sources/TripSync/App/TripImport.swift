@@ -17,7 +17,7 @@ public struct TripImport: Sendable {
     }
 
     /// Why an import was refused; nothing was changed.
-    public enum Refusal: Error, Sendable, CustomStringConvertible {
+    package enum Refusal: Error, Sendable, CustomStringConvertible {
         /// A device in the file wrote with a clock far ahead of this machine's.
         case clockFromTheFuture(file: String, message: String)
         /// The home's copy changed between `prepare` and `apply`.
@@ -31,7 +31,7 @@ public struct TripImport: Sendable {
         case claimsOurCounters(file: String, message: String)
 
         /// What a person reads.
-        public var description: String {
+        package var description: String {
             switch self {
             case .clockFromTheFuture(let file, let message), .claimsOurCounters(let file, let message): return "\(file): \(message)"
             case .changedMeanwhile(let path):
@@ -236,5 +236,5 @@ public struct TripImport: Sendable {
 
 extension TripImport.Refusal: TripSyncError {
     /// `.refused`: an import refused.
-    public var errorKind: TripSyncErrorKind { .refused }
+    package var errorKind: TripSyncErrorKind { .refused }
 }

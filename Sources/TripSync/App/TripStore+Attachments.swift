@@ -200,8 +200,11 @@ extension TripStore {
     }
 
     /// The attachment (staged, live or detached) whose id is or starts with `text` (at least 4
-    /// characters); throws `EditError` (.noSuchAttachment, or several match).
-    public func attachment(_ text: String) throws -> AttachmentEntry {
+    /// characters); throws a `TripError` (`.notFound`, `.ambiguous`, `.invalidValue` for too short a prefix).
+    public func attachment(_ text: String) throws -> AttachmentEntry { try TripError.door { try findAttachment(text) } }
+
+    /// `attachment(_:)`, throwing the library's own errors.
+    private func findAttachment(_ text: String) throws -> AttachmentEntry {
         switch ItemLookup.match(text, among: try attachments(detached: true), id: \.id.description) {
         case .one(let found): return found
         case .tooShort:
@@ -217,7 +220,10 @@ extension TripStore {
 
     /// The bytes of attachment `id`, checked against their hash; an attachment whose bytes
     /// are not here says so.
-    public func bytes(of id: AttachmentID) throws -> [UInt8] {
+    public func bytes(of id: AttachmentID) throws -> [UInt8] { try TripError.door { try readBytes(of: id) } }
+
+    /// `bytes(of:)`, throwing the library's own errors.
+    private func readBytes(of id: AttachmentID) throws -> [UInt8] {
         let entry = try attachment(id.description)
         guard let blob = BlobID(entry.blob.sha256) else { throw AttachmentError("attachment \(id) names no valid SHA-256") }
         guard entry.state == .shared || entry.state == .staged else {
@@ -232,7 +238,10 @@ extension TripStore {
     /// conflict. Refused for a detached attachment, a caption readers would refuse, or a laptop
     /// that may not change the trip.
     @discardableResult
-    public func setCaption(_ id: AttachmentID, to caption: String?) throws -> Bool {
+    public func setCaption(_ id: AttachmentID, to caption: String?) throws -> Bool { try TripError.door { try writeCaption(id, to: caption) } }
+
+    /// `setCaption(_:to:)`, throwing the library's own errors.
+    private func writeCaption(_ id: AttachmentID, to caption: String?) throws -> Bool {
         let staged = try locked { () throws -> Bool? in
             var staged = try StagedAttachments.load(home, state.document.tripID)
             guard let index = staged.entries.firstIndex(where: { $0.id == id }) else { return nil }
@@ -249,7 +258,10 @@ extension TripStore {
 
     /// Drops a staged attachment (it was never shared), or detaches a shared one (a write: a
     /// tombstone, restorable; a detach beats a concurrent caption edit).
-    public func detach(_ id: AttachmentID) throws {
+    public func detach(_ id: AttachmentID) throws { try TripError.door { try dropOrDetach(id) } }
+
+    /// `detach(_:)`, throwing the library's own errors.
+    private func dropOrDetach(_ id: AttachmentID) throws {
         let dropped = try locked { () throws -> Bool in
             var staged = try StagedAttachments.load(home, state.document.tripID)
             guard let index = staged.entries.firstIndex(where: { $0.id == id }) else { return false }

@@ -13,7 +13,9 @@ extension TripStore {
     /// Whether this home holds the trip's owner key; throws when the home's access record
     /// cannot be read.
     public func holdsOwnerKey() throws -> Bool {
-        try Self.holdsOwnerKey(locked { state.document }, home: home)
+        try TripError.door {
+            try Self.holdsOwnerKey(locked { state.document }, home: home)
+        }
     }
 
     /// Whether `home` holds the owner key of the trip `document` (read without the lock).
@@ -26,7 +28,9 @@ extension TripStore {
     /// the pending ones (requests seen by sync, and devices of the trip that wrote before it
     /// was claimed).
     public func members() throws -> [MemberEntry] {
-        try Self.members(of: locked { state.document }, home: home)
+        try TripError.door {
+            try Self.members(of: locked { state.document }, home: home)
+        }
     }
 
     /// `members()` of the trip `document`, with the requests `home` recorded (read without
@@ -77,31 +81,35 @@ extension TripStore {
     /// Claims an open trip (schema 2 and before): this home makes the owner key and this device
     /// becomes the owner; the trip's other devices appear as pending until approved.
     public func claim() throws {
-        let name = deviceName
-        try changeMembership { document, clock, access, now in
-            guard document.owner == nil else {
-                throw MembershipError("this trip is already owned (owner key \(document.owner?.key.fingerprint ?? "")); only an open trip can be claimed")
+        try TripError.door {
+            let name = deviceName
+            try changeMembership { document, clock, access, now in
+                guard document.owner == nil else {
+                    throw MembershipError("this trip is already owned (owner key \(document.owner?.key.fingerprint ?? "")); only an open trip can be claimed")
+                }
+                let ownerKey = SigningKey.generate()
+                access.ownerKey = ownerKey
+                try document.claim(
+                    ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey,
+                    box: try home.encryptionKey(for: document.deviceID).publicKey, name: name, hlc: &clock, now: now)
             }
-            let ownerKey = SigningKey.generate()
-            access.ownerKey = ownerKey
-            try document.claim(
-                ownerKey: ownerKey, deviceKey: try home.signingKey(for: document.deviceID).publicKey,
-                box: try home.encryptionKey(for: document.deviceID).publicKey, name: name, hlc: &clock, now: now)
         }
     }
 
     /// Makes an invite for `role` (editor or viewer) valid for `days` days.
     public func invite(role: MemberRole, expiresInDays days: Int = 7) throws -> InviteCode {
-        guard role == .editor || role == .viewer else { throw MembershipError("an invite is for an editor or a viewer, not \(role.rawValue)") }
-        guard (1...365).contains(days) else { throw MembershipError("an invite lasts 1 to 365 days, not \(days)") }
-        let me = deviceID
-        return try changeMembership { document, _, access, now in
-            let ownerKey = try Self.ownerAct(document, access, me: me)
-            let code = InviteCode(
-                trip: document.tripID, ownerKey: ownerKey.publicKey, role: role,
-                expires: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000) + Int64(days) * 86_400))
-            access.invites.append((code, nil, nil))
-            return code
+        try TripError.door {
+            guard role == .editor || role == .viewer else { throw MembershipError("an invite is for an editor or a viewer, not \(role.rawValue)") }
+            guard (1...365).contains(days) else { throw MembershipError("an invite lasts 1 to 365 days, not \(days)") }
+            let me = deviceID
+            return try changeMembership { document, _, access, now in
+                let ownerKey = try Self.ownerAct(document, access, me: me)
+                let code = InviteCode(
+                    trip: document.tripID, ownerKey: ownerKey.publicKey, role: role,
+                    expires: UTCTimestamp(secondsSinceEpoch: Int64(now / 1000) + Int64(days) * 86_400))
+                access.invites.append((code, nil, nil))
+                return code
+            }
         }
     }
 
@@ -110,24 +118,26 @@ extension TripStore {
     /// explicit act: it may bring back a removed device or raise a demoted one.
     @discardableResult
     public func approve(_ selector: String, role: MemberRole? = nil) throws -> MemberEntry {
-        let entry = try pendingEntry(selector)
-        guard let key = entry.key else {
-            throw MembershipError(
-                "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
+        try TripError.door {
+            let entry = try pendingEntry(selector)
+            guard let key = entry.key else {
+                throw MembershipError(
+                    "\(entry.name) (\(entry.device.description.prefix(8))) has not published a signed file yet, so its key is unknown: it must sync once with this version of TripSync, then approve it")
+            }
+            // A request naming a member's device id with another key asks for that member's seat:
+            // approving it would hand the seat to whoever holds the new key, so it is refused
+            // (docs/DESIGN.md, "Every entrance checks the same way").
+            let held = locked { state.document.effectiveGrant(of: entry.device) }
+            if let held, held.key != key {
+                throw MembershipError(
+                    "\(entry.name) (\(entry.device.description.prefix(8))) asks with key \(key.fingerprint), but that device is a member (\(held.role.rawValue)) with key \(held.key.fingerprint): approving would hand its seat to another key",
+                    remedy: "decline the request; a laptop that lost its key joins again with a new invite (it gets a new device id)")
+            }
+            let invited = try requestedRole(of: entry.device)
+            let granted = role ?? invited ?? .editor
+            try setGrant(entry.device, key: key, role: granted)
+            return MemberEntry(device: entry.device, name: entry.name, role: granted, key: key, pending: false, source: nil)
         }
-        // A request naming a member's device id with another key asks for that member's seat:
-        // approving it would hand the seat to whoever holds the new key, so it is refused
-        // (docs/DESIGN.md, "Every entrance checks the same way").
-        let held = locked { state.document.effectiveGrant(of: entry.device) }
-        if let held, held.key != key {
-            throw MembershipError(
-                "\(entry.name) (\(entry.device.description.prefix(8))) asks with key \(key.fingerprint), but that device is a member (\(held.role.rawValue)) with key \(held.key.fingerprint): approving would hand its seat to another key",
-                remedy: "decline the request; a laptop that lost its key joins again with a new invite (it gets a new device id)")
-        }
-        let invited = try requestedRole(of: entry.device)
-        let granted = role ?? invited ?? .editor
-        try setGrant(entry.device, key: key, role: granted)
-        return MemberEntry(device: entry.device, name: entry.name, role: granted, key: key, pending: false, source: nil)
     }
 
     /// Admits every pending device whose key is known and that holds no grant, with `role`, or
@@ -136,31 +146,35 @@ extension TripStore {
     /// else; never more than the invite named. A removed or demoted device asking again is left
     /// pending: only `approve DEVICE` naming it admits it. Returns the devices admitted.
     public func approveAll(role: MemberRole? = nil) throws -> [MemberEntry] {
-        var done: [MemberEntry] = []
-        let grants = locked { state.document.members }
-        for entry in try members() where entry.pending && entry.key != nil && grants[entry.device] == nil {
-            let invited = try requestedRole(of: entry.device)
-            let given = role ?? invited ?? (entry.source == MemberEntry.wroteBeforeClaim ? .editor : .viewer)
-            done.append(try approve(entry.device.description, role: max(given, invited ?? .owner)))
+        try TripError.door {
+            var done: [MemberEntry] = []
+            let grants = locked { state.document.members }
+            for entry in try members() where entry.pending && entry.key != nil && grants[entry.device] == nil {
+                let invited = try requestedRole(of: entry.device)
+                let given = role ?? invited ?? (entry.source == MemberEntry.wroteBeforeClaim ? .editor : .viewer)
+                done.append(try approve(entry.device.description, role: max(given, invited ?? .owner)))
+            }
+            return done
         }
-        return done
     }
 
     /// Refuses a pending device (by id or id prefix): its request is dropped and stays refused;
     /// the invite it answered is spent, so only a new invite lets it ask again.
     @discardableResult
     public func decline(_ selector: String) throws -> MemberEntry {
-        let entry = try pendingEntry(selector)
-        try changeMembership { document, _, access, _ in
-            _ = try Self.ownerKey(document, access)
-            let request = access.requests[entry.device]
-            access.requests[entry.device] = nil
-            access.declined[entry.device] = TripAccess.DeclinedRequest(key: entry.key, invite: request?.invite)
-            if let id = request?.invite, let index = access.invites.firstIndex(where: { $0.code.id == id && $0.usedBy == nil }) {
-                access.invites[index].usedBy = entry.device
+        try TripError.door {
+            let entry = try pendingEntry(selector)
+            try changeMembership { document, _, access, _ in
+                _ = try Self.ownerKey(document, access)
+                let request = access.requests[entry.device]
+                access.requests[entry.device] = nil
+                access.declined[entry.device] = TripAccess.DeclinedRequest(key: entry.key, invite: request?.invite)
+                if let id = request?.invite, let index = access.invites.firstIndex(where: { $0.code.id == id && $0.usedBy == nil }) {
+                    access.invites[index].usedBy = entry.device
+                }
             }
+            return entry
         }
-        return entry
     }
 
     /// The role the invite answered by `device`'s pending request named, if any.
@@ -179,42 +193,46 @@ extension TripStore {
     /// Needs the owner key and the owner's seat. Returns the epoch the trip is at now (0 before
     /// its first keyring).
     public func rotateKeys() throws -> Int {
-        let me = deviceID
-        return try changeMembership { document, _, access, _ in
-            _ = try Self.ownerAct(document, access, me: me)
-            access.rotateAsked = true
-            return KeyringPlan.current(access.epochKeys)?.epoch ?? 0
+        try TripError.door {
+            let me = deviceID
+            return try changeMembership { document, _, access, _ in
+                _ = try Self.ownerAct(document, access, me: me)
+                access.rotateAsked = true
+                return KeyringPlan.current(access.epochKeys)?.epoch ?? 0
+            }
         }
     }
 
     /// Changes a member's role as `setRole` does, and says whether it changed: a member that
     /// already has `role` is left as it is (nothing is written).
     public func changeRole(_ selector: String, _ role: MemberRole) throws -> (entry: MemberEntry, changed: Bool) {
-        let entry = try memberEntry(selector)
-        if entry.role == role { return (entry, false) }
-        guard let key = entry.key else { throw MembershipError("\(entry.name) has no key yet") }
-        if role != .owner, locked({ state.document.predecessors(of: state.identity.deviceID) }).contains(entry.device) {
-            throw MembershipError(
-                "this laptop holds its seat through \(entry.name) (\(entry.device.description.prefix(8))), an earlier id of its home: making that device \(role.rawValue) makes this laptop \(role.rawValue) too; nothing was changed",
-                kind: .refused)
-        }
-        if role != .owner, entry.device == deviceID, entry.role == .owner {
-            throw MembershipError(
-                "this laptop holds the owner role", kind: .lastOwner, remedy: "give another laptop of yours the owner key first (export it here, import it there)")
-        }
-        // A successor's predecessors are earlier ids of the same home, whose keys it still holds:
-        // lowering the successor lowers them too, or it would go on writing as them
-        // (docs/DESIGN.md, "Removing a successor retires every key it succeeded").
-        let retired: [(DeviceID, MemberGrant)] = locked {
-            let document = state.document
-            return document.predecessors(of: entry.device).compactMap { old in
-                guard old != state.identity.deviceID, let grant = document.effectiveGrant(of: old), grant.role < role else { return nil }
-                return (old, grant)
+        try TripError.door {
+            let entry = try memberEntry(selector)
+            if entry.role == role { return (entry, false) }
+            guard let key = entry.key else { throw MembershipError("\(entry.name) has no key yet") }
+            if role != .owner, locked({ state.document.predecessors(of: state.identity.deviceID) }).contains(entry.device) {
+                throw MembershipError(
+                    "this laptop holds its seat through \(entry.name) (\(entry.device.description.prefix(8))), an earlier id of its home: making that device \(role.rawValue) makes this laptop \(role.rawValue) too; nothing was changed",
+                    kind: .refused)
             }
+            if role != .owner, entry.device == deviceID, entry.role == .owner {
+                throw MembershipError(
+                    "this laptop holds the owner role", kind: .lastOwner, remedy: "give another laptop of yours the owner key first (export it here, import it there)")
+            }
+            // A successor's predecessors are earlier ids of the same home, whose keys it still holds:
+            // lowering the successor lowers them too, or it would go on writing as them
+            // (docs/DESIGN.md, "Removing a successor retires every key it succeeded").
+            let retired: [(DeviceID, MemberGrant)] = locked {
+                let document = state.document
+                return document.predecessors(of: entry.device).compactMap { old in
+                    guard old != state.identity.deviceID, let grant = document.effectiveGrant(of: old), grant.role < role else { return nil }
+                    return (old, grant)
+                }
+            }
+            try setGrant(entry.device, key: key, role: role)
+            for (old, grant) in retired { try setGrant(old, key: grant.key, role: role) }
+            return (MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil), true)
         }
-        try setGrant(entry.device, key: key, role: role)
-        for (old, grant) in retired { try setGrant(old, key: grant.key, role: role) }
-        return (MemberEntry(device: entry.device, name: entry.name, role: role, key: key, pending: false, source: nil), true)
     }
 
     /// The exported owner key, sealed with `passphrase` (refused when

@@ -5,11 +5,13 @@ import TripSyncHome
 extension TripStore {
     /// Renames the trip (`TripEditor.rename`: one register write, merged like any field) and
     /// returns whether anything was written. Trip names are unique in a home: a name another
-    /// trip of this home has is refused with `EditError`, naming that trip.
+    /// trip of this home has is refused with a `TripError` (`.refused`), naming that trip.
     @discardableResult
     public func rename(to name: String) throws -> Bool {
-        try TripStore.checkNameIsFree(name, in: home, except: tripID)
-        return try edit { try $0.rename(to: name) }
+        try TripError.door {
+            try TripStore.checkNameIsFree(name, in: home, except: tripID)
+            return try edit { try $0.rename(to: name) }
+        }
     }
 
     /// Refuses `name` when a readable trip of `home` other than `except` is named so (a trip

@@ -208,37 +208,41 @@ public final class TripStore: @unchecked Sendable {
     /// nothing saves nothing (unless a re-keyed identity is waiting to be saved).
     @discardableResult
     public func edit<T>(_ body: (inout TripEditor) throws -> T) throws -> T {
-        try locked {
-            if forgotten { throw EditError(.notAllowed, "this trip was forgotten from this home; nothing more is saved") }
-            var editor = TripEditor(
-                document: state.document, clock: state.clock, defaultZone: storedDefaultZone, now: FileMerger.wallClockMilliseconds())
-            let result = try body(&editor)
-            if editor.wrote { try checkMayEdit() }
-            if editor.wrote { try editor.registerDevice(name: state.identity.name) }
-            guard editor.wrote || unsaved else { return result }
-            var next = state
-            next.document = editor.document
-            next.clock = editor.clock
-            if unsaved {
-                // A re-keyed identity: the trip is written whole under the new id.
-                try next.save()
-            } else if let notice = try next.saveEdit(from: state.document) {
-                storedNotices.append(notice)
+        try TripError.door {
+            try locked {
+                if forgotten { throw EditError(.notAllowed, "this trip was forgotten from this home; nothing more is saved") }
+                var editor = TripEditor(
+                    document: state.document, clock: state.clock, defaultZone: storedDefaultZone, now: FileMerger.wallClockMilliseconds())
+                let result = try body(&editor)
+                if editor.wrote { try checkMayEdit() }
+                if editor.wrote { try editor.registerDevice(name: state.identity.name) }
+                guard editor.wrote || unsaved else { return result }
+                var next = state
+                next.document = editor.document
+                next.clock = editor.clock
+                if unsaved {
+                    // A re-keyed identity: the trip is written whole under the new id.
+                    try next.save()
+                } else if let notice = try next.saveEdit(from: state.document) {
+                    storedNotices.append(notice)
+                }
+                state = next
+                unsaved = false
+                return result
             }
-            state = next
-            unsaved = false
-            return result
         }
     }
 
     /// Saves now: needed only to record a re-keyed identity (see `notices`) without an edit.
     public func save() throws {
-        try locked {
-            guard unsaved else { return }
-            var next = state
-            try next.save()
-            state = next
-            unsaved = false
+        try TripError.door {
+            try locked {
+                guard unsaved else { return }
+                var next = state
+                try next.save()
+                state = next
+                unsaved = false
+            }
         }
     }
 
@@ -248,15 +252,17 @@ public final class TripStore: @unchecked Sendable {
     /// Throws when the folder cannot be used at all; a trip that could not sync is reported in
     /// the result's `failure`.
     public func sync(with folder: String) throws -> SyncReport {
-        try locked {
-            if unsaved {
-                try state.save()
-                unsaved = false
+        try TripError.door {
+            try locked {
+                if unsaved {
+                    try state.save()
+                    unsaved = false
+                }
+                let tripID = state.document.tripID
+                let kept = try FolderSync(home: home, folder: folder).runKeeping(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
+                adoptLocked(kept)
+                return kept.report
             }
-            let tripID = state.document.tripID
-            let kept = try FolderSync(home: home, folder: folder).runKeeping(locked: lock, only: tripID, now: FileMerger.wallClockMilliseconds())
-            adoptLocked(kept)
-            return kept.report
         }
     }
 

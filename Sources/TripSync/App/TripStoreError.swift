@@ -5,7 +5,7 @@ import TripSyncHome
 /// Why a trip of a home could not be opened (`TripStore`, `Home.trip(matching:)`). Edits that
 /// are refused throw `EditError`; files that are refused throw `TripFileError`; the file system
 /// throws `FileSystemError`.
-public enum TripStoreError: TripSyncError {
+package enum TripStoreError: TripSyncError {
     /// The home holds no trip yet.
     case noTrips(home: String)
     /// No trip has that id, id prefix, name or name start.
@@ -23,7 +23,7 @@ public enum TripStoreError: TripSyncError {
     case busy(FileSystemError)
 
     /// What a person reads.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noTrips(let home): return "\(home): this home holds no trip yet; create one first"
         case .noMatch(let selector): return "no trip matches '\(selector)'"
@@ -86,7 +86,7 @@ extension HomeTrips {
 
 extension TripStoreError {
     /// The shared code of the case.
-    public var errorKind: TripSyncErrorKind {
+    package var errorKind: TripSyncErrorKind {
         switch self {
         case .noTrips: .noTrips
         case .noMatch: .notFound
@@ -98,7 +98,7 @@ extension TripStoreError {
     }
 
     /// The home, the trip as named, or the unreadable file.
-    public var facts: ErrorFacts {
+    package var facts: ErrorFacts {
         switch self {
         case .noTrips(let home): ErrorFacts(file: home)
         case .noMatch(let selector), .sameName(let selector, _): ErrorFacts(item: selector, thing: "trip")

@@ -17,15 +17,12 @@ enum CanonicalItem {
         /// Whether the value is a time (`null`, `{"local", "zone"}` or `{"date"}`), else a
         /// string or null.
         let holdsTime: Bool
-        /// `lead` as words, for the quick ways to compare in two loads.
-        let leadWords: LeadWords
 
         init(field: ItemField, name: StaticString, lead: StaticString, holdsTime: Bool) {
             self.field = field
             self.name = name
             self.lead = lead
             self.holdsTime = holdsTime
-            leadWords = LeadWords(lead)
         }
 
         /// The key with its quotes and colon (`"end":`), as the writer writes it.
@@ -40,6 +37,21 @@ enum CanonicalItem {
         var words: (UInt64, UInt64) = (0, 0)
         var masks: (UInt64, UInt64) = (0, 0)
         let count: Int
+
+        /// The words given (the byte runs of the item loops, spelled as numbers: a `static
+        /// let` made of literals is laid down by the compiler, where one made by `init(_:)`
+        /// runs once and then costs a `swift_once` at every use; `WordParsingTests` checks
+        /// each against `init(_:)` of its text).
+        init(words: (UInt64, UInt64), masks: (UInt64, UInt64), count: Int) {
+            self.words = words
+            self.masks = masks
+            self.count = count
+        }
+
+        /// Whether both hold the same bytes.
+        func same(as other: LeadWords) -> Bool {
+            words == other.words && masks == other.masks && count == other.count
+        }
 
         init(_ text: StaticString) {
             count = min(text.utf8CodeUnitCount, 16)
@@ -138,16 +150,14 @@ enum CanonicalItem {
         // variable, then checked or bound, is copied and destroyed through its type's value
         // witnesses, which for a time register cost more than decoding it (docs/PERFORMANCE.md,
         // issue 30). Each field's register type is said here (the one other place it is said
-        // is `write`).
-        let lead = fields
-        assert(lead.map(\.field) == [.end, .note, .place, .sortKey, .start, .title])
+        // is `write`). The leads are `leads`, `fields`' own spelled as numbers.
         do {
-            guard lead[0].leadWords.consume(&c.scanner), let endTime = try register(&c, time),
-                lead[1].leadWords.consume(&c.scanner), let note = try register(&c, { c in try optionalText(&c, .note) }),
-                lead[2].leadWords.consume(&c.scanner), let place = try register(&c, { c in try optionalText(&c, .place) }),
-                lead[3].leadWords.consume(&c.scanner), let sortKey = try register(&c, sortKeyValue),
-                lead[4].leadWords.consume(&c.scanner), let start = try register(&c, time),
-                lead[5].leadWords.consume(&c.scanner), let title = try register(&c, { c in try text(&c, .title) }),
+            guard leads.end.consume(&c.scanner), let endTime = try register(&c, time),
+                leads.note.consume(&c.scanner), let note = try register(&c, { c in try optionalText(&c, .note) }),
+                leads.place.consume(&c.scanner), let place = try register(&c, { c in try optionalText(&c, .place) }),
+                leads.sortKey.consume(&c.scanner), let sortKey = try register(&c, sortKeyValue),
+                leads.start.consume(&c.scanner), let start = try register(&c, time),
+                leads.title.consume(&c.scanner), let title = try register(&c, { c in try text(&c, .title) }),
                 c.scanner.consume("}"), c.scanner.offset == end
             else { return nil }
             c.checkTimes(startValue: start.value, endValue: endTime.value)
@@ -158,13 +168,30 @@ enum CanonicalItem {
     }
 
     /// The byte runs around a register's rev and a time's parts, as words (each compared in
-    /// two loads instead of byte by byte: the quick ways pass them once per register).
-    private static let revOpen = LeadWords("{\"rev\":[")
-    private static let revClose = LeadWords("],\"value\":")
-    private static let deviceClose = LeadWords("\"],\"value\":")
-    private static let localOpen = LeadWords("{\"local\":")
-    private static let zoneKey = LeadWords(",\"zone\":")
-    private static let dateOpen = LeadWords("{\"date\":")
+    /// two loads instead of byte by byte: the quick ways pass them once per register), spelled
+    /// as numbers so that no use pays a `swift_once` (`LeadWords.init(words:masks:count:)`).
+    /// `{"rev":[`
+    static let revOpen = LeadWords(words: (0x5B3A_2276_6572_227B, 0), masks: (0xFFFF_FFFF_FFFF_FFFF, 0), count: 8)
+    /// `],"value":`
+    static let revClose = LeadWords(words: (0x6575_6C61_7622_2C5D, 0x3A22), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFFFF), count: 10)
+    /// `"],"value":`
+    static let deviceClose = LeadWords(words: (0x756C_6176_222C_5D22, 0x3A_2265), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFF_FFFF), count: 11)
+    /// `{"local":`
+    static let localOpen = LeadWords(words: (0x226C_6163_6F6C_227B, 0x3A), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFF), count: 9)
+    /// `,"zone":`
+    static let zoneKey = LeadWords(words: (0x3A22_656E_6F7A_222C, 0), masks: (0xFFFF_FFFF_FFFF_FFFF, 0), count: 8)
+    /// `{"date":`
+    static let dateOpen = LeadWords(words: (0x3A22_6574_6164_227B, 0), masks: (0xFFFF_FFFF_FFFF_FFFF, 0), count: 8)
+
+    /// The leads of `fields`, in its order, spelled as numbers for the skip (as above).
+    static let leads = (
+        end: LeadWords(words: (0x3A_2264_6E65_227B, 0), masks: (0xFF_FFFF_FFFF_FFFF, 0), count: 7),
+        note: LeadWords(words: (0x3A22_6574_6F6E_222C, 0), masks: (0xFFFF_FFFF_FFFF_FFFF, 0), count: 8),
+        place: LeadWords(words: (0x2265_6361_6C70_222C, 0x3A), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFF), count: 9),
+        sortKey: LeadWords(words: (0x654B_7472_6F73_222C, 0x3A_2279), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFF_FFFF), count: 11),
+        start: LeadWords(words: (0x2274_7261_7473_222C, 0x3A), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFF), count: 9),
+        title: LeadWords(words: (0x2265_6C74_6974_222C, 0x3A), masks: (0xFFFF_FFFF_FFFF_FFFF, 0xFF), count: 9)
+    )
 
     /// `{"rev":[counter,"device"],"value":…}` with no conflicts, its dot within the clock.
     @inline(__always)
@@ -279,15 +306,16 @@ enum CanonicalItem {
     /// so an end this finds wrongly in hostile bytes is caught there, never believed.
     static func skip(_ s: inout JSONScanner) -> Bool {
         let start = s.offset
-        for field in fields {
-            guard field.leadWords.consume(&s), skipRegister(&s, time: field.holdsTime) else {
-                s.offset = start
-                return false
-            }
+        // `fields` in its order (end, note, place, sortKey, start, title), by `leads`.
+        guard leads.end.consume(&s), skipRegister(&s, time: true), leads.note.consume(&s), skipRegister(&s, time: false),
+            leads.place.consume(&s), skipRegister(&s, time: false), leads.sortKey.consume(&s), skipRegister(&s, time: false),
+            leads.start.consume(&s), skipRegister(&s, time: true), leads.title.consume(&s), skipRegister(&s, time: false),
+            s.consume("}")
+        else {
+            s.offset = start
+            return false
         }
-        if s.consume("}") { return true }
-        s.offset = start
-        return false
+        return true
     }
 
     /// `{"rev":[digits,"36 bytes"],"value":…}`.

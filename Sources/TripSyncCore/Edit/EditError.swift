@@ -1,9 +1,9 @@
 import TripSyncPlatform
 
 /// Why a local edit was refused. Nothing was written when one is thrown.
-public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, for a caller to switch on.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A value readers would refuse or no person means (a too-long or blank title, a control
         /// character, a zone that is not in the tz database, an invalid order key).
         case invalidValue
@@ -43,13 +43,13 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// What happened, in words.
-    public var message: String
+    package var message: String
     /// What would fix it, in words (never a face's command; `TripSyncError`).
-    public var remedy: String?
+    package var remedy: String?
     /// The item or attachment as named, and what kind of thing it is.
-    public var facts: ErrorFacts
+    package var facts: ErrorFacts
 
     /// Creates an error of `kind`.
     package init(_ kind: Kind, _ message: String, remedy: String? = nil, facts: ErrorFacts = ErrorFacts()) {
@@ -65,12 +65,12 @@ public struct EditError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The message, then the remedy.
-    public var description: String { message + (remedy.map { "; " + $0 } ?? "") }
+    package var description: String { message + (remedy.map { "; " + $0 } ?? "") }
 }
 
 extension EditError: TripSyncError {
     /// The shared code of `kind`.
-    public var errorKind: TripSyncErrorKind {
+    package var errorKind: TripSyncErrorKind {
         switch kind {
         case .noSuchItem, .noSuchAttachment: .notFound
         case .ambiguousItem: .ambiguous

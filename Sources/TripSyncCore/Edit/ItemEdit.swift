@@ -95,7 +95,7 @@ public struct ItemEdit: Hashable, Sendable {
     /// moves to the new zone at the same wall time before any change of its own parts (an end
     /// given a zone takes that one); an end in another zone (a flight's arrival) stays. `suggestedZone` is the zone a new time takes when none is given
     /// or held (the trip's).
-    public func times(of item: ItemFields, suggestedZone: String?) throws(EditError) -> (start: TripTime?, end: TripTime?) {
+    package func times(of item: ItemFields, suggestedZone: String?) throws(EditError) -> (start: TripTime?, end: TripTime?) {
         let oldStart = item.start?.value ?? nil
         let oldEnd = item.end?.value ?? nil
         var start = oldStart
@@ -117,7 +117,7 @@ public struct ItemEdit: Hashable, Sendable {
     /// day and zone (a whole-day value takes `fallbackZone`); a zone alone keeps the day and
     /// the wall time (a whole-day value stays one). Throws `.invalidValue` when a time is given
     /// to a value without a day, or a time has no zone to be in.
-    public static func changed(_ value: TripTime?, to change: TimeChange, fallbackZone: String?, field: ItemField) throws(EditError) -> TripTime? {
+    package static func changed(_ value: TripTime?, to change: TimeChange, fallbackZone: String?, field: ItemField) throws(EditError) -> TripTime? {
         guard case .parts(let day, let time, let zone) = change else {
             if case .whole(let whole) = change { return whole }
             return value

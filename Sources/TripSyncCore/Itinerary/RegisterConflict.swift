@@ -33,14 +33,14 @@ public struct RegisterConflict: Hashable, Sendable {
     }
 
     /// The conflict of the trip's name, or nil when it holds one value.
-    public static func tripName(of document: TripDocument) -> RegisterConflict? {
+    package static func tripName(of document: TripDocument) -> RegisterConflict? {
         let name = document.trip.name
         guard let names = Register<String?>(versions: name.versions.map { Versioned(value: Optional($0.value), rev: $0.rev) }) else { return nil }
         return RegisterConflict(.tripName, names)
     }
 
     /// The conflict of the trip's zone, or nil when it holds one value (or was never set).
-    public static func tripZone(of document: TripDocument) -> RegisterConflict? {
+    package static func tripZone(of document: TripDocument) -> RegisterConflict? {
         document.trip.zone.flatMap { RegisterConflict(.tripZone, $0) }
     }
 

@@ -18,8 +18,9 @@ public struct MergeContribution: Hashable, Sendable {
     /// Creates an empty contribution.
     package init() {}
 
-    /// Compares the state before and after merging one input.
-    public init(before: TripDocument, after: TripDocument) {
+    /// Compares the state before and after merging one input (`TripDocument.merged(with:)`
+    /// answers it).
+    package init(before: TripDocument, after: TripDocument) {
         if before.items.isEmpty && before.tombstones.isEmpty {
             // Everything live is new: no lookups, and items without conflicts add nothing more.
             itemsAdded = after.items.count

@@ -27,7 +27,7 @@ public enum ItemField: String, CaseIterable, Hashable, Sendable, Comparable {
 /// A value type with copy-on-write storage: copying an item (into a dictionary, out of one, into
 /// a merged document) costs one reference count, not one per string, and a dictionary of items
 /// holds one pointer per slot instead of six inline registers.
-public struct ItemFields: Hashable, Sendable {
+package struct ItemFields: Hashable, Sendable {
     /// The six registers, shared between copies until one of them is mutated.
     final class Storage: @unchecked Sendable {
         /// Whether any register holds conflicts (false: no register has a visible conflict),
@@ -109,7 +109,7 @@ public struct ItemFields: Hashable, Sendable {
     package func isIdentical(to other: ItemFields) -> Bool { storage === other.storage }
 
     /// The title register.
-    public var title: Register<String>? {
+    package var title: Register<String>? {
         _read { yield storage.title }
         _modify {
             makeUnique()
@@ -118,7 +118,7 @@ public struct ItemFields: Hashable, Sendable {
         }
     }
     /// The order key register.
-    public var sortKey: Register<String>? {
+    package var sortKey: Register<String>? {
         _read { yield storage.sortKey }
         _modify {
             makeUnique()
@@ -127,7 +127,7 @@ public struct ItemFields: Hashable, Sendable {
         }
     }
     /// The start register.
-    public var start: Register<TripTime?>? {
+    package var start: Register<TripTime?>? {
         _read { yield storage.start }
         _modify {
             makeUnique()
@@ -136,7 +136,7 @@ public struct ItemFields: Hashable, Sendable {
         }
     }
     /// The end register.
-    public var end: Register<TripTime?>? {
+    package var end: Register<TripTime?>? {
         _read { yield storage.end }
         _modify {
             makeUnique()
@@ -145,7 +145,7 @@ public struct ItemFields: Hashable, Sendable {
         }
     }
     /// The place register.
-    public var place: Register<String?>? {
+    package var place: Register<String?>? {
         _read { yield storage.place }
         _modify {
             makeUnique()
@@ -154,7 +154,7 @@ public struct ItemFields: Hashable, Sendable {
         }
     }
     /// The note register.
-    public var note: Register<String?>? {
+    package var note: Register<String?>? {
         _read { yield storage.note }
         _modify {
             makeUnique()
@@ -179,7 +179,7 @@ public struct ItemFields: Hashable, Sendable {
     /// Field by field equality (shared storage is equal without looking). Revs are compared
     /// first (cheap), then values byte for byte: text that differs only in Unicode
     /// normalisation is a different value here, unlike `String ==`.
-    public static func == (lhs: ItemFields, rhs: ItemFields) -> Bool {
+    package static func == (lhs: ItemFields, rhs: ItemFields) -> Bool {
         if lhs.storage === rhs.storage { return true }
         let a = lhs.storage
         let b = rhs.storage
@@ -192,7 +192,7 @@ public struct ItemFields: Hashable, Sendable {
     }
 
     /// Hashes every field.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         let s = storage
         hasher.combine(s.title)
         hasher.combine(s.sortKey)
@@ -206,12 +206,12 @@ public struct ItemFields: Hashable, Sendable {
     package var isComplete: Bool { storage.isComplete }
 
     /// Whether no field is present.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         title == nil && sortKey == nil && start == nil && end == nil && place == nil && note == nil
     }
 
     /// The fields that are present.
-    public var presentFields: [ItemField] {
+    package var presentFields: [ItemField] {
         ItemField.allCases.filter { hasField($0) }
     }
 
@@ -276,11 +276,11 @@ struct CanonicalBytes: @unchecked Sendable {
 
 /// A deleted item: the `deleted` register and the item's registers, which keep merging so a
 /// restore brings everything back.
-public struct Tombstone: Hashable, Sendable {
+package struct Tombstone: Hashable, Sendable {
     /// The delete register; concurrent deletes leave one value each (the others in conflicts).
-    public var deleted: Register<Deletion>
+    package var deleted: Register<Deletion>
     /// The item's registers as they were, plus edits made while it was deleted.
-    public var item: ItemFields
+    package var item: ItemFields
 
     /// Creates a tombstone.
     package init(deleted: Register<Deletion>, item: ItemFields) {
@@ -290,12 +290,12 @@ public struct Tombstone: Hashable, Sendable {
 }
 
 /// Trip-level registers.
-public struct TripInfo: Hashable, Sendable {
+package struct TripInfo: Hashable, Sendable {
     /// The trip's name.
-    public var name: Register<String>
+    package var name: Register<String>
     /// The trip's zone (schema 5): the IANA zone id that times without one are read in, or null
     /// when cleared; nil when never set (a trip migrated from schema 4). A register like `name`.
-    public var zone: Register<String?>?
+    package var zone: Register<String?>?
 
     /// Creates trip-level registers.
     package init(name: Register<String>, zone: Register<String?>? = nil) {

@@ -5,8 +5,8 @@ public struct Versioned<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The dot of the write.
     public var rev: Rev
 
-    /// Creates a versioned value.
-    public init(value: Value, rev: Rev) {
+    /// Creates a versioned value (the engine's; an app reads them).
+    package init(value: Value, rev: Rev) {
         self.value = value
         self.rev = rev
     }
@@ -24,8 +24,8 @@ public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The concurrent values that lost, in descending rev order; empty when there is no conflict.
     public var conflicts: [Versioned<Value>]
 
-    /// A register holding one value.
-    public init(value: Value, rev: Rev) {
+    /// A register holding one value (the engine's; an app reads registers, an edit writes them).
+    package init(value: Value, rev: Rev) {
         self.value = value
         self.rev = rev
         self.conflicts = []

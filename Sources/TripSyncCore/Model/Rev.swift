@@ -8,8 +8,8 @@ public struct Rev: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The device that made the write.
     public var device: DeviceID
 
-    /// Creates a rev.
-    public init(counter: UInt64, device: DeviceID) {
+    /// Creates a rev (the engine's and the faces'; an app reads the revs of what it was shown).
+    package init(counter: UInt64, device: DeviceID) {
         self.counter = counter
         self.device = device
     }
@@ -23,5 +23,5 @@ public struct Rev: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { "[\(counter), \(device)]" }
 
     /// The largest counter a document may hold (2^53, the largest integer every JSON reader keeps exactly).
-    public static let maxCounter: UInt64 = 1 << 53
+    package static let maxCounter: UInt64 = 1 << 53
 }

@@ -1,7 +1,8 @@
 /// A whole trip as one versioned document: the unit that is stored, backed up, merged and synced.
 ///
 /// Value type; see `docs/DESIGN.md` ("The model") and `docs/FORMAT.md` for the file form. Apps
-/// read it and change it only through `TripStore.edit` (its setters are `package`).
+/// read it through its views (`name`, `zone`, `item(_:)`, `itemsInOrder`, `deletedItems`, and
+/// `ConflictList`) and change it only through `TripStore.edit` (its setters are `package`).
 public struct TripDocument: Hashable, Sendable {
     /// The schema version this build writes and the newest it reads.
     public static let currentSchemaVersion = 7
@@ -13,13 +14,13 @@ public struct TripDocument: Hashable, Sendable {
     /// The version vector: per device, the largest counter of its writes this document includes.
     package var clock: VersionVector
     /// Trip-level registers.
-    public package(set) var trip: TripInfo
+    package var trip: TripInfo
     /// Devices known to the trip, by id.
     package var devices: [DeviceID: DeviceInfo]
     /// Live items, by id.
-    public package(set) var items: [ItemID: ItemFields]
+    package var items: [ItemID: ItemFields]
     /// Deleted items, by id. An id is in `items` or in `tombstones`, never both.
-    public package(set) var tombstones: [ItemID: Tombstone]
+    package var tombstones: [ItemID: Tombstone]
     /// Per device, its clock when it last published its own file.
     package var acks: [DeviceID: VersionVector]
     /// The trip's owner key and claim; nil for an open trip (docs/DESIGN.md, "Members and roles").

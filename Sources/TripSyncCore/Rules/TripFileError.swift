@@ -1,9 +1,9 @@
 import TripSyncPlatform
 
 /// Why a trip file was refused. Every case names the file; `message` is what a person reads.
-public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of refusal, for callers that act on it.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The file could not be opened or read (missing, permissions, a folder).
         case unreadable
         /// The file (or what it inflates to) is larger than the limits allow.
@@ -27,11 +27,11 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The kind of refusal.
-    public var kind: Kind
+    package var kind: Kind
     /// The file's path as the user gave it (or a label such as `<stdin>`).
-    public var file: String
+    package var file: String
     /// Every problem found, each with a JSON Pointer; errors first.
-    public var issues: [ValidationIssue]
+    package var issues: [ValidationIssue]
 
     /// Creates an error.
     package init(_ kind: Kind, file: String, issues: [ValidationIssue]) {
@@ -52,14 +52,14 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The error issues only.
-    public var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
+    package var errors: [ValidationIssue] { issues.filter { $0.severity == .error } }
 
     /// One line per error: `FILE: /pointer: message`.
-    public var description: String { lines.joined(separator: "\n") }
+    package var description: String { lines.joined(separator: "\n") }
 
     /// The lines of `description`, one per error (a file name holding a newline stays in its
     /// line, so a printer need not split the description).
-    public var lines: [String] {
+    package var lines: [String] {
         let shown = errors.isEmpty ? issues : errors
         if shown.isEmpty { return ["\(file): refused"] }
         return shown.map { "\(file): \($0)" }
@@ -68,10 +68,14 @@ public struct TripFileError: Error, Hashable, Sendable, CustomStringConvertible 
 
 extension TripFileError: TripSyncError {
     /// `.sealedFile` for a sealed file this reader holds no key for, `.invalidFile` otherwise.
-    public var errorKind: TripSyncErrorKind {
+    package var errorKind: TripSyncErrorKind {
         if case .sealed = kind { return .sealedFile }
         return .invalidFile
     }
     /// The file and the first error's pointer.
-    public var facts: ErrorFacts { ErrorFacts(file: file, pointer: (errors.first ?? issues.first)?.pointer) }
+    package var facts: ErrorFacts { ErrorFacts(file: file, pointer: (errors.first ?? issues.first)?.pointer) }
+    /// Each error (each issue when there is no error), with the file and its pointer.
+    package var problems: [TripError] {
+        (errors.isEmpty ? issues : errors).map { TripError(.invalidFile, facts: ErrorFacts(file: file, pointer: $0.pointer), message: $0.message) }
+    }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// One problem found in a file: where (a JSON Pointer) and what was expected.
 public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
-    /// How serious a problem is.
-    public enum Severity: String, Hashable, Sendable {
+    /// How serious a problem is (an app reads it from the list the issue is in:
+    /// `ValidationReport.errors` or `.warnings`, `LoadedTrip.warnings`).
+    package enum Severity: String, Hashable, Sendable {
         /// The file is refused.
         case error
         /// The file is accepted; a person should know.
@@ -11,7 +12,7 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Error or warning.
-    public var severity: Severity
+    package var severity: Severity
     /// RFC 6901 JSON Pointer of the offending value ("" for the whole file).
     public var pointer: String
     /// What was wrong and what was expected.

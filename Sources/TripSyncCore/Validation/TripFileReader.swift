@@ -37,7 +37,7 @@ public struct ValidationReport: Sendable {
     /// Warnings (the file is still valid).
     public var warnings: [ValidationIssue]
     /// Why the file was refused, when it was.
-    public var failure: TripFileError?
+    package var failure: TripFileError?
     /// Whether the file is sealed (an owned trip's end-to-end encrypted file).
     public var isSealed = false
     /// Whether its contents were checked: false for a sealed file the reader holds no key for

@@ -4,9 +4,9 @@ import TripSyncCore
 
 /// The trips of a home as `Home.listTrips()` finds them: every replica that reads, and every
 /// trip file that does not, with its error. One broken file affects only its own trip.
-public struct HomeTrips: Sendable {
+package struct HomeTrips: Sendable {
     /// A trip file of the home that could not be used, with why.
-    public struct Unreadable: Sendable, CustomStringConvertible {
+    package struct Unreadable: Sendable, CustomStringConvertible {
         /// Why a trip file could not be used.
         package enum Failure: Error, Sendable, CustomStringConvertible {
             /// The reader refused the file: it could not be opened or read (kind `.unreadable`:
@@ -28,17 +28,17 @@ public struct HomeTrips: Sendable {
         }
 
         /// The file's path.
-        public var path: String
+        package var path: String
         /// The trip the file is named for (`<tripId>.trip.json.gz`), when its name is one.
         package var tripID: TripID?
         /// Why it could not be used.
         package var failure: Failure
 
         /// One line per problem, each `FILE: /pointer: message`.
-        public var lines: [String] { failure.description.split(separator: "\n").map(String.init) }
+        package var lines: [String] { failure.description.split(separator: "\n").map(String.init) }
 
         /// The problems, one per line.
-        public var description: String { failure.description }
+        package var description: String { failure.description }
     }
 
     /// The replicas that read, in file-name order.

@@ -41,7 +41,8 @@ enum ImportCommand: Command {
         let plan: TripImport
         do {
             plan = try door.prepareImport(file: file)
-        } catch let error as TripStoreError {
+        } catch let thrown where TripError.cause(of: thrown) is TripStoreError {
+            guard let error = TripError.cause(of: thrown) as? TripStoreError else { throw thrown }
             if case .unreadable(let broken) = error {
                 // The other trips' unreadable files are told too, as every command tells them.
                 do { HomeAccess.warnAll(try home.listTrips(), except: broken) } catch { Console.warning("\(error)") }
