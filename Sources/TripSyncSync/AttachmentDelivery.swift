@@ -15,6 +15,9 @@ struct AttachmentDelivery {
     let folder: FolderBlobStore
     /// Told while bytes are copied: (name, done, total, fetching).
     var progress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
+    /// The plain digests this home's sealed trips hold: bytes another device's attachment names
+    /// go into an open trip's folder only when they are none of these.
+    let sealedElsewhere: SealedPlainBlobs
 
     /// The callback for one copy of `name`'s bytes.
     private func reporter(_ name: String, fetching: Bool) -> BlobProgress? {
@@ -125,6 +128,12 @@ struct AttachmentDelivery {
                 // another member wrote never makes this laptop put plain bytes it holds (of
                 // another trip, perhaps a sealed one) where the folder's host reads them.
                 guard !sealing || mine else { continue }
+                // Into an open trip's folder, bytes another device's attachment names go only
+                // when no sealed trip of this home holds the same bytes.
+                if !mine, sealedElsewhere.names(reference.sha256) {
+                    outcome.notices.append("\(name): not put into this open trip's folder in plain: a sealed trip of this laptop holds the same bytes (attach the file here again to share it on purpose)")
+                    continue
+                }
                 if sealing && mayEdit && register.conflicts.isEmpty {
                     // Its writer seals it now: one laptop only (the one that wrote the value),
                     // so two laptops never seal it at once under two keys.

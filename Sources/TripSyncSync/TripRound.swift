@@ -789,7 +789,8 @@ struct TripRound {
         if !staged.entries.isEmpty || !replica.document.attachments.isEmpty {
             do throws(BlobError) {
                 let deliverer = AttachmentDelivery(
-                    store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder), progress: sync.blobProgress)
+                    store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder), progress: sync.blobProgress,
+                    sealedElsewhere: SealedPlainBlobs(home: home))
                 delivery = deliverer.run(&replica, staged: staged, now: now)
             } catch {
                 delivery.notices.append("attachments not synced: \(error)")

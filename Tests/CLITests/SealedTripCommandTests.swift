@@ -235,3 +235,45 @@ import TripSyncFixtures
         #expect(try laptops.ok("B", ["fingerprint", aFile]).line == (try laptops.ok("A", ["fingerprint"]).line))
     }
 }
+
+extension SealedTripCommandTests {
+    /// A member of an open trip who learned the hash of a photo in someone's sealed trip writes
+    /// an attachment naming it: that laptop, a member of both, holds the plain bytes, but does
+    /// not put them into the open trip's folder, where the host (and that member) would read them.
+    @Test func aPhotoOfASealedTripIsNeverRelayedIntoAnOpenTripsFolder() throws {
+        let laptops = Laptops()
+        defer { laptops.cleanUp() }
+        let photo = Array("%PDF-1.4\n% passport scan PASSPORT-X7Q9\n".utf8) + Array(repeating: 0x41, count: 3000)
+        let photoPath = laptops.root + "/passport.pdf"
+        try Data(photo).write(to: URL(fileURLWithPath: photoPath))
+        try laptops.ok("A", ["init", "--device-name", "Laptop A"])
+        try laptops.ok("A", ["new", "Secret", "--owned"])
+        let secretItem = try laptops.ok("A", ["add", "Border", "--day", "2027-06-08"]).line
+        try laptops.ok("A", ["attach", String(secretItem.prefix(8)), photoPath])
+        try laptops.ok("A", ["sync", laptops.folder])
+        // Mallory's open trip, which A's laptop syncs too.
+        let openFolder = laptops.root + "/open-folder"
+        try FileManager.default.createDirectory(atPath: openFolder, withIntermediateDirectories: true)
+        try laptops.ok("M", ["init", "--device-name", "Mallory"])
+        let openTrip = try laptops.ok("M", ["new", "Picnic club", "--open"]).line
+        let picnic = try laptops.ok("M", ["add", "Picnic", "--day", "2027-06-09"]).line
+        try laptops.ok("M", ["sync", openFolder])
+        try laptops.ok("A", ["sync", openFolder])
+        // Mallory writes an attachment naming the photo's plain hash (no bytes of her own).
+        let tripID = try #require(Identifier(openTrip))
+        let mHome = Home(path: laptops.home("M"))
+        var document = try mHome.readReplica(tripID).document
+        var hlc = HybridLogicalClock(highWater: document.clock.maxCounter)
+        let digest = SHA256.hex(SHA256.digest(photo))
+        try document.attach(
+            Identifier.random(), item: try #require(Identifier(picnic)), blob: BlobReference(sha256: digest, size: Int64(photo.count), type: "application/pdf"),
+            name: "bait.pdf", caption: nil, hlc: &hlc, now: document.clock.maxCounter + 1000)
+        try Data(try document.gzipData()).write(to: URL(fileURLWithPath: openFolder + "/\(openTrip)/\(document.deviceID).trip.json.gz"))
+        let sync = try laptops.ok("A", ["sync", openFolder])
+        #expect((sync.stdout + sync.stderr).contains("not put into this open trip's folder in plain"), "\(sync.stdout)\(sync.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: openFolder + "/\(openTrip)/blobs/\(digest)"))
+        #expect(try Self.leaks(openFolder, markers: ["PASSPORT-X7Q9"]).isEmpty)
+        // The sealed trip's folder holds it only sealed.
+        #expect(try Self.leaks(laptops.folder, markers: ["PASSPORT-X7Q9"]).isEmpty)
+    }
+}
