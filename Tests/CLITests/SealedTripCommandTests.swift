@@ -277,3 +277,39 @@ extension SealedTripCommandTests {
         #expect(try Self.leaks(laptops.folder, markers: ["PASSPORT-X7Q9"]).isEmpty)
     }
 }
+
+extension SealedTripCommandTests {
+    /// An owned trip from before sealed files (plain signed files in the folder, no keyring, no
+    /// epoch key in any home) becomes sealed at its owner's next sync; what a member typed
+    /// meanwhile is kept, and both laptops converge on one trip with nothing readable left.
+    @Test func anExistingOwnedTripBecomesSealedAndNothingTypedIsLost() throws {
+        let laptops = Laptops()
+        defer { laptops.cleanUp() }
+        let (trip, item) = try Self.markedTrip(laptops)
+        let tripFolder = laptops.folder + "/\(trip)"
+        // Back to the trip as a build before sealed files left it: each laptop's file plain and
+        // signed (what `backup --plain` writes is what that build published), no keyring, no
+        // epoch key kept in either home.
+        for who in ["A", "B"] {
+            let device = try laptops.device(who)
+            try laptops.ok(who, ["backup", "--plain", "--force", "-o", tripFolder + "/\(device).trip.json.gz"])
+            let access = laptops.home(who) + "/access/\(trip).json"
+            var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: access))) as? [String: Any])
+            record["epochs"] = nil
+            try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: access))
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: tripFolder) where name.hasSuffix(".keyring.json") {
+            try FileManager.default.removeItem(atPath: tripFolder + "/" + name)
+        }
+        #expect(!(try Self.leaks(tripFolder, markers: [Self.markers[0]], skippingBlobs: true).isEmpty), "the folder starts readable")
+        // B types while the trip is still plain; then the owner syncs first, B after, A again.
+        try laptops.ok("B", ["edit", String(item.prefix(8)), "--note", "typed before sealing"])
+        let first = try laptops.ok("A", ["sync", laptops.folder])
+        #expect(try laptops.ok("A", ["status"]).stdout.contains("sealed in the shared folder"), "\(first.stdout)")
+        for who in ["B", "A", "B"] { try laptops.ok(who, ["sync", laptops.folder]) }
+        #expect(try laptops.ok("A", ["show"]).stdout.contains("typed before sealing"))
+        #expect(try laptops.ok("A", ["fingerprint"]).line == (try laptops.ok("B", ["fingerprint"]).line))
+        let leaks = try Self.leaks(tripFolder, markers: Self.markers + ["typed before sealing"], skippingBlobs: true)
+        #expect(leaks.isEmpty, "\(leaks)")
+    }
+}
