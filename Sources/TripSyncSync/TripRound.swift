@@ -693,11 +693,18 @@ struct TripRound {
         var unlisted: [String: Int] = [:]
         // Each invite once; anything else waits for the owner (docs/DESIGN.md, "Invites are spent once").
         if let ownerKey = access.ownerKey, replica.document.owner?.key == ownerKey.publicKey {
-            for (path, request) in scan.joinRequests {
+            for (path, sent) in scan.joinRequests {
                 let when = UTCTimestamp(millisecondsSinceEpoch: now)
-                let grant = replica.document.members[request.device]
-                let index = access.invites.firstIndex { request.answers($0.code) }
+                let grant = replica.document.members[sent.device]
+                let index = access.invites.firstIndex { sent.answers($0.code) }
                 let invite = index.map { access.invites[$0] }
+                // A version 3 request's name opens with the invite's secret (the folder's host
+                // never reads it); one that answers no invite held here stays unnamed.
+                let opened = invite.map { sent.opened(with: $0.code) } ?? sent
+                guard let request = opened else {
+                    notAdmitted.append(.init("\(path): its name does not open with the invite it answers (not admitted)"))
+                    continue
+                }
                 var asked = TripAccess.PendingRequest(key: request.key, name: request.name, source: "a join request", seen: when)
                 asked.invite = invite?.code.id
                 asked.role = invite?.code.role
@@ -705,7 +712,7 @@ struct TripRound {
                 if asked.isSatisfied(by: grant) { continue }
                 let fresh = invite.map { $0.usedBy == nil && $0.code.expires >= when } ?? false
                 if access.isDeclined(request.device, freshInvite: fresh) { continue }
-                let who = "\(path): \(request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint))"
+                let who = "\(path): \(request.name.isEmpty ? "a laptop whose name is sealed for an invite" : request.name) (\(request.device.description.prefix(8)), key \(request.key.fingerprint))"
                 let reason: String
                 if let index, let invite {
                     // The same device and key again, with no grant (a sync that stopped between

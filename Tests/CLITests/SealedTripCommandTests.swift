@@ -313,3 +313,25 @@ extension SealedTripCommandTests {
         #expect(leaks.isEmpty, "\(leaks)")
     }
 }
+
+extension SealedTripCommandTests {
+    /// A laptop waiting to join names itself only to the owner: its request in the folder holds
+    /// its name sealed with the invite's secret (version 3), which the owner's sync opens.
+    @Test func aJoinRequestShowsTheHostNoName() throws {
+        let laptops = Laptops()
+        defer { laptops.cleanUp() }
+        try laptops.ok("A", ["init", "--device-name", "Laptop A"])
+        let trip = try laptops.ok("A", ["new", "Lisbon", "--owned"]).line
+        try laptops.ok("A", ["sync", laptops.folder])
+        let code = try laptops.ok("A", ["invite", "--role", "editor"]).line
+        try laptops.ok("B", ["init", "--device-name", "B \(Self.markers[4])"])
+        #expect(try laptops.ok("B", ["join", code, laptops.folder]).stdout.contains(Self.markers[4]), "the laptop itself says its name")
+        let request = laptops.folder + "/\(trip)/\(try laptops.device("B")).join.json"
+        #expect(FileManager.default.fileExists(atPath: request))
+        #expect(try Self.leaks(laptops.folder, markers: [Self.markers[4]]).isEmpty)
+        try laptops.ok("A", ["sync", laptops.folder])
+        #expect(try laptops.ok("A", ["members"]).stdout.contains(Self.markers[4]), "the owner read the name with the invite")
+        for who in ["B", "A", "B"] { try laptops.ok(who, ["sync", laptops.folder]) }
+        #expect(try Self.leaks(laptops.folder, markers: [Self.markers[4]]).isEmpty)
+    }
+}

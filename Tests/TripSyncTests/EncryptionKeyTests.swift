@@ -168,7 +168,13 @@ import Testing
         let request = JoinRequest(code: code, device: .random(), name: "Laptop B", deviceKey: SigningKey.generate(), box: box, at: .now)
         let read = try JoinRequest(parsing: request.fileBytes)
         #expect(read.box == box && read.answers(code))
-        #expect(String(decoding: request.fileBytes, as: UTF8.self).contains("\"version\":2"))
+        // Version 3: the name is sealed with the invite's secret; the folder's host never reads
+        // it, the owner holding the invite does, and another invite opens nothing.
+        let text = String(decoding: request.fileBytes, as: UTF8.self)
+        #expect(text.contains("\"version\":3") && text.contains("\"sealedName\"") && !text.contains("Laptop B"))
+        #expect(read.name.isEmpty && read.opened(with: code)?.name == "Laptop B")
+        let another = InviteCode(trip: trip, ownerKey: owner.publicKey, role: .editor, expires: code.expires)
+        #expect(read.opened(with: another) == nil && !read.answers(another))
         // Another box put in after signing: refused.
         let other = EncryptionKeyPair.generate().publicKey
         let swapped = String(decoding: request.fileBytes, as: UTF8.self).replacingOccurrences(of: box.base64, with: other.base64)
@@ -176,7 +182,7 @@ import Testing
         // A version 1 request (no box) still reads; a box in a version 1 request does not.
         let plain = JoinRequest(code: code, device: .random(), name: "Laptop C", deviceKey: SigningKey.generate(), at: .now)
         #expect(try JoinRequest(parsing: plain.fileBytes).box == nil)
-        let smuggled = String(decoding: request.fileBytes, as: UTF8.self).replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
+        let smuggled = String(decoding: request.fileBytes, as: UTF8.self).replacingOccurrences(of: "\"version\":3", with: "\"version\":1")
         #expect(throws: InviteError.self) { try JoinRequest(parsing: Array(smuggled.utf8)) }
     }
 }

@@ -326,10 +326,12 @@ extension TripStore {
         let me = deviceID
         try changeMembership { document, clock, access, now in
             let ownerKey = try Self.ownerAct(document, access, me: me)
-            let name = access.requests[device]?.name ?? access.names[device]
+            // A request whose name was sealed for an invite not held here has none.
+            let asked = access.requests[device].flatMap { $0.name.isEmpty ? nil : $0.name }
+            let name = asked ?? access.names[device]
             let box = access.requests[device].flatMap { $0.key == key ? $0.box : nil }
             try document.grant(device, key: key, role: role, name: name, box: box, ownerKey: ownerKey, hlc: &clock, now: now)
-            if let name = access.requests[device]?.name { access.names[device] = name }
+            if let asked { access.names[device] = asked }
             access.requests[device] = nil
             access.declined[device] = nil
         }
@@ -436,6 +438,7 @@ extension TripStore {
         var access = try TripAccess.load(home, code.trip)
         access.join = TripAccess.PendingJoin(code: code, folder: folder)
         try access.save(home, code.trip)
-        return request
+        // Its name as this laptop knows it (the file holds it sealed for the invite).
+        return request.opened(with: code) ?? request
     }
 }
