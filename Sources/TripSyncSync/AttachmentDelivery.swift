@@ -51,51 +51,7 @@ struct AttachmentDelivery {
         let sealing = replica.document.owner != nil
         // 1. Staged attachments: bytes into the folder first, then the attachment into the trip.
         let mayEdit = replica.document.mayEdit(me)
-        for entry in staged.entries {
-            if replica.document.attachments[entry.id] != nil { continue }  // written by an earlier sync that stopped before clearing the list
-            guard mayEdit else {
-                outcome.staged.entries.append(entry)
-                outcome.notices.append("\(entry.name) stays staged: this laptop may not change the trip now (ask the owner for the editor role)")
-                continue
-            }
-            let itemKnown = replica.document.items[entry.item] != nil || replica.document.tombstones[entry.item] != nil
-            guard itemKnown, let blob = BlobID(entry.blob.sha256) else {
-                outcome.staged.entries.append(entry)
-                outcome.notices.append("\(entry.name) stays staged: the trip holds no item \(entry.item)")
-                continue
-            }
-            var reference = entry.blob
-            do throws(BlobError) {
-                // The first publish names these bytes: a copy already there is hashed first.
-                if sealing {
-                    // Sealed when staged (`attach`), so an interrupted share resumes the same
-                    // sealed copy; sealed here when the trip became owned after staging.
-                    if reference.sealed.map({ !store.containsSealed($0) }) ?? true { reference.sealed = try store.seal(blob, tripID: tripID) }
-                    _ = try store.shareSealed(reference, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
-                } else {
-                    reference.sealed = nil
-                    _ = try store.share(blob, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
-                }
-            } catch {
-                var kept = entry
-                kept.blob.sealed = reference.sealed  // the next sync resumes this sealed copy
-                outcome.staged.entries.append(kept)
-                outcome.notices.append("\(entry.name) stays staged (not yet shared): \(error)")
-                continue
-            }
-            do {
-                try replica.document.attach(
-                    entry.id, item: entry.item, blob: reference, name: entry.name, caption: entry.caption, hlc: &replica.clock, now: now,
-                    toDeletedItem: true)
-                outcome.attached += 1
-                if replica.document.items[entry.item] == nil {
-                    outcome.notices.append("\(entry.name) is attached to an item deleted meanwhile: hidden until the item is restored")
-                }
-            } catch {
-                outcome.staged.entries.append(entry)
-                outcome.notices.append("\(entry.name) stays staged: \(error)")
-            }
-        }
+        for entry in staged.entries { attachStaged(entry, mayEdit: mayEdit, sealing: sealing, to: &replica, now: now, into: &outcome) }
         // 2 and 3. Every live attachment's bytes: shared when held here, fetched when not.
         for (id, attachment) in replica.document.attachments.sorted(by: { $0.key < $1.key }) where !attachment.isDetached {
             guard let register = attachment.blob, let blob = BlobID(register.value.sha256) else { continue }
@@ -155,6 +111,57 @@ struct AttachmentDelivery {
             outcome.notices.append("not published: a trip file must never name bytes its writer has not put into the folder; sync again once the folder takes them")
         }
         return outcome
+    }
+
+    /// Step 1 for one staged attachment: its bytes into the folder (sealed in an owned trip),
+    /// then the attachment into the trip; kept staged, and said why, when either cannot be done.
+    private func attachStaged(
+        _ entry: StagedAttachments.Entry, mayEdit: Bool, sealing: Bool, to replica: inout ReplicaState, now: UInt64, into outcome: inout Outcome
+    ) {
+        let tripID = replica.document.tripID
+        if replica.document.attachments[entry.id] != nil { return }  // written by an earlier sync that stopped before clearing the list
+        guard mayEdit else {
+            outcome.staged.entries.append(entry)
+            outcome.notices.append("\(entry.name) stays staged: this laptop may not change the trip now (ask the owner for the editor role)")
+            return
+        }
+        let itemKnown = replica.document.items[entry.item] != nil || replica.document.tombstones[entry.item] != nil
+        guard itemKnown, let blob = BlobID(entry.blob.sha256) else {
+            outcome.staged.entries.append(entry)
+            outcome.notices.append("\(entry.name) stays staged: the trip holds no item \(entry.item)")
+            return
+        }
+        var reference = entry.blob
+        do throws(BlobError) {
+            // The first publish names these bytes: a copy already there is hashed first.
+            if sealing {
+                // Sealed when staged (`attach`), so an interrupted share resumes the same
+                // sealed copy; sealed here when the trip became owned after staging.
+                if reference.sealed.map({ !store.containsSealed($0) }) ?? true { reference.sealed = try store.seal(blob, tripID: tripID) }
+                _ = try store.shareSealed(reference, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
+            } else {
+                reference.sealed = nil
+                _ = try store.share(blob, to: folder, verifyPresent: true, progress: reporter(entry.name, fetching: false))
+            }
+        } catch {
+            var kept = entry
+            kept.blob.sealed = reference.sealed  // the next sync resumes this sealed copy
+            outcome.staged.entries.append(kept)
+            outcome.notices.append("\(entry.name) stays staged (not yet shared): \(error)")
+            return
+        }
+        do {
+            try replica.document.attach(
+                entry.id, item: entry.item, blob: reference, name: entry.name, caption: entry.caption, hlc: &replica.clock, now: now,
+                toDeletedItem: true)
+            outcome.attached += 1
+            if replica.document.items[entry.item] == nil {
+                outcome.notices.append("\(entry.name) is attached to an item deleted meanwhile: hidden until the item is restored")
+            }
+        } catch {
+            outcome.staged.entries.append(entry)
+            outcome.notices.append("\(entry.name) stays staged: \(error)")
+        }
     }
 
     /// Seals the plain bytes of this laptop's own attachment `id` of an owned trip, puts the

@@ -276,42 +276,42 @@ struct TripRound {
         try folder.writeAtomically(bytes, to: name, mode: 0o644)
     }
 
-    /// Reads one trip file of the folder: a candidate for admission, or skipped with the
-    /// reason (remembered when the bytes alone decided it, so it is not read again unchanged).
-    private mutating func readTripFile(_ name: EntryName, path: String, kind: FolderSync.FileKind, into scan: inout FolderScan) {
-        let input: TripDocument
-        let bytes: [UInt8]
-        let stamp: FileStamp
-        let signer: PublicKey?
+    /// A trip file of the folder read and checked (opened with the trip's keys when sealed):
+    /// its document, bytes, stamp and signer; nil when it was skipped (said, and remembered when
+    /// its bytes alone decided it) or is sealed with a key not held yet (counted).
+    private mutating func loadTripFile(
+        _ name: EntryName, path: String, into scan: inout FolderScan
+    ) -> (input: TripDocument, bytes: [UInt8], stamp: FileStamp, signer: PublicKey?)? {
         var readStamp: FileStamp?
         do {
-            (bytes, stamp) = try readFolderFile(name, maxBytes: reader.maxFileBytes)
+            let (bytes, stamp) = try readFolderFile(name, maxBytes: reader.maxFileBytes)
             readStamp = stamp
             // Our own file is read here only: publishing compares its new bytes with this digest.
             if name == startName { scan.ownFile = (name, SHA256.digest(bytes), stamp) }
             let loaded = try reader.read(bytes: bytes, file: path)
-            input = loaded.document
-            signer = loaded.signedBy
+            return (loaded.document, bytes, stamp, loaded.signedBy)
         } catch let error as TripFileError where error.isSealed {
             // Sealed with a key that has not reached this laptop (yet): counted and said once
             // by `admit`, read again next time (the key may come with a keyring), never a
             // warning of its own, since waiting for the owner is no fault of the file.
             scan.sealedUnread += 1
-            return
         } catch let error as TripFileError {
             let reason = error.errors.first.map { "\($0)" } ?? "\(error)"
             trip.skipped.append(.init(file: path, reason: reason))
             // Any other refusal stands while the file is unchanged.
             if let readStamp { state.skips[path] = .init(stamp: readStamp, context: "", reason: reason) }
-            return
         } catch let error as FileSystemError {
             trip.skipped.append(.init(file: path, reason: error.message))
-            return
         } catch {
             trip.skipped.append(.init(file: path, reason: "\(error)"))
-            return
         }
+        return nil
+    }
 
+    /// Reads one trip file of the folder: a candidate for admission, or skipped with the
+    /// reason (remembered when the bytes alone decided it, so it is not read again unchanged).
+    private mutating func readTripFile(_ name: EntryName, path: String, kind: FolderSync.FileKind, into scan: inout FolderScan) {
+        guard let (input, bytes, stamp, signer) = loadTripFile(name, path: path, into: &scan) else { return }
         guard input.tripID == tripID else {
             let reason = "belongs to trip \(input.tripID), not to this trip folder"
             trip.skipped.append(.init(file: path, reason: reason))
@@ -754,20 +754,7 @@ struct TripRound {
                 notAdmitted.append(.init("\(who) \(reason); not admitted", remedy: .approveOrDecline(request.device)))
                 access.requests[request.device] = asked
             }
-            // At most a few lines per sync, then one summing up the rest.
-            let shown = 10
-            trip.notices += notAdmitted.prefix(shown)
-            if notAdmitted.count > shown {
-                trip.notices.append(.init("… and \(notAdmitted.count - shown) more join requests not admitted (the members list shows them)"))
-            }
-            for (bucket, count) in unlisted.sorted(by: { $0.key < $1.key }) {
-                trip.notices.append(
-                    .init(
-                        "\(count) more join request(s) (\(bucket)) not listed: \(TripAccess.maxPendingPerInvite) already wait for the owner; decline or approve those first"))
-            }
-            if scan.quietRequests > 0 {
-                trip.notices.append(.init("\(scan.quietRequests) join request(s) still wait, unchanged since an earlier sync (the members list shows them)"))
-            }
+            sayNotAdmitted(notAdmitted, unlisted: unlisted, quiet: scan.quietRequests)
             // Grants made before grants carried names are signed again with the name the owner
             // knows: its own, a join request's seen here, or the one the device wrote for itself.
             for (device, grant) in replica.document.members.sorted(by: { $0.key < $1.key }) where grant.name == nil {
@@ -776,6 +763,24 @@ struct TripRound {
                     trip.notices.append(.init("named \(known) (\(device.description.prefix(8))) in its grant"))
                 }
             }
+        }
+    }
+
+    /// The join requests not admitted, said: at most a few lines per sync, then one summing up
+    /// the rest; those not listed (over the bound per invite) and those still waiting unread.
+    private mutating func sayNotAdmitted(_ notAdmitted: [SyncReport.Notice], unlisted: [String: Int], quiet: Int) {
+        let shown = 10
+        trip.notices += notAdmitted.prefix(shown)
+        if notAdmitted.count > shown {
+            trip.notices.append(.init("… and \(notAdmitted.count - shown) more join requests not admitted (the members list shows them)"))
+        }
+        for (bucket, count) in unlisted.sorted(by: { $0.key < $1.key }) {
+            trip.notices.append(
+                .init(
+                    "\(count) more join request(s) (\(bucket)) not listed: \(TripAccess.maxPendingPerInvite) already wait for the owner; decline or approve those first"))
+        }
+        if quiet > 0 {
+            trip.notices.append(.init("\(quiet) join request(s) still wait, unchanged since an earlier sync (the members list shows them)"))
         }
     }
 

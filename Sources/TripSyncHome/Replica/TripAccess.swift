@@ -207,24 +207,7 @@ package struct TripAccess: Sendable {
                 access.requests[device] = request
             }
         }
-        if let list = json["epochs"] {
-            guard case .array(let entries) = list else { throw bad("/epochs") }
-            for (index, entry) in entries.enumerated() {
-                guard let number = entry["epoch"]?.intValue, let text = entry["key"]?.stringValue, let key = EpochKey(epoch: Int(number), base64: text)
-                else { throw bad("/epochs/\(index)") }
-                access.remember([key])
-            }
-        }
-        if let entry = json["leftOut"] {
-            guard let number = entry["epoch"]?.intValue, (1...Int64(EpochKey.maximumEpoch)).contains(number), let id = entry["id"]?.stringValue,
-                EpochKey.isID(id)
-            else { throw bad("/leftOut") }
-            access.leftOut = (Int(number), id)
-        }
-        if json["rotate"] != nil {
-            guard case .bool(let asked)? = json["rotate"] else { throw bad("/rotate") }
-            access.rotateAsked = asked
-        }
+        try access.readKeys(json, bad: bad)
         if case .object(let declined)? = json["declined"] {
             for (id, entry) in declined {
                 guard let device = Identifier(id), case .object = entry else { throw bad("/declined/\(id)") }
@@ -238,6 +221,29 @@ package struct TripAccess: Sendable {
             }
         }
         return access
+    }
+
+    /// The record's epoch keys, `leftOut` and `rotate` read from `json` (`load`); `bad` names
+    /// what is damaged.
+    private mutating func readKeys(_ json: JSONValue, bad: (String) -> FileSystemError) throws {
+        if let list = json["epochs"] {
+            guard case .array(let entries) = list else { throw bad("/epochs") }
+            for (index, entry) in entries.enumerated() {
+                guard let number = entry["epoch"]?.intValue, let text = entry["key"]?.stringValue, let key = EpochKey(epoch: Int(number), base64: text)
+                else { throw bad("/epochs/\(index)") }
+                remember([key])
+            }
+        }
+        if let entry = json["leftOut"] {
+            guard let number = entry["epoch"]?.intValue, (1...Int64(EpochKey.maximumEpoch)).contains(number), let id = entry["id"]?.stringValue,
+                EpochKey.isID(id)
+            else { throw bad("/leftOut") }
+            leftOut = (Int(number), id)
+        }
+        if json["rotate"] != nil {
+            guard case .bool(let asked)? = json["rotate"] else { throw bad("/rotate") }
+            rotateAsked = asked
+        }
     }
 
     /// Writes the record durably, 0600 (it may hold the owner key and invite secrets).
