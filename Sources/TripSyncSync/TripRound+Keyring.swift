@@ -12,9 +12,6 @@ struct KeyringScan {
     var own: (current: String, held: Set<String>, recipients: Set<DeviceID>)?
     /// The greatest epoch any valid keyring names, and whether it is sealed to this laptop.
     var newest: (epoch: Int, id: String, sealedToUs: Bool)?
-    /// Keyrings of devices that were not owners when the round began, read once membership is
-    /// settled.
-    var deferred: [(name: EntryName, device: DeviceID)] = []
 }
 
 extension TripRound {
@@ -27,7 +24,10 @@ extension TripRound {
         var found = KeyringScan()
         guard let ownerKey = document?.owner?.key ?? (document == nil ? access.trustedOwner : nil) else { return found }
         let me = identity.deviceID
-        for name in keyringFiles {
+        var foreign = 0
+        // Owners' keyrings first, so a folder full of others never crowds them out.
+        let ordered = keyringFiles.sorted { a, b in ownerNamed(a) && !ownerNamed(b) }
+        for name in ordered {
             let path = folder.display(name)
             // Remembered as seen (whatever is decided below), so an unchanged folder syncs by
             // the quick path; a keyring that changes brings the whole sync back.
@@ -36,18 +36,28 @@ extension TripRound {
                 trip.skipped.append(.init(file: path, reason: "a keyring not named after a device id (not read)"))
                 continue
             }
-            // Only owner laptops write keyrings: another device's is left until membership is
-            // settled (`settleKeyring`), which may make it an owner (an `owner import` arriving
-            // in this folder); a folder full of them costs a listing, not a read each.
-            guard document.map({ $0.role(of: device) == .owner }) ?? true || device == me else {
-                found.deferred.append((name, device))
-                continue
+            // Only laptops holding the owner key write keyrings, and the owner key's signature
+            // decides; but a laptop may hold the owner seat by a succession this laptop cannot
+            // see yet (it is inside files sealed with the key that keyring brings), or become
+            // owner by an `owner import` in this very folder. So keyrings of other devices are
+            // read too, at most `maximumForeignKeyrings` a sync: a folder full of them costs a
+            // listing and a few reads.
+            let owner = document.map { $0.role(of: device) == .owner } ?? true
+            if !owner && device != me {
+                guard foreign < Self.maximumForeignKeyrings else {
+                    trip.skipped.append(.init(file: path, reason: "a keyring of a device that is not an owner of this trip (not read: \(Self.maximumForeignKeyrings) such keyrings were read this sync)"))
+                    continue
+                }
+                foreign += 1
             }
             try openKeyring(name, device: device, ownerKey: ownerKey, into: &found)
         }
         noticeLeftOut(found.newest)
         return found
     }
+
+    /// The most keyrings of devices that are not owners (as this laptop knows the trip) one sync reads.
+    static let maximumForeignKeyrings = 8
 
     /// Reads one keyring named after `device`, checked against `ownerKey`: the epoch keys sealed
     /// to this laptop (its current or an earlier id) are kept in the access record, and what it
@@ -87,20 +97,10 @@ extension TripRound {
         }
     }
 
-    /// The keyrings `openKeyrings` left for later, once membership is settled: those of devices
-    /// that are owners now are read (their keys open this round's files at the next sync), the
-    /// others are reported as not read.
-    private mutating func openDeferredKeyrings(_ found: inout KeyringScan, document: TripDocument) throws {
-        guard let owner = document.owner, !found.deferred.isEmpty else { return }
-        for (name, device) in found.deferred {
-            guard document.role(of: device) == .owner else {
-                trip.skipped.append(.init(file: folder.display(name), reason: "a keyring of a device that is not an owner of this trip (not read)"))
-                continue
-            }
-            try openKeyring(name, device: device, ownerKey: owner.key, into: &found)
-        }
-        found.deferred = []
-        noticeLeftOut(found.newest)
+    /// Whether `name` is the keyring of a device that is an owner by this laptop's replica.
+    private func ownerNamed(_ name: EntryName) -> Bool {
+        guard let document, let device = Identifier(String(name.display.dropLast(".keyring.json".count))) else { return false }
+        return document.role(of: device) == .owner
     }
 
     /// Records whether this laptop was left out of the trip's newest epoch (`TripAccess.leftOut`):
@@ -129,8 +129,7 @@ extension TripRound {
     mutating func settleKeyring(_ replica: ReplicaState, keyrings scanned: KeyringScan, boxes: [EntryName]) throws -> [UInt8]? {
         let document = replica.document
         guard let owner = document.owner else { return nil }
-        var keyrings = scanned
-        try openDeferredKeyrings(&keyrings, document: document)
+        let keyrings = scanned
         // The replica's id: a re-key in this round (a clock far ahead) gave it a new one, which
         // the round's own `identity` takes only when the replica is saved.
         let me = replica.identity.deviceID
@@ -174,13 +173,16 @@ extension TripRound {
         var found: [DeviceID: EncryptionPublicKey] = [:]
         for name in files {
             let path = folder.display(name)
+            // A seat held through a succession (a copied or restored home's new id) has no grant
+            // of its own: the key its predecessor handed over to is the one that vouches.
             guard let device = Identifier(String(name.display.dropLast(".box.json".count))), !except.contains(device),
-                let grant = document.members[device], let role = document.role(of: device), role != .removed
+                let role = document.role(of: device), role != .removed,
+                let grantedKey = document.members[device]?.key ?? document.successions[device]?.key
             else { continue }
             do {
                 let (bytes, _) = try folder.readFile(name, maxBytes: BoxAnnouncement.maximumBytes)
                 let announcement = try BoxAnnouncement(parsing: bytes, trip: tripID)
-                guard announcement.device == device, announcement.key == grant.key else {
+                guard announcement.device == device, announcement.key == grantedKey else {
                     trip.skipped.append(.init(file: path, reason: "an encryption key not signed by the key the owner granted to device \(device)"))
                     continue
                 }
