@@ -194,3 +194,19 @@ import Testing
         #expect(asked.epoch == 3)
     }
 }
+
+extension KeyringTests {
+    /// A keyring at the last epoch number (only the owner key can sign one) never makes a
+    /// laptop number a new epoch past it: it keeps the key instead of stopping.
+    @Test func theLastEpochNumberIsKeptNotPassed() throws {
+        let last = try #require(EpochKey(epoch: EpochKey.maximumEpoch, key: Sodium.randomSecret(32)))
+        let device = DeviceID.random()
+        let action = KeyringPlan.decide(
+            known: [last], recipients: [device, .random()], members: [device], rotateAsked: true, ownCurrent: nil, ownHeld: [], ownRecipients: [])
+        guard case .publish(let key) = action else {
+            Issue.record("expected the last epoch to be published again, got \(action)")
+            return
+        }
+        #expect(key.id == last.id)
+    }
+}

@@ -35,7 +35,9 @@ package enum KeyringPlan {
         ownHeld: Set<String>, ownRecipients: Set<DeviceID>
     ) -> Action {
         guard let current = current(known) else { return .rotate(EpochKey.generate(epoch: 1)) }
-        if rotateAsked || !recipients.isSubset(of: members) {
+        // At the last epoch number (2^40, only a keyring signed by the owner key can name it)
+        // a new epoch cannot be numbered: the current key is kept and published as it is.
+        if rotateAsked || !recipients.isSubset(of: members), current.epoch < EpochKey.maximumEpoch {
             return .rotate(EpochKey.generate(epoch: current.epoch + 1))
         }
         if ownCurrent != current.id || ownRecipients != members || !Set(known.map(\.id)).isSubset(of: ownHeld) {
