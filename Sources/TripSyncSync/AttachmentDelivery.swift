@@ -17,7 +17,7 @@ struct AttachmentDelivery {
     var progress: (@Sendable (String, Int64, Int64, Bool) -> Void)?
     /// The plain digests this home's sealed trips hold: bytes another device's attachment names
     /// go into an open trip's folder only when they are none of these.
-    let sealedElsewhere: SealedPlainBlobs
+    let sealedElsewhere: PlainBlobsOfSealedTrips
 
     /// The callback for one copy of `name`'s bytes.
     private func reporter(_ name: String, fetching: Bool) -> BlobProgress? {

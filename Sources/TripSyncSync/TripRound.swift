@@ -74,7 +74,7 @@ struct TripRound {
     /// The sync's reader with the trip's epoch keys (`access`), so sealed files open.
     var reader: TripFileReader {
         var reader = sync.reader
-        reader.sealKeys = SealKeys(trip: tripID, keys: access.epochKeys)
+        reader.sealKeys = OpeningKeys(trip: tripID, keys: access.epochKeys)
         return reader
     }
 
@@ -802,7 +802,7 @@ struct TripRound {
             do throws(BlobError) {
                 let deliverer = AttachmentDelivery(
                     store: try BlobStore(home: home.path), folder: FolderBlobStore(tripFolder: folder), progress: sync.blobProgress,
-                    sealedElsewhere: SealedPlainBlobs(home: home))
+                    sealedElsewhere: PlainBlobsOfSealedTrips(home: home))
                 delivery = deliverer.run(&replica, staged: staged, now: now)
             } catch {
                 delivery.notices.append("attachments not synced: \(error)")

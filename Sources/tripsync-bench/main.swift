@@ -47,7 +47,7 @@ do {
     case "edit": try EditBenchmark.run(Array(arguments.dropFirst()))
     case "web": try WebBenchmark.run(Array(arguments.dropFirst()))
     case "seal": try SealBenchmark.run(Array(arguments.dropFirst()))
-    case "sealed-sync": try SealedSyncBenchmark.run(Array(arguments.dropFirst()))
+    case "sealed-sync": try SyncSealedBenchmark.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(topUsage)
     default:
         FileHandle.standardError.write(Data((topUsage + "\n").utf8))

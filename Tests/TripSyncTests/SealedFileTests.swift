@@ -24,7 +24,7 @@ import TripSyncFixtures
     }
 
     static func reader(_ keys: [EpochKey] = [epoch], trip: TripID) -> TripFileReader {
-        TripFileReader(sealKeys: SealKeys(trip: trip, keys: keys))
+        TripFileReader(sealKeys: OpeningKeys(trip: trip, keys: keys))
     }
 
     @Test func aMemberReadsTheSameDocumentSignedByTheWriter() throws {
@@ -114,7 +114,7 @@ import TripSyncFixtures
         let (document, _, bytes) = try Self.sealed()
         let envelope = try SealedFile(parsing: bytes)
         let otherTrip = DeviceID.random()
-        let keysOfBoth = SealKeys { _, id in id == Self.epoch.id ? Self.epoch : nil }
+        let keysOfBoth = OpeningKeys { _, id in id == Self.epoch.id ? Self.epoch : nil }
         let reader = TripFileReader(sealKeys: keysOfBoth)
         // The header relabelled and signed again by the writer itself: the associated data no
         // longer matches what was sealed, so nothing opens.

@@ -70,11 +70,11 @@ package struct TripFileReader: Sendable {
 
     /// The epoch keys sealed files are opened with; without them a sealed file is refused as
     /// `.sealed` once its envelope and signature are checked.
-    package var sealKeys: SealKeys?
+    package var sealKeys: OpeningKeys?
 
     /// Creates a reader with the given limits.
     package init(
-        maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules(), sealKeys: SealKeys? = nil
+        maxFileBytes: Int = 256 << 20, inflateLimits: InflateLimits = .standard, zones: ZoneRules = ZoneRules(), sealKeys: OpeningKeys? = nil
     ) {
         self.sealKeys = sealKeys
         self.maxFileBytes = maxFileBytes

@@ -55,7 +55,7 @@ extension Home {
     /// Every epoch key this home holds, of every trip it has an access record for: what
     /// `import`, `merge`, `validate` and the other readers of files from outside a trip folder
     /// open sealed files with. Throws when an access record cannot be read.
-    package func sealKeys() throws -> SealKeys {
+    package func sealKeys() throws -> OpeningKeys {
         var byTrip: [TripID: [String: EpochKey]] = [:]
         for name in try FileIO.folderTextNames(layout.access, what: "this home's access records") where name.hasSuffix(".json") {
             guard let trip = Identifier(String(name.dropLast(5))) else { continue }
@@ -63,7 +63,7 @@ extension Home {
             if !keys.isEmpty { byTrip[trip] = Dictionary(keys.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
         }
         let held = byTrip
-        return SealKeys { trip, id in held[trip]?[id] }
+        return OpeningKeys { trip, id in held[trip]?[id] }
     }
 
     /// A reader of trip files from outside (a backup, a file someone sent) that opens sealed

@@ -1,7 +1,7 @@
 /// The epoch keys a reader may open sealed files with (docs/DESIGN.md, "Sealed files"): a
 /// lookup by trip and epoch id, so one reader serves files of any trip a home is a member of.
 /// A reader without keys still checks a sealed file's envelope and signature.
-package struct SealKeys: Sendable {
+package struct OpeningKeys: Sendable {
     private let lookup: @Sendable (TripID, String) -> EpochKey?
 
     /// Keys found by `lookup` (the trip, the epoch key's id).

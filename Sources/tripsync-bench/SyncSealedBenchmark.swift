@@ -9,7 +9,7 @@ import TripSyncFixtures
 /// sealed). Then, alternating the two, A edits one note and syncs (it reads B's file, merges,
 /// seals and writes its own), and B syncs (it opens A's file, merges, seals and writes its
 /// own). Each `sync` process is timed from spawn to reap; medians in ms and the ratios.
-enum SealedSyncBenchmark {
+enum SyncSealedBenchmark {
     static let usage = "usage: tripsync-bench sealed-sync [--items N] [--repeat R]"
 
     static func run(_ arguments: [String]) throws {

@@ -8,7 +8,7 @@ import TripSyncHome
 /// trip who learned the hash of a photo in someone's sealed trip cannot make that laptop upload
 /// it in plain. A replica that cannot be read makes every digest count as named (nothing is
 /// relayed), never the other way.
-final class SealedPlainBlobs {
+final class PlainBlobsOfSealedTrips {
     private let home: Home
     private var digests: Set<String>?
     private var unknown = false
