@@ -68,10 +68,11 @@ import Testing
     /// `sealedFile`, and `StatusReport.folderForm` with its `FolderForm`: how the trip travels
     /// through the folder, open, not sealed yet, sealed, or left out: 433; 404 once attachments
     /// were read through `AttachmentEntry` alone and `Attachment`, `BlobReference`,
-    /// `AttachmentField`, `Register`, `Versioned`, `Deletion` and `AttachmentError` became `package`).
+    /// `AttachmentField`, `Register`, `Versioned`, `Deletion` and `AttachmentError` became
+    /// `package`; 396 once `Rev` did, an edit's `Seen` being `.current` or `TripItem.seen(_:)`).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 404
+    static let ceiling = 396
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
@@ -88,7 +89,7 @@ import Testing
             "JPEGLocation", "OwnerKeyExport", "ForgottenTrip", "MembershipError", "InviteError",
             "EditError", "TripStoreError", "TripFileError", "FileSystemError", "Refusal", "TripSyncError", "HomeTrips",
             "ItemFields", "Tombstone", "TripInfo", "Fork", "Rekey", "Severity",
-            "Attachment", "BlobReference", "AttachmentField", "Register", "Versioned", "Deletion", "AttachmentError"]
+            "Attachment", "BlobReference", "AttachmentField", "Register", "Versioned", "Deletion", "AttachmentError", "Rev"]
         for (file, index, lines) in try Self.declarations() {
             let line = lines[index]
             guard regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil else { continue }

@@ -118,6 +118,19 @@ func run() throws {
     try lisbon.edit { trip in try trip.restore(castle) }
     try check(lisbon.document.item(castle)?.isDeleted == false && lisbon.document.deletedItems.isEmpty, "restored")
 
+    // A form's edit: only the fields changed, each with what the person saw; a value another
+    // laptop wrote after the form was read stays beside the new one, never silently reverted.
+    let form = lisbon.document.item(castle)
+    try bensTrip.edit { trip in _ = try trip.set(.note, of: castle, to: .text("Closed on Mondays")) }
+    _ = try ben.sync()
+    _ = try ana.sync()
+    var formEdit = ItemEdit(item: castle)
+    formEdit.set(.note, to: "Tickets online", seen: form?.seen(.note) ?? .current)
+    try lisbon.edit { trip in _ = try trip.apply(formEdit) }
+    let notes = (lisbon.document.item(castle)?.conflicts.first { $0.field == .note }).map { [$0.current.text] + $0.alternatives.map(\.text) } ?? []
+    try check(Set(notes) == ["Tickets online", "Closed on Mondays"], "the stale form's note kept Ben's beside it: \(notes)")
+    try lisbon.edit { trip in _ = try trip.resolve(.note, of: castle, keeping: .mine) }
+
     // Keep Ana's home in sync while it runs: Ben's next change reaches her open store by itself.
     let rounds = Rounds()
     let watch = try ana.watch { event in if case .synced = event { rounds.add() } }
