@@ -69,10 +69,12 @@ import Testing
     /// through the folder, open, not sealed yet, sealed, or left out: 433; 404 once attachments
     /// were read through `AttachmentEntry` alone and `Attachment`, `BlobReference`,
     /// `AttachmentField`, `Register`, `Versioned`, `Deletion` and `AttachmentError` became
-    /// `package`; 396 once `Rev` did, an edit's `Seen` being `.current` or `TripItem.seen(_:)`).
+    /// `package`; 396 once `Rev` did, an edit's `Seen` being `.current` or `TripItem.seen(_:)`;
+    /// 394 with `SyncReport.DeviceChanges.init` and `StatusReport.recentLimit`, the engine's and
+    /// the JSON's).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 396
+    static let ceiling = 394
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
