@@ -70,11 +70,11 @@ import Testing
     /// were read through `AttachmentEntry` alone and `Attachment`, `BlobReference`,
     /// `AttachmentField`, `Register`, `Versioned`, `Deletion` and `AttachmentError` became
     /// `package`; 396 once `Rev` did, an edit's `Seen` being `.current` or `TripItem.seen(_:)`;
-    /// 394 with `SyncReport.DeviceChanges.init` and `StatusReport.recentLimit`, the engine's and
-    /// the JSON's).
+    /// 393 with `SyncReport.DeviceChanges.init`, `StatusReport.recentLimit` and
+    /// `RegisterConflict.versions`, the engine's, the JSON's and the editor's).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 394
+    static let ceiling = 393
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
