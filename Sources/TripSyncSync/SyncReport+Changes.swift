@@ -17,7 +17,7 @@ extension SyncReport {
         public var deleted = 0
 
         /// Creates an empty count for `device`.
-        public init(device: DeviceID, name: String) {
+        package init(device: DeviceID, name: String) {
             self.device = device
             self.name = name
         }

@@ -66,10 +66,15 @@ import Testing
     /// re-key and an issue's severity became `package`; then issue 43's sealed files added
     /// `LoadedTrip.wasSealed`, `ValidationReport.isSealed` and `.contentsChecked`, the error kind
     /// `sealedFile`, and `StatusReport.folderForm` with its `FolderForm`: how the trip travels
-    /// through the folder, open, not sealed yet, sealed, or left out: 433).
+    /// through the folder, open, not sealed yet, sealed, or left out: 433; 404 once attachments
+    /// were read through `AttachmentEntry` alone and `Attachment`, `BlobReference`,
+    /// `AttachmentField`, `Register`, `Versioned`, `Deletion` and `AttachmentError` became
+    /// `package`; 396 once `Rev` did, an edit's `Seen` being `.current` or `TripItem.seen(_:)`;
+    /// 393 with `SyncReport.DeviceChanges.init`, `StatusReport.recentLimit` and
+    /// `RegisterConflict.versions`, the engine's, the JSON's and the editor's).
     /// A change that adds to the public API raises it here, on purpose, and says why in
     /// docs/DESIGN.md ("The app API").
-    static let ceiling = 433
+    static let ceiling = 393
 
     @Test("the public API does not grow by accident: at most the pinned count of declarations")
     func pinnedCount() throws {
@@ -77,7 +82,7 @@ import Testing
         #expect(count <= Self.ceiling, "\(count) public declarations, more than the \(Self.ceiling) pinned in PublicAPITests.ceiling")
     }
 
-    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals, the itinerary, keys, errors, registers of items")
+    @Test("what the faces need beyond the app API stays package: listing, report machinery, merge inputs, members' internals, the itinerary, keys, errors, registers")
     func packageOnly() throws {
         let regex = try NSRegularExpression(pattern: Self.pattern)
         let names = ["ItemDetail", "DeletedItemList", "ItemLookup", "JSONReport", "ReportField", "ReportEncoding", "FileMergeJob", "MergeInput", "FileMergeResult",
@@ -85,7 +90,8 @@ import Testing
             "Itinerary", "ItineraryDay", "ItineraryEntry", "ShownTime", "TeamMetrics", "ConflictSummary", "AttachmentCounts", "VersionVector", "PublicKey",
             "JPEGLocation", "OwnerKeyExport", "ForgottenTrip", "MembershipError", "InviteError",
             "EditError", "TripStoreError", "TripFileError", "FileSystemError", "Refusal", "TripSyncError", "HomeTrips",
-            "ItemFields", "Tombstone", "TripInfo", "Fork", "Rekey", "Severity"]
+            "ItemFields", "Tombstone", "TripInfo", "Fork", "Rekey", "Severity",
+            "Attachment", "BlobReference", "AttachmentField", "Register", "Versioned", "Deletion", "AttachmentError", "Rev"]
         for (file, index, lines) in try Self.declarations() {
             let line = lines[index]
             guard regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil else { continue }

@@ -27,14 +27,24 @@ public struct AttachmentEntry: Hashable, Sendable {
     public var name: String
     /// The caption, or nil.
     public var caption: String?
-    /// The bytes it names.
-    public var blob: BlobReference
+    /// The bytes it names (their digest, size, type and sealed copy: the library's own).
+    package var blob: BlobReference
     /// Where the bytes are.
     public var state: State
     /// Whether the caption (or another register) holds a conflict.
     public var hasConflict: Bool
+    /// The caption's conflict: the caption shown and the others written at once, to settle with
+    /// `TripEditor.resolveCaption(of:keeping:)`; nil when it holds one value (the same conflict
+    /// `ConflictList.registers` lists for a shown attachment).
+    public var captionConflict: RegisterConflict?
     /// Whether it is detached (listed only when asked for).
     public var isDetached: Bool
+
+    /// The media type of its bytes, such as `image/jpeg` or `application/pdf` (sniffed from the
+    /// bytes, never taken from the name).
+    public var type: String { blob.type }
+    /// The size of its bytes.
+    public var size: Int64 { blob.size }
 }
 
 extension AttachmentEntry {
@@ -57,7 +67,7 @@ extension AttachmentEntry {
             result.append(
                 AttachmentEntry(
                     id: entry.id, item: entry.item, name: entry.name, caption: entry.caption, blob: entry.blob, state: .staged,
-                    hasConflict: false, isDetached: false))
+                    hasConflict: false, captionConflict: nil, isDetached: false))
         }
         var shared: [AttachmentEntry] = []
         for (id, attachment) in document.attachments {
@@ -74,7 +84,8 @@ extension AttachmentEntry {
             shared.append(
                 AttachmentEntry(
                     id: id, item: itemID, name: name, caption: attachment.caption?.value ?? nil, blob: blob, state: state,
-                    hasConflict: attachment.hasConflicts, isDetached: attachment.isDetached))
+                    hasConflict: attachment.hasConflicts,
+                    captionConflict: attachment.caption.flatMap { RegisterConflict(.caption(id, item: itemID), $0) }, isDetached: attachment.isDetached))
         }
         shared.sort { ($0.item, $0.name, $0.id) < ($1.item, $1.name, $1.id) }
         return result + shared
@@ -93,13 +104,13 @@ public struct AttachOutcome: Hashable, Sendable {
 }
 
 /// Why an attachment command could not run (the message says what to do).
-public struct AttachmentError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct AttachmentError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What a person reads.
-    public var message: String
+    package var message: String
     /// Creates an error.
     package init(_ message: String) { self.message = message }
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension TripStore {
@@ -180,7 +191,7 @@ extension TripStore {
             staged.entries.append(entry)
             try staged.save(home, state.document.tripID)
             let shown = AttachmentEntry(
-                id: entry.id, item: item, name: name, caption: caption, blob: reference, state: .staged, hasConflict: false, isDetached: false)
+                id: entry.id, item: item, name: name, caption: caption, blob: reference, state: .staged, hasConflict: false, captionConflict: nil, isDetached: false)
             return AttachOutcome(entry: shown, location: location, stripped: stripped)
         }
     }
@@ -289,5 +300,5 @@ enum AttachmentNames {
 
 extension AttachmentError: TripSyncError {
     /// `.refused`: an attachment refused.
-    public var errorKind: TripSyncErrorKind { .refused }
+    package var errorKind: TripSyncErrorKind { .refused }
 }

@@ -20,7 +20,7 @@ public struct StatusReport: JSONReport, Encodable, Sendable {
     /// The numbers a team watches.
     package var metrics: TeamMetrics
     /// How many recent changes are listed.
-    public var recentLimit = 50
+    package var recentLimit = 50
     /// The attachments this laptop sees, by state (all zero when it sees none).
     package var attachments = AttachmentCounts([])
     /// Why the attachments could not be counted (they are then zero); nil when they were.

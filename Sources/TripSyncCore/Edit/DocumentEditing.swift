@@ -225,7 +225,7 @@ extension TripDocument {
         let original = try liveItem(edit.item)
         let pairs = try edit.writes(of: original, suggestedZone: suggestedZone)
         var seen: [ItemField: Set<Rev>] = [:]
-        for (write, what) in pairs { if case .revs(let revs) = what { seen[write.field] = revs } }
+        for (write, what) in pairs { if let revs = what.seenRevs { seen[write.field] = revs } }
         return try write(pairs.map(\.0), of: edit.item, force: false, seen: seen, hlc: &hlc, now: now)
     }
 

@@ -7,14 +7,19 @@
 /// someone else wrote since (another tab, the CLI, a sync) keeps that value beside the new one,
 /// as a conflict a person settles with Keep this: never a silent revert.
 public struct ItemEdit: Hashable, Sendable {
-    /// What the person saw of a field before changing it.
-    public enum Seen: Hashable, Sendable {
+    /// What the person saw of a field before changing it: `current`, or the values an item
+    /// showed (`TripItem.seen(_:)`, the value and its conflicts), whose revs are the library's.
+    public struct Seen: Hashable, Sendable {
+        /// The revs of the values seen; nil for `current`.
+        package var seenRevs: Set<Rev>?
+
         /// Whatever the field holds when the edit is applied (a command typed against the trip
         /// as it is now: the CLI's `edit`). Its conflicting values are replaced, as before.
-        case current
+        public static let current = Seen(seenRevs: nil)
+
         /// The values with these revs (the value a form showed and the conflicts shown with
         /// it); any other value the field holds then was written since, and is kept.
-        case revs(Set<Rev>)
+        package static func revs(_ revs: Set<Rev>) -> Seen { Seen(seenRevs: revs) }
     }
 
     /// A time of day, or none (a whole day).
@@ -35,7 +40,7 @@ public struct ItemEdit: Hashable, Sendable {
     }
 
     /// A field's change.
-    public enum Change: Hashable, Sendable {
+    package enum Change: Hashable, Sendable {
         /// A title, place or note (nil clears a place or note).
         case text(String?)
         /// A start or an end.
@@ -45,7 +50,7 @@ public struct ItemEdit: Hashable, Sendable {
     /// The item edited.
     public let item: ItemID
     /// The fields changed, in the order they were given, each with what the person saw.
-    public var changes: [(field: ItemField, change: Change, seen: Seen)] {
+    package var changes: [(field: ItemField, change: Change, seen: Seen)] {
         storage.map { ($0.field, $0.change, $0.seen) }
     }
 
@@ -85,7 +90,7 @@ public struct ItemEdit: Hashable, Sendable {
     }
 
     /// What the person saw of `field`, when the edit changes it.
-    public func seen(_ field: ItemField) -> Seen? {
+    package func seen(_ field: ItemField) -> Seen? {
         storage.first { $0.field == field }?.seen
     }
 

@@ -9,7 +9,7 @@ public struct FieldConflict: Hashable, Sendable {
         /// The device that wrote it.
         public var device: DeviceID
         /// The rev of the write.
-        public var rev: Rev
+        package var rev: Rev
     }
 
     /// The item.

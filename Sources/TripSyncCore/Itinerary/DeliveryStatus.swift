@@ -23,7 +23,7 @@ public struct DeliveryStatus: Sendable {
         /// The field written.
         public var field: String
         /// The dot of the write.
-        public var rev: Rev
+        package var rev: Rev
         /// Whether our last published file holds it.
         public var published: Bool
         /// The other devices whose published files hold it.

@@ -18,7 +18,7 @@ public struct RegisterConflict: Hashable, Sendable {
     /// The other values, newest first (values equal to the current one left out).
     public var alternatives: [FieldConflict.Version]
     /// Every version, winner first, duplicates kept (for "mine": any value this device wrote).
-    public var versions: [FieldConflict.Version]
+    package var versions: [FieldConflict.Version]
 
     /// The conflict of `register`, or nil when it holds one value (or several equal ones).
     package init?(_ subject: Subject, _ register: Register<String?>) {

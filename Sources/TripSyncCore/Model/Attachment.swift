@@ -3,13 +3,13 @@ public typealias AttachmentID = Identifier
 
 /// The bytes an attachment names: their SHA-256, size and type (sniffed from the first bytes,
 /// never taken from the file name). docs/DESIGN.md, "Attachments".
-public struct BlobReference: Hashable, Sendable {
+package struct BlobReference: Hashable, Sendable {
     /// Lowercase hex of the SHA-256 of the bytes (64 characters); also the blob's file name.
-    public var sha256: String
+    package var sha256: String
     /// The size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The media type, such as `image/jpeg` or `application/pdf`.
-    public var type: String
+    package var type: String
     /// In an owned trip (schema 7), how the bytes are sealed in the trip folder: the name, size
     /// and key of the sealed copy; nil for bytes kept plain (an open trip, or an attachment
     /// written before schema 7).
@@ -49,7 +49,7 @@ public struct BlobReference: Hashable, Sendable {
 }
 
 /// The fields of an attachment, in canonical (byte) order of their names.
-public enum AttachmentField: String, CaseIterable, Hashable, Sendable {
+package enum AttachmentField: String, CaseIterable, Hashable, Sendable {
     /// The bytes: digest, size and type.
     case blob
     /// Free text about it, or null.
@@ -66,17 +66,17 @@ public enum AttachmentField: String, CaseIterable, Hashable, Sendable {
 /// A live attachment holds all four registers. A detached one keeps them (so a restore brings
 /// it back, and a caption written while it was detached stays visible), and holds `deleted`.
 /// An attachment whose item is deleted is hidden, not deleted: restoring the item brings it back.
-public struct Attachment: Hashable, Sendable {
+package struct Attachment: Hashable, Sendable {
     /// The item it belongs to.
-    public var item: Register<ItemID>?
+    package var item: Register<ItemID>?
     /// The bytes it names.
-    public var blob: Register<BlobReference>?
+    package var blob: Register<BlobReference>?
     /// The name it was attached under.
-    public var name: Register<String>?
+    package var name: Register<String>?
     /// The caption, or null.
-    public var caption: Register<String?>?
+    package var caption: Register<String?>?
     /// Present when detached; concurrent detaches leave one value each.
-    public var deleted: Register<Deletion>?
+    package var deleted: Register<Deletion>?
 
     /// Creates an attachment.
     package init(
@@ -94,7 +94,7 @@ public struct Attachment: Hashable, Sendable {
     package var isComplete: Bool { item != nil && blob != nil && name != nil && caption != nil }
 
     /// Whether it was detached (and not restored since).
-    public var isDetached: Bool { deleted != nil }
+    package var isDetached: Bool { deleted != nil }
 
     /// Every dot it holds, with the field's name (`deleted` for the delete register).
     package var dots: [(field: String, rev: Rev)] {
@@ -113,7 +113,7 @@ public struct Attachment: Hashable, Sendable {
     }
 
     /// Whether any register holds a conflict.
-    public var hasConflicts: Bool {
+    package var hasConflicts: Bool {
         !(item?.conflicts.isEmpty ?? true) || !(blob?.conflicts.isEmpty ?? true) || !(name?.conflicts.isEmpty ?? true)
             || !(caption?.conflicts.isEmpty ?? true)
     }

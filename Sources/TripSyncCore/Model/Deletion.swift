@@ -29,9 +29,9 @@ public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
 
 /// The value of a tombstone's `deleted` register: when the delete happened and what the
 /// deleting replica had seen.
-public struct Deletion: Hashable, Sendable {
+package struct Deletion: Hashable, Sendable {
     /// Wall-clock time of the delete, for retention and display only (never for ordering).
-    public var at: UTCTimestamp
+    package var at: UTCTimestamp
     /// The deleting replica's clock: the writes this delete knew about.
     package var seen: VersionVector
 

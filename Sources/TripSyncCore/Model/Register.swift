@@ -1,9 +1,9 @@
 /// One value of a register together with the rev (dot) of the write that made it.
-public struct Versioned<Value: Hashable & Sendable>: Hashable, Sendable {
+package struct Versioned<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The written value.
-    public var value: Value
+    package var value: Value
     /// The dot of the write.
-    public var rev: Rev
+    package var rev: Rev
 
     /// Creates a versioned value (the engine's; an app reads them).
     package init(value: Value, rev: Rev) {
@@ -16,13 +16,13 @@ public struct Versioned<Value: Hashable & Sendable>: Hashable, Sendable {
 ///
 /// `value` is the survivor with the greatest rev; `conflicts` are the concurrent values that
 /// lost, newest first, kept visible until a write that has seen them replaces them.
-public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
+package struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     /// The current (winning) value.
-    public var value: Value
+    package var value: Value
     /// The rev of the current value.
-    public var rev: Rev
+    package var rev: Rev
     /// The concurrent values that lost, in descending rev order; empty when there is no conflict.
-    public var conflicts: [Versioned<Value>]
+    package var conflicts: [Versioned<Value>]
 
     /// A register holding one value (the engine's; an app reads registers, an edit writes them).
     package init(value: Value, rev: Rev) {
@@ -55,21 +55,21 @@ public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// Every surviving version, winner first.
-    public var versions: [Versioned<Value>] {
+    package var versions: [Versioned<Value>] {
         [Versioned(value: value, rev: rev)] + conflicts
     }
 
     /// The winning value with its rev.
-    public var current: Versioned<Value> { Versioned(value: value, rev: rev) }
+    package var current: Versioned<Value> { Versioned(value: value, rev: rev) }
 
     /// Conflicts a person should see: those whose value differs from the winner's
     /// (two people typing the same thing is not a conflict).
-    public var visibleConflicts: [Versioned<Value>] {
+    package var visibleConflicts: [Versioned<Value>] {
         conflicts.filter { $0.value != value }
     }
 
     /// Whether there is a conflict a person should see.
-    public var hasVisibleConflict: Bool {
+    package var hasVisibleConflict: Bool {
         conflicts.contains { $0.value != value }
     }
 

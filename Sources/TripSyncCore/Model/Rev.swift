@@ -2,11 +2,11 @@
 ///
 /// Revs are totally ordered by counter, then by device id. The counter comes from the writing
 /// replica's hybrid logical clock, so a later write on one device always has a greater counter.
-public struct Rev: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct Rev: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The hybrid logical clock counter, 1 … 2^53.
-    public var counter: UInt64
+    package var counter: UInt64
     /// The device that made the write.
-    public var device: DeviceID
+    package var device: DeviceID
 
     /// Creates a rev (the engine's and the faces'; an app reads the revs of what it was shown).
     package init(counter: UInt64, device: DeviceID) {
@@ -15,12 +15,12 @@ public struct Rev: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Orders by counter, then device id.
-    public static func < (lhs: Rev, rhs: Rev) -> Bool {
+    package static func < (lhs: Rev, rhs: Rev) -> Bool {
         lhs.counter != rhs.counter ? lhs.counter < rhs.counter : lhs.device < rhs.device
     }
 
     /// `[counter, "device"]`.
-    public var description: String { "[\(counter), \(device)]" }
+    package var description: String { "[\(counter), \(device)]" }
 
     /// The largest counter a document may hold (2^53, the largest integer every JSON reader keeps exactly).
     package static let maxCounter: UInt64 = 1 << 53

@@ -28,7 +28,7 @@ public struct TripDocument: Hashable, Sendable {
     /// Each member device's grant (key and role, signed by the owner key); empty when open.
     package var members: [DeviceID: MemberGrant]
     /// Photos, tickets and PDFs, live and detached, by id (docs/DESIGN.md, "Attachments").
-    public package(set) var attachments: [AttachmentID: Attachment]
+    package var attachments: [AttachmentID: Attachment]
     /// Hand-overs to new device ids, by the NEW id (schema 5; docs/FORMAT.md, "Schema 5").
     package var successions: [DeviceID: Succession]
 

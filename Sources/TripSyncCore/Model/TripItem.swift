@@ -21,10 +21,13 @@ public struct TripItem: Hashable, Sendable {
     /// Each field holding values written at once by different people: the value shown and the
     /// others, to settle with `TripEditor.resolve` (of a live item; by field).
     public var conflicts: [FieldConflict]
+    /// The registers it is a view of (for `seen(_:)`).
+    package var fields: ItemFields
 
     /// The view of `fields`, the item with id `id`.
     package init(_ id: ItemID, _ fields: ItemFields, deleted: Bool) {
         self.id = id
+        self.fields = fields
         title = fields.title?.value ?? ""
         start = fields.start?.value ?? nil
         end = fields.end?.value ?? nil
@@ -32,6 +35,16 @@ public struct TripItem: Hashable, Sendable {
         note = fields.note?.value ?? nil
         isDeleted = deleted
         conflicts = ItemField.allCases.compactMap { FieldConflict(item: id, field: $0, in: fields) }
+    }
+}
+
+extension TripItem {
+    /// What a person shown this item saw of `field`: the value shown and its conflicts, for an
+    /// `ItemEdit` of it (`edit.set(.title, to: "…", seen: item.seen(.title))`). Applied, the
+    /// edit keeps beside its own value any value written since this view was read (another
+    /// tab, a sync), as a conflict, where `.current` would replace it.
+    public func seen(_ field: ItemField) -> ItemEdit.Seen {
+        .revs(Set(ConflictList.versions(fields, field).map(\.rev)))
     }
 }
 

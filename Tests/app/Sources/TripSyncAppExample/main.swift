@@ -118,6 +118,19 @@ func run() throws {
     try lisbon.edit { trip in try trip.restore(castle) }
     try check(lisbon.document.item(castle)?.isDeleted == false && lisbon.document.deletedItems.isEmpty, "restored")
 
+    // A form's edit: only the fields changed, each with what the person saw; a value another
+    // laptop wrote after the form was read stays beside the new one, never silently reverted.
+    let form = lisbon.document.item(castle)
+    try bensTrip.edit { trip in _ = try trip.set(.note, of: castle, to: .text("Closed on Mondays")) }
+    _ = try ben.sync()
+    _ = try ana.sync()
+    var formEdit = ItemEdit(item: castle)
+    formEdit.set(.note, to: "Tickets online", seen: form?.seen(.note) ?? .current)
+    try lisbon.edit { trip in _ = try trip.apply(formEdit) }
+    let notes = (lisbon.document.item(castle)?.conflicts.first { $0.field == .note }).map { [$0.current.text] + $0.alternatives.map(\.text) } ?? []
+    try check(Set(notes) == ["Tickets online", "Closed on Mondays"], "the stale form's note kept Ben's beside it: \(notes)")
+    try lisbon.edit { trip in _ = try trip.resolve(.note, of: castle, keeping: .mine) }
+
     // Keep Ana's home in sync while it runs: Ben's next change reaches her open store by itself.
     let rounds = Rounds()
     let watch = try ana.watch { event in if case .synced = event { rounds.add() } }
@@ -141,6 +154,20 @@ func run() throws {
     let attached = try lisbon.attach(file: ticket, to: castle, caption: "Entry", stripLocation: false)
     try check(try lisbon.attachments(of: castle).map(\.id) == [attached.entry.id], "Castelo has its ticket attached")
     try check(try lisbon.bytes(of: attached.entry.id) == Array("%PDF-1.4 ticket".utf8), "the ticket's bytes read back")
+    try check(attached.entry.type == "application/pdf" && attached.entry.size == 15, "the ticket reads as \(attached.entry.type), \(attached.entry.size) bytes")
+    // Two laptops caption it at once: the listing shows both captions, and Ana keeps hers.
+    _ = try ana.sync()
+    _ = try ben.sync()
+    try bensTrip.setCaption(attached.entry.id, to: "Ben's ticket")
+    try lisbon.setCaption(attached.entry.id, to: "Ana's ticket")
+    _ = try ben.sync()
+    _ = try ana.sync()
+    let captioned = try lisbon.attachment(attached.entry.id.description)
+    let captions = captioned.captionConflict.map { [$0.current.text] + $0.alternatives.map(\.text) } ?? []
+    try check(Set(captions) == ["Ana's ticket", "Ben's ticket"] && captioned.caption == captions.first, "the caption's conflict reads as \(captions)")
+    try lisbon.edit { trip in _ = try trip.resolveCaption(of: attached.entry.id, keeping: .mine) }
+    let settled = try lisbon.attachment(attached.entry.id.description)
+    try check(settled.caption == "Ana's ticket" && settled.captionConflict == nil, "Ana kept her caption")
 
     // Members: an owned trip, an invite, a join through the shared folder; the owner's next sync
     // admits the request that answers the invite, with the invite's role.
