@@ -66,13 +66,7 @@ enum MembersCommand: Command {
             switch action {
             case "claim":
                 guard words.count == 1 else { throw CLIError.usage("members claim takes no argument", command: name) }
-                try store.claim()
-                Console.out("claimed \"\(store.document.trip.name.value)\": this laptop holds its owner key (\(store.document.owner?.key.fingerprint ?? ""))")
-                let pending = try store.members().filter(\.pending)
-                if !pending.isEmpty {
-                    Console.out("\(plural(pending.count, "device")) of the trip wait for your approval (tripsync members approve DEVICE|--all):")
-                    for entry in pending { Console.out("  " + line(entry)) }
-                }
+                try claim(store)
             case "approve":
                 if parser.has("--all") {
                     guard words.count == 1 else { throw CLIError.usage("members approve --all takes no DEVICE", command: name) }
@@ -112,20 +106,36 @@ enum MembersCommand: Command {
                 }
                 Console.out("removed \(entry.name) (\(entry.device.description.prefix(8))); each laptop stops taking its files once this arrives (publish with tripsync sync FOLDER)")
             default:
-                let entries = try store.members()
-                if parser.has("--json") {
-                    try Console.json(entries)
-                    return
-                }
-                let document = store.document
-                if document.owner == nil {
-                    Console.out("\"\(document.trip.name.value)\" is an open trip: every device may write, files need no signature (tripsync members claim makes this laptop its owner)")
-                } else {
-                    Console.out("\"\(document.trip.name.value)\", owner key \(document.owner?.key.fingerprint ?? "")\(try store.holdsOwnerKey() ? " (held here)" : "")")
-                }
-                for entry in entries { Console.out("  " + line(entry) + (entry.device == store.deviceID ? "  (this laptop)" : "")) }
+                try list(store, json: parser.has("--json"))
             }
         }
+    }
+
+    /// `members claim`: the trip owned by this laptop, and the devices that now wait for it.
+    static func claim(_ store: TripStore) throws {
+        try store.claim()
+        Console.out("claimed \"\(store.document.trip.name.value)\": this laptop holds its owner key (\(store.document.owner?.key.fingerprint ?? ""))")
+        let pending = try store.members().filter(\.pending)
+        if !pending.isEmpty {
+            Console.out("\(plural(pending.count, "device")) of the trip wait for your approval (tripsync members approve DEVICE|--all):")
+            for entry in pending { Console.out("  " + line(entry)) }
+        }
+    }
+
+    /// `members` (the list): each device with its role, or `--json`.
+    static func list(_ store: TripStore, json: Bool) throws {
+        let entries = try store.members()
+        if json {
+            try Console.json(entries)
+            return
+        }
+        let document = store.document
+        if document.owner == nil {
+            Console.out("\"\(document.trip.name.value)\" is an open trip: every device may write, files need no signature (tripsync members claim makes this laptop its owner)")
+        } else {
+            Console.out("\"\(document.trip.name.value)\", owner key \(document.owner?.key.fingerprint ?? "")\(try store.holdsOwnerKey() ? " (held here)" : "")")
+        }
+        for entry in entries { Console.out("  " + line(entry) + (entry.device == store.deviceID ? "  (this laptop)" : "")) }
     }
 
     /// `1234abcd  Sam's laptop  editor  key 3f2a 91c0 77de 0b14`.
