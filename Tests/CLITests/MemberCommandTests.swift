@@ -248,12 +248,19 @@ enum MemberFiles {
         let changed = text.replacingCharacters(in: range, with: to)
         let plain = path + ".plain"
         try Data(changed.utf8).write(to: URL(fileURLWithPath: plain))
-        let (zipped, gzip, _) = try CLI.spawn("/bin/sh", ["-c", "gzip -n -c < \"$1\" && rm \"$1\"", "sh", plain], cwd: "/")
-        guard zipped == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        var padded = [UInt8](gzip)
-        Sodium.pad(&padded)
+        defer { try? FileManager.default.removeItem(atPath: plain) }
+        // Padded to the very length B's plaintext had (a 0x80 byte, then zeros, as `sodium_pad`
+        // does), so the header, which names the ciphertext's length, is the one B signed. `gzip`
+        // need not give libdeflate's length, so the first of its levels whose output fits is used.
+        let paddedCount = envelope.ciphertext.count - Sodium.streamSealedCount(plaintextCount: 0)
+        var fitting: Data?
+        for level in 1...9 where fitting == nil {
+            let (zipped, gzip, _) = try CLI.spawn("/bin/sh", ["-c", "gzip -n -\(level) -c < \"$1\"", "sh", plain], cwd: "/")
+            if zipped == 0, gzip.count < paddedCount, paddedCount - gzip.count <= Sodium.paddingBlock(for: paddedCount) { fitting = gzip }
+        }
+        guard let gzip = fitting else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let padded = [UInt8](gzip) + [0x80] + [UInt8](repeating: 0, count: paddedCount - gzip.count - 1)
         let ciphertext = Sodium.streamSeal(padded, key: key.key, additionalData: envelope.associatedData)
-        // The same padded size, so the header (which names the length) is the one B signed.
         guard ciphertext.count == envelope.ciphertext.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
         envelope.ciphertext = ciphertext
         let changedFile = envelope.headerLine + ciphertext + bytes.suffix(SealedFile.signatureBytes)
