@@ -24,25 +24,30 @@ extension TripRound {
         var found = KeyringScan()
         guard let ownerKey = document?.owner?.key ?? (document == nil ? access.trustedOwner : nil) else { return found }
         let me = identity.deviceID
+        // This home's key pairs, read once for every keyring: the current id's, then earlier ids'.
+        var pairs = [try home.encryptionKey(for: me)]
+        pairs += try home.previousEncryptionKeys().values
         var foreign = 0
-        // Owners' keyrings first, so a folder full of others never crowds them out.
-        let ordered = keyringFiles.sorted { a, b in ownerNamed(a) && !ownerNamed(b) }
-        for name in ordered {
-            let path = folder.display(name)
+        var named: [(name: EntryName, device: DeviceID, owner: Bool)] = []
+        for name in keyringFiles {
             // Remembered as seen (whatever is decided below), so an unchanged folder syncs by
             // the quick path; a keyring that changes brings the whole sync back.
-            if let (_, stamp) = folder.kind(of: name) { state.files[path] = .init(stamp: stamp, clock: VersionVector()) }
+            if let (_, stamp) = folder.kind(of: name) { state.files[folder.display(name)] = .init(stamp: stamp, clock: VersionVector()) }
             guard let device = Identifier(String(name.display.dropLast(".keyring.json".count))) else {
-                trip.skipped.append(.init(file: path, reason: "a keyring not named after a device id (not read)"))
+                trip.skipped.append(.init(file: folder.display(name), reason: "a keyring not named after a device id (not read)"))
                 continue
             }
+            named.append((name, device, document.map { $0.role(of: device) == .owner } ?? true))
+        }
+        // Owners' keyrings first, so a folder full of others never crowds them out.
+        for (name, device, owner) in named.filter(\.owner) + named.filter({ !$0.owner }) {
+            let path = folder.display(name)
             // Only laptops holding the owner key write keyrings, and the owner key's signature
             // decides; but a laptop may hold the owner seat by a succession this laptop cannot
             // see yet (it is inside files sealed with the key that keyring brings), or become
             // owner by an `owner import` in this very folder. So keyrings of other devices are
             // read too, at most `maximumForeignKeyrings` a sync: a folder full of them costs a
             // listing and a few reads.
-            let owner = document.map { $0.role(of: device) == .owner } ?? true
             if !owner && device != me {
                 guard foreign < Self.maximumForeignKeyrings else {
                     trip.skipped.append(.init(file: path, reason: "a keyring of a device that is not an owner of this trip (not read: \(Self.maximumForeignKeyrings) such keyrings were read this sync)"))
@@ -50,7 +55,7 @@ extension TripRound {
                 }
                 foreign += 1
             }
-            try openKeyring(name, device: device, ownerKey: ownerKey, into: &found)
+            openKeyring(name, device: device, ownerKey: ownerKey, pairs: pairs, into: &found)
         }
         noticeLeftOut(found.newest)
         return found
@@ -60,14 +65,14 @@ extension TripRound {
     static let maximumForeignKeyrings = 8
 
     /// Reads one keyring named after `device`, checked against `ownerKey`: the epoch keys sealed
-    /// to this laptop (its current or an earlier id) are kept in the access record, and what it
-    /// seals to whom is added to `found`.
-    private mutating func openKeyring(_ name: EntryName, device: DeviceID, ownerKey: PublicKey, into found: inout KeyringScan) throws {
+    /// to this laptop (its current or an earlier id, opened with `pairs`) are kept in the access
+    /// record, and what it seals to whom is added to `found`.
+    private mutating func openKeyring(
+        _ name: EntryName, device: DeviceID, ownerKey: PublicKey, pairs: [EncryptionKeyPair], into found: inout KeyringScan
+    ) {
         let path = folder.display(name)
         let me = identity.deviceID
         let mine = [me] + identity.formerIDs
-        var pairs = [try home.encryptionKey(for: me)]
-        pairs += try home.previousEncryptionKeys().values
         let ring: Keyring
         do {
             let (bytes, _) = try folder.readFile(name, maxBytes: Keyring.maximumBytes)
@@ -95,12 +100,6 @@ extension TripRound {
         if found.newest.map({ ($0.epoch, $0.id) < (ring.epoch, ring.epochID) }) ?? true {
             found.newest = (ring.epoch, ring.epochID, mine.contains { ring.sealed[$0] != nil })
         }
-    }
-
-    /// Whether `name` is the keyring of a device that is an owner by this laptop's replica.
-    private func ownerNamed(_ name: EntryName) -> Bool {
-        guard let document, let device = Identifier(String(name.display.dropLast(".keyring.json".count))) else { return false }
-        return document.role(of: device) == .owner
     }
 
     /// Records whether this laptop was left out of the trip's newest epoch (`TripAccess.leftOut`):

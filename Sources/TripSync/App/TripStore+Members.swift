@@ -274,7 +274,8 @@ extension TripStore {
     /// Throws `EditError(.notAllowed)` unless device `me` may change `document`: its role allows
     /// it, and `home` was not left out of the trip's newest keys (`TripAccess.leftOut`).
     static func checkMayEdit(_ document: TripDocument, me: DeviceID, home: Home) throws {
-        if document.mayEdit(me), let leftOut = try TripAccess.load(home, document.tripID).leftOut {
+        // Only an owned trip has keys to be left out of (an open trip's edits read no record).
+        if document.owner != nil, document.mayEdit(me), let leftOut = try TripAccess.load(home, document.tripID).leftOut {
             throw EditError(
                 .notAllowed,
                 "this laptop was left out of the newest keys of \"\(document.trip.name.value)\" (epoch \(leftOut.epoch)): the owner removed it or retired its seat, so what it types could not reach the others; it cannot change the trip",
